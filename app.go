@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+)
+
+// App is the object bound to the frontend. Its exported methods are the
+// whole bridge API; each delegates to hostcore and reports failures as
+// {code, message, details} through the error formatter in main.go.
+type App struct {
+	mu      sync.Mutex
+	ctx     context.Context // the Wails context; set at startup
+	core    *hostcore.Core
+	coreErr error // why the backend could not start, shown by the UI
+}
+
+func newApp() *App { return &App{} }
+
+// startup keeps the Wails context and turns SIGTERM/SIGINT into a clean quit
+// so the database is closed and the process exits 0.
+func (a *App) startup(ctx context.Context) {
+	a.mu.Lock()
+	a.ctx = ctx
+	a.mu.Unlock()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt)
+	go func() {
+		<-sigs
+		wruntime.Quit(ctx)
+	}()
+}
+
+func (a *App) shutdown(context.Context) {
+	if a.core != nil {
+		_ = a.core.Close()
+	}
+}
+
+// Emit implements hostcore.Sink with the Wails event bus. It is unexported
+// in spirit: Wails binds exported methods, so the sink is the emitter below.
+func (a *App) emit(event string, payload any) {
+	a.mu.Lock()
+	ctx := a.ctx
+	a.mu.Unlock()
+	if ctx != nil {
+		wruntime.EventsEmit(ctx, event, payload)
+	}
+}
+
+// emitter adapts App to hostcore.Sink without binding Emit to the frontend.
+type emitter struct{ app *App }
+
+func (e emitter) Emit(event string, payload any) { e.app.emit(event, payload) }
+
+func (a *App) ready() (*hostcore.Core, error) {
+	if a.core == nil {
+		return nil, a.coreErr
+	}
+	return a.core, nil
+}
+
+func (a *App) bg() context.Context { return context.Background() }
+
+// Info describes the app; it fails with the startup error when the backend
+// could not start, so the UI can show why.
+func (a *App) Info() (api.AppInfo, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.AppInfo{}, err
+	}
+	return c.Info(), nil
+}
+
+// ChooseFolder opens the native folder picker; "" means the user cancelled.
+func (a *App) ChooseFolder(title string) (string, error) {
+	a.mu.Lock()
+	ctx := a.ctx
+	a.mu.Unlock()
+	if ctx == nil {
+		return "", errs.New(errs.Internal, "the window is not ready yet; try again")
+	}
+	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+}
+
+// ListProjects returns every project.
+func (a *App) ListProjects() ([]api.Project, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Sessions.ListProjects(a.bg())
+}
+
+// AddProject adds the folder at path as a project (or returns it if known).
+func (a *App) AddProject(path string) (api.Project, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Project{}, err
+	}
+	p, err := c.Sessions.AddProject(a.bg(), path)
+	if err == nil {
+		c.Emit(api.EventProjectsChanged, nil)
+	}
+	return p, err
+}
+
+// RemoveProject forgets a project and deletes its sessions; files stay.
+func (a *App) RemoveProject(id string) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	if err := c.Sessions.RemoveProject(a.bg(), id); err != nil {
+		return err
+	}
+	c.Emit(api.EventProjectsChanged, nil)
+	return nil
+}
+
+// ListSessions lists a project's sessions newest first ("" = temporary).
+func (a *App) ListSessions(projectID string, archived bool) ([]api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Sessions.List(a.bg(), projectID, archived)
+}
+
+// GetSession returns one session.
+func (a *App) GetSession(id string) (api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Session{}, err
+	}
+	return c.Sessions.Get(a.bg(), id)
+}
+
+// CreateSession starts a session in a project, or a temporary one.
+func (a *App) CreateSession(in api.CreateSessionInput) (api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Session{}, err
+	}
+	return a.sessionChanged(c.Sessions.Create(a.bg(), in))
+}
+
+// RenameSession sets a session's title.
+func (a *App) RenameSession(id, title string) (api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Session{}, err
+	}
+	return a.sessionChanged(c.Sessions.Rename(a.bg(), id, title))
+}
+
+// ArchiveSession marks a session archived; nothing is stopped or deleted.
+func (a *App) ArchiveSession(id string) (api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Session{}, err
+	}
+	return a.sessionChanged(c.Sessions.SetArchived(a.bg(), id, true))
+}
+
+// RestoreSession brings an archived session back.
+func (a *App) RestoreSession(id string) (api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Session{}, err
+	}
+	return a.sessionChanged(c.Sessions.SetArchived(a.bg(), id, false))
+}
+
+// ConfigureSession changes a session's operating or permission mode.
+func (a *App) ConfigureSession(id string, cfg api.SessionConfig) (api.Session, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Session{}, err
+	}
+	return a.sessionChanged(c.Sessions.Configure(a.bg(), id, cfg))
+}
+
+// DeleteSession deletes a session and its folders.
+func (a *App) DeleteSession(id string) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	if err := c.Sessions.Delete(a.bg(), id); err != nil {
+		return err
+	}
+	c.Emit(api.EventSessionsChanged, map[string]string{"sessionId": id})
+	return nil
+}
+
+func (a *App) sessionChanged(s api.Session, err error) (api.Session, error) {
+	if err == nil {
+		a.core.Emit(api.EventSessionsChanged, map[string]string{"sessionId": s.ID, "projectId": s.ProjectID})
+	}
+	return s, err
+}
+
+// GetSettings returns the settings.
+func (a *App) GetSettings() (api.Settings, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Settings{}, err
+	}
+	return c.Settings.Get(a.bg())
+}
+
+// UpdateSettings validates and stores the whole settings set.
+func (a *App) UpdateSettings(s api.Settings) (api.Settings, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Settings{}, err
+	}
+	out, err := c.Settings.Update(a.bg(), s)
+	if err == nil {
+		c.Emit(api.EventSettingsChanged, out)
+	}
+	return out, err
+}

@@ -1,0 +1,91 @@
+// Package api holds the data shapes shared by the Wails bindings, the
+// frontend and tests. JSON is camelCase; times are Unix milliseconds.
+package api
+
+// Operating modes of a session (spec §10).
+const (
+	ModeAgent = "agent"
+	ModePlan  = "plan"
+	ModeGoal  = "goal"
+)
+
+// Permission modes (spec §6). Inherit is valid only on a session.
+const (
+	PermissionInherit     = "inherit"
+	PermissionAsk         = "ask"
+	PermissionAcceptEdits = "accept-edits"
+	PermissionAuto        = "auto"
+)
+
+// Themes.
+const (
+	ThemeSystem = "system"
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
+
+// Event names emitted to the frontend (domain:event).
+const (
+	EventProjectsChanged = "projects:changed"
+	EventSessionsChanged = "sessions:changed"
+	EventSettingsChanged = "settings:changed"
+)
+
+// Project is a folder the user added; Path is canonical.
+type Project struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	CreatedAt int64  `json:"createdAt"`
+	UpdatedAt int64  `json:"updatedAt"`
+}
+
+// Session is one conversation. ProjectID is empty for a temporary session,
+// whose workspace is its own scratch directory. ArchivedAt is 0 unless archived.
+type Session struct {
+	ID             string `json:"id"`
+	ProjectID      string `json:"projectId"`
+	Title          string `json:"title"`
+	OperatingMode  string `json:"operatingMode"`
+	PermissionMode string `json:"permissionMode"`
+	Isolated       bool   `json:"isolated"`
+	CreatedAt      int64  `json:"createdAt"`
+	UpdatedAt      int64  `json:"updatedAt"`
+	ArchivedAt     int64  `json:"archivedAt"`
+}
+
+// CreateSessionInput creates a session in ProjectID, or a temporary session
+// when ProjectID is empty. An empty Title gets a default.
+type CreateSessionInput struct {
+	ProjectID string `json:"projectId"`
+	Title     string `json:"title"`
+}
+
+// SessionConfig changes a session's modes; empty fields are left as they are.
+type SessionConfig struct {
+	OperatingMode  string `json:"operatingMode"`
+	PermissionMode string `json:"permissionMode"`
+}
+
+// Settings are the persisted application settings.
+type Settings struct {
+	DefaultPermissionMode    string `json:"defaultPermissionMode"`
+	DefaultCommandShell      string `json:"defaultCommandShell"`
+	InlineVisualizations     bool   `json:"inlineVisualizations"`
+	PermissionTimeoutSeconds int    `json:"permissionTimeoutSeconds"`
+	Theme                    string `json:"theme"`
+}
+
+// ShellOption is one entry of the command-shell catalog for this platform.
+type ShellOption struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// AppInfo describes the running application.
+type AppInfo struct {
+	Version       string        `json:"version"`
+	Platform      string        `json:"platform"`
+	DataDir       string        `json:"dataDir"`
+	CommandShells []ShellOption `json:"commandShells"`
+}

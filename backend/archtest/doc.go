@@ -1,0 +1,2 @@
+// Package archtest holds tests of the repository's import rules.
+package archtest

@@ -1,0 +1,7 @@
+//go:build !dev
+
+package main
+
+import "flag"
+
+func registerBuildFlags(*flag.FlagSet) {}

@@ -1,0 +1,151 @@
+export namespace api {
+	
+	export class ShellOption {
+	    id: string;
+	    label: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ShellOption(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.label = source["label"];
+	    }
+	}
+	export class AppInfo {
+	    version: string;
+	    platform: string;
+	    dataDir: string;
+	    commandShells: ShellOption[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AppInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.platform = source["platform"];
+	        this.dataDir = source["dataDir"];
+	        this.commandShells = this.convertValues(source["commandShells"], ShellOption);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CreateSessionInput {
+	    projectId: string;
+	    title: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CreateSessionInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.projectId = source["projectId"];
+	        this.title = source["title"];
+	    }
+	}
+	export class Project {
+	    id: string;
+	    name: string;
+	    path: string;
+	    createdAt: number;
+	    updatedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Project(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.path = source["path"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	}
+	export class Session {
+	    id: string;
+	    projectId: string;
+	    title: string;
+	    operatingMode: string;
+	    permissionMode: string;
+	    isolated: boolean;
+	    createdAt: number;
+	    updatedAt: number;
+	    archivedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.projectId = source["projectId"];
+	        this.title = source["title"];
+	        this.operatingMode = source["operatingMode"];
+	        this.permissionMode = source["permissionMode"];
+	        this.isolated = source["isolated"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	        this.archivedAt = source["archivedAt"];
+	    }
+	}
+	export class SessionConfig {
+	    operatingMode: string;
+	    permissionMode: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.operatingMode = source["operatingMode"];
+	        this.permissionMode = source["permissionMode"];
+	    }
+	}
+	export class Settings {
+	    defaultPermissionMode: string;
+	    defaultCommandShell: string;
+	    inlineVisualizations: boolean;
+	    permissionTimeoutSeconds: number;
+	    theme: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.defaultPermissionMode = source["defaultPermissionMode"];
+	        this.defaultCommandShell = source["defaultCommandShell"];
+	        this.inlineVisualizations = source["inlineVisualizations"];
+	        this.permissionTimeoutSeconds = source["permissionTimeoutSeconds"];
+	        this.theme = source["theme"];
+	    }
+	}
+
+}
+

@@ -1,0 +1,117 @@
+// Command pi-desktop is the PI-Desktop app: with no command it opens the
+// desktop window; subcommands run headless.
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/platform/paths"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `PI-Desktop: a local-first desktop coding agent.
+
+Usage:
+  pi-desktop [--data-dir DIR]     open the desktop app
+  pi-desktop version              print the version
+  pi-desktop --help               show this help
+
+Options:
+  --data-dir DIR   keep projects, sessions and settings in DIR
+                   (default: the platform's app data folder; env PI_DESKTOP_DATA_DIR)
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pi-desktop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dataDir := fs.String("data-dir", "", "")
+	registerBuildFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "pi-desktop: %v\n\n%s", err, usage)
+		return 2
+	}
+	switch fs.Arg(0) {
+	case "":
+		return runDesktop(*dataDir, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "pi-desktop %s (%s/%s)\n", version, runtime.GOOS, runtime.GOARCH)
+		return 0
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "pi-desktop: unknown command %q\n\n%s", fs.Arg(0), usage)
+		return 2
+	}
+}
+
+func runDesktop(dataDirFlag string, stderr io.Writer) int {
+	app := newApp()
+	if !bindingsBuild { // generating bindings must not touch a data directory
+		app.core, app.coreErr = openCore(dataDirFlag, emitter{app})
+		if app.coreErr != nil {
+			// The window still opens and shows this error with its next step.
+			fmt.Fprintf(stderr, "pi-desktop: %s\n", errs.ToPayload(app.coreErr).Message)
+		}
+	}
+	err := wails.Run(&options.App{
+		Title:       "PI-Desktop",
+		Width:       1280,
+		Height:      820,
+		MinWidth:    880,
+		MinHeight:   560,
+		AssetServer: &assetserver.Options{Assets: assets},
+		OnStartup:   app.startup,
+		OnShutdown:  app.shutdown,
+		Bind:        []any{app},
+		ErrorFormatter: func(err error) any {
+			if errs.CodeOf(err) == errs.Internal && app.core != nil {
+				app.core.Log().Error("bridge call failed", "err", err)
+			}
+			return errs.ToPayload(err)
+		},
+		Linux: &linux.Options{ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "pi-desktop: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func openCore(dataDirFlag string, sink hostcore.Sink) (*hostcore.Core, error) {
+	dir, err := paths.Resolve(dataDirFlag, paths.ProcessEnv(runtime.GOOS))
+	if err != nil {
+		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot find a data directory: %v", err)
+	}
+	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: sink})
+	if err != nil && errs.As(err) == nil {
+		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
+	}
+	return core, err
+}
