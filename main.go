@@ -25,6 +25,9 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
+//go:embed build/appicon.png
+var icon []byte
+
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
@@ -95,7 +98,7 @@ func runDesktop(dataDirFlag string, stderr io.Writer) int {
 			}
 			return errs.ToPayload(err)
 		},
-		Linux: &linux.Options{ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		Linux: &linux.Options{Icon: icon, ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "pi-desktop: %v\n", err)

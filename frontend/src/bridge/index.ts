@@ -1,0 +1,149 @@
+// The only module that talks to the Go side. Every call returns plain TS objects and
+// rejects only with a BridgeError.
+import * as App from '../../wailsjs/go/main/App';
+import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
+import { toBridgeError } from './errors';
+import {
+  EVENT_PROJECTS_CHANGED,
+  EVENT_SESSIONS_CHANGED,
+  EVENT_SETTINGS_CHANGED,
+  type AppInfo,
+  type CreateSessionInput,
+  type PermissionMode,
+  type Project,
+  type Session,
+  type SessionConfig,
+  type SessionsChangedEvent,
+  type Settings,
+  type ThemeSetting,
+} from './types';
+
+export type * from './types';
+
+async function call<T>(p: () => Promise<T>): Promise<T> {
+  try {
+    return await p();
+  } catch (err) {
+    throw toBridgeError(err);
+  }
+}
+
+function project(p: Project): Project {
+  return { id: p.id, name: p.name, path: p.path, createdAt: p.createdAt, updatedAt: p.updatedAt };
+}
+
+function session(s: Session): Session {
+  return {
+    id: s.id,
+    projectId: s.projectId ?? '',
+    title: s.title ?? '',
+    operatingMode: s.operatingMode ?? '',
+    permissionMode: s.permissionMode ?? '',
+    isolated: Boolean(s.isolated),
+    createdAt: s.createdAt ?? 0,
+    updatedAt: s.updatedAt ?? 0,
+    archivedAt: s.archivedAt ?? 0,
+  };
+}
+
+function settings(s: { [K in keyof Settings]: unknown }): Settings {
+  return {
+    defaultPermissionMode: String(s.defaultPermissionMode) as PermissionMode,
+    defaultCommandShell: String(s.defaultCommandShell ?? ''),
+    inlineVisualizations: Boolean(s.inlineVisualizations),
+    permissionTimeoutSeconds: Number(s.permissionTimeoutSeconds ?? 0),
+    theme: String(s.theme ?? 'system') as ThemeSetting,
+  };
+}
+
+export function info(): Promise<AppInfo> {
+  return call(async () => {
+    const i = await App.Info();
+    return {
+      version: i.version,
+      platform: i.platform,
+      dataDir: i.dataDir,
+      commandShells: (i.commandShells ?? []).map((s) => ({ id: s.id, label: s.label })),
+    };
+  });
+}
+
+/** Opens the native folder picker; resolves "" when the user cancels. */
+export function chooseFolder(title: string): Promise<string> {
+  return call(() => App.ChooseFolder(title));
+}
+
+export function addProject(path: string): Promise<Project> {
+  return call(async () => project(await App.AddProject(path)));
+}
+
+export function removeProject(id: string): Promise<void> {
+  return call(() => App.RemoveProject(id));
+}
+
+/** Projects sorted by name. */
+export function listProjects(): Promise<Project[]> {
+  return call(async () => (await App.ListProjects() ?? []).map(project));
+}
+
+/** Sessions newest first; projectId "" lists temporary sessions. */
+export function listSessions(projectId: string, archived: boolean): Promise<Session[]> {
+  return call(async () => (await App.ListSessions(projectId, archived) ?? []).map(session));
+}
+
+export function getSession(id: string): Promise<Session> {
+  return call(async () => session(await App.GetSession(id)));
+}
+
+export function createSession(input: CreateSessionInput): Promise<Session> {
+  return call(async () => session(await App.CreateSession({ ...input })));
+}
+
+export function renameSession(id: string, title: string): Promise<Session> {
+  return call(async () => session(await App.RenameSession(id, title)));
+}
+
+export function archiveSession(id: string): Promise<Session> {
+  return call(async () => session(await App.ArchiveSession(id)));
+}
+
+export function restoreSession(id: string): Promise<Session> {
+  return call(async () => session(await App.RestoreSession(id)));
+}
+
+export function deleteSession(id: string): Promise<void> {
+  return call(() => App.DeleteSession(id));
+}
+
+export function configureSession(id: string, config: SessionConfig): Promise<Session> {
+  return call(async () => session(await App.ConfigureSession(id, { ...config })));
+}
+
+export function getSettings(): Promise<Settings> {
+  return call(async () => settings(await App.GetSettings()));
+}
+
+/** Resolves with the stored settings; rejects INVALID_ARGUMENT / COMMAND_SHELL_INVALID with details.field. */
+export function updateSettings(next: Settings): Promise<Settings> {
+  return call(async () => settings(await App.UpdateSettings({ ...next })));
+}
+
+type Unsubscribe = () => void;
+
+export function onProjectsChanged(cb: () => void): Unsubscribe {
+  return EventsOn(EVENT_PROJECTS_CHANGED, () => cb());
+}
+
+export function onSessionsChanged(cb: (e: SessionsChangedEvent) => void): Unsubscribe {
+  return EventsOn(EVENT_SESSIONS_CHANGED, (payload?: Partial<SessionsChangedEvent>) =>
+    cb({ sessionId: payload?.sessionId ?? '', projectId: payload?.projectId ?? '' }),
+  );
+}
+
+export function onSettingsChanged(cb: (s: Settings) => void): Unsubscribe {
+  return EventsOn(EVENT_SETTINGS_CHANGED, (payload: Settings) => cb(settings(payload)));
+}
+
+export function openExternalURL(url: string): void {
+  BrowserOpenURL(url);
+}

@@ -1,0 +1,47 @@
+import type { PermissionMode, Session, ThemeSetting } from '../bridge/types';
+
+/** "Agent", "Plan", "Goal" for known operating modes; other values are title-cased. */
+export function operatingModeLabel(mode: string): string {
+  switch (mode) {
+    case 'agent':
+    case '':
+      return 'Agent';
+    case 'plan':
+      return 'Plan';
+    case 'goal':
+      return 'Goal';
+    default:
+      return mode.charAt(0).toUpperCase() + mode.slice(1);
+  }
+}
+
+export const PERMISSION_MODES: ReadonlyArray<{ value: PermissionMode; label: string; description: string }> = [
+  { value: 'ask', label: 'Ask', description: 'Show a permission card before every file change or command.' },
+  { value: 'accept-edits', label: 'Accept edits', description: 'Write and edit workspace files without asking; still ask before commands.' },
+  { value: 'auto', label: 'Auto', description: 'Allow edits, commands and outside paths without asking. Path rules still apply.' },
+];
+
+export const THEMES: ReadonlyArray<{ value: ThemeSetting; label: string }> = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+export function sessionTitle(s: Pick<Session, 'title'>): string {
+  const t = s.title.trim();
+  return t === '' ? 'Untitled session' : t;
+}
+
+/** A title typed by the user, trimmed; null when nothing is left. */
+export function cleanTitle(input: string): string | null {
+  const t = input.trim();
+  return t === '' ? null : t;
+}
+
+/** Parses the permission timeout field: an integer 0..86400, else null. */
+export function parseTimeoutSeconds(input: string): number | null {
+  const t = input.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n >= 0 && n <= 86_400 ? n : null;
+}
