@@ -31,6 +31,18 @@ const (
 	ToolFailed        Code = "TOOL_FAILED"
 	ToolAborted       Code = "TOOL_ABORTED"
 	PermissionTimeout Code = "PERMISSION_TIMEOUT"
+	HostOverloaded    Code = "HOST_OVERLOADED"
+
+	// Operating-mode hard deny (the _IN_PLAN codes serve Plan and Goal).
+	WriteDisabledInPlan  Code = "WRITE_DISABLED_IN_PLAN"
+	EditDisabledInPlan   Code = "EDIT_DISABLED_IN_PLAN"
+	PluginDisabledInPlan Code = "PLUGIN_DISABLED_IN_PLAN"
+	ToolDisabledInPlan   Code = "TOOL_DISABLED_IN_PLAN"
+
+	// Edit contract codes used by Read/Write.
+	EditTagRequired Code = "EDIT_TAG_REQUIRED"
+	EditTagMismatch Code = "EDIT_TAG_MISMATCH"
+	EditNotText     Code = "EDIT_NOT_TEXT"
 
 	// Shells.
 	ShellNotFound       Code = "SHELL_NOT_FOUND"
@@ -47,5 +59,8 @@ func Codes() []Code {
 		PathOutsideWorkspace,
 		ToolNotFound, ToolDenied, ToolTimeout, ToolFailed, ToolAborted, PermissionTimeout,
 		ShellNotFound, CommandShellChanged, CommandShellInvalid,
+		HostOverloaded,
+		WriteDisabledInPlan, EditDisabledInPlan, PluginDisabledInPlan, ToolDisabledInPlan,
+		EditTagRequired, EditTagMismatch, EditNotText,
 	}
 }

@@ -1,0 +1,198 @@
+// Package audit records one append-only row per tool call. Rows are queued
+// and written in batches off the hot path; Close flushes everything queued,
+// so a clean shutdown loses nothing.
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"time"
+)
+
+// Row is one tool call's record (spec §9).
+type Row struct {
+	TraceID          string `json:"traceId"`
+	SessionID        string `json:"sessionId"`
+	TurnID           string `json:"turnId"`
+	ToolCallID       string `json:"toolCallId"`
+	Tool             string `json:"tool"`
+	Delegate         string `json:"delegate,omitempty"`
+	ArgsHash         string `json:"argsHash"`
+	ArgsPreview      string `json:"argsPreview"`
+	PathRoot         string `json:"pathRoot"`
+	ExternalPath     bool   `json:"externalPath"`
+	PermissionMode   string `json:"permissionMode"`
+	OperatingMode    string `json:"operatingMode"`
+	Decision         string `json:"decision"`
+	Prompted         bool   `json:"prompted"`
+	PermissionWaitMs int64  `json:"permissionWaitMs"`
+	DurationMs       int64  `json:"durationMs"`
+	OverheadMs       int64  `json:"overheadMs"`
+	TotalMs          int64  `json:"totalMs"`
+	OK               bool   `json:"ok"`
+	ErrorCode        string `json:"errorCode"`
+	CreatedAt        int64  `json:"createdAt"`
+}
+
+// item is a row to write, or a flush marker whose ack closes once every
+// row queued before it is written.
+type item struct {
+	row Row
+	ack chan struct{}
+}
+
+const (
+	queueSize = 1024
+	batchSize = 128
+)
+
+// Writer batches rows into the audit table.
+type Writer struct {
+	db      *sql.DB
+	onError func(error)
+	queue   chan item
+	done    chan struct{}
+	once    sync.Once
+	mu      sync.RWMutex // guards closed against sends racing Close
+	closed  bool
+}
+
+// NewWriter starts the background writer. onError receives write failures
+// (the log); it may be nil.
+func NewWriter(db *sql.DB, onError func(error)) *Writer {
+	if onError == nil {
+		onError = func(error) {}
+	}
+	w := &Writer{db: db, onError: onError, queue: make(chan item, queueSize), done: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+// Record queues a row. When the queue is full it writes synchronously
+// rather than drop a record; after Close it writes synchronously too.
+func (w *Writer) Record(r Row) {
+	w.mu.RLock()
+	if !w.closed {
+		select {
+		case w.queue <- item{row: r}:
+			w.mu.RUnlock()
+			return
+		default:
+		}
+	}
+	w.mu.RUnlock()
+	if err := w.insert([]Row{r}); err != nil {
+		w.onError(err)
+	}
+}
+
+func (w *Writer) loop() {
+	defer close(w.done)
+	batch := make([]Row, 0, batchSize)
+	var acks []chan struct{}
+	for it := range w.queue {
+		batch, acks = batch[:0], acks[:0]
+		add := func(it item) {
+			if it.ack != nil {
+				acks = append(acks, it.ack)
+			} else {
+				batch = append(batch, it.row)
+			}
+		}
+		add(it)
+	drain:
+		for len(batch) < batchSize {
+			select {
+			case more, ok := <-w.queue:
+				if !ok {
+					break drain
+				}
+				add(more)
+			default:
+				break drain
+			}
+		}
+		if len(batch) > 0 {
+			if err := w.insert(batch); err != nil {
+				w.onError(err)
+			}
+		}
+		for _, a := range acks {
+			close(a)
+		}
+	}
+}
+
+func (w *Writer) insert(rows []Row) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate,
+		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
+		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range rows {
+		if _, err := stmt.ExecContext(ctx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate,
+			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
+			r.PermissionWaitMs, r.DurationMs, r.OverheadMs, r.TotalMs, r.OK, r.ErrorCode, r.CreatedAt); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Close flushes queued rows and stops the writer.
+func (w *Writer) Close() {
+	w.once.Do(func() {
+		w.mu.Lock()
+		w.closed = true
+		close(w.queue)
+		w.mu.Unlock()
+		<-w.done
+	})
+}
+
+// Flush waits until every row queued before the call is written.
+func (w *Writer) Flush() {
+	ack := make(chan struct{})
+	w.mu.RLock()
+	if w.closed {
+		w.mu.RUnlock()
+		return
+	}
+	w.queue <- item{ack: ack}
+	w.mu.RUnlock()
+	<-ack
+}
+
+// List returns a session's rows, oldest first (tests and the UI's audit view).
+func List(ctx context.Context, db *sql.DB, sessionID string) ([]Row, error) {
+	rows, err := db.QueryContext(ctx, `SELECT trace_id, session_id, turn_id, tool_call_id, tool, delegate, args_hash,
+		args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted, permission_wait_ms,
+		duration_ms, overhead_ms, total_ms, ok, error_code, created_at FROM audit WHERE session_id = ? ORDER BY id`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Row
+	for rows.Next() {
+		var r Row
+		if err := rows.Scan(&r.TraceID, &r.SessionID, &r.TurnID, &r.ToolCallID, &r.Tool, &r.Delegate, &r.ArgsHash,
+			&r.ArgsPreview, &r.PathRoot, &r.ExternalPath, &r.PermissionMode, &r.OperatingMode, &r.Decision, &r.Prompted,
+			&r.PermissionWaitMs, &r.DurationMs, &r.OverheadMs, &r.TotalMs, &r.OK, &r.ErrorCode, &r.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,65 @@
+package audit_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/audit"
+	"github.com/pi-desktop/pi-desktop/backend/store"
+)
+
+func TestWriterLosesNothingOnClose(t *testing.T) {
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "pi.sqlite"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var failures []error
+	w := audit.NewWriter(st.DB(), func(err error) { failures = append(failures, err) })
+	const workers, each = 8, 300 // more than the queue holds, so some writes go synchronous
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				w.Record(audit.Row{TraceID: fmt.Sprintf("%d-%d", g, i), SessionID: "s", Tool: "Read", ArgsHash: "h", ArgsPreview: "p", Decision: "allow", OK: true})
+			}
+		}()
+	}
+	wg.Wait()
+	w.Flush()
+	mid, err := audit.List(t.Context(), st.DB(), "s")
+	if err != nil || len(mid) != workers*each {
+		t.Fatalf("after Flush: %d rows, %v; want %d", len(mid), err, workers*each)
+	}
+	w.Record(audit.Row{TraceID: "last", SessionID: "s", Tool: "Write", ArgsHash: "h", Decision: "denied"})
+	w.Close()
+	w.Record(audit.Row{TraceID: "after-close", SessionID: "s", Tool: "Write", ArgsHash: "h", Decision: "deny"})
+	rows, err := audit.List(t.Context(), st.DB(), "s")
+	if err != nil || len(rows) != workers*each+2 {
+		t.Fatalf("after Close: %d rows, %v", len(rows), err)
+	}
+	if len(failures) > 0 {
+		t.Errorf("write failures: %v", failures)
+	}
+}
+
+func TestPreviewRedactsAndBounds(t *testing.T) {
+	args := `{"command":"curl -H 'Authorization: Bearer abcdefghijklmnop1234' https://x","apiKey":"hunter2hunter2","content":"` + strings.Repeat("x", 5000) + `","path":"a.go"}`
+	p := audit.Preview([]byte(args))
+	for _, leak := range []string{"abcdefghijklmnop1234", "hunter2"} {
+		if strings.Contains(p, leak) {
+			t.Errorf("preview leaks %q: %s", leak, p)
+		}
+	}
+	if len(p) > audit.PreviewMaxBytes || !strings.Contains(p, `path="a.go"`) || !strings.Contains(p, "(5000 chars)") {
+		t.Errorf("preview = %s", p)
+	}
+	if audit.Hash([]byte(args)) == audit.Hash([]byte(args+" ")) {
+		t.Error("hash does not distinguish arguments")
+	}
+}

@@ -1,0 +1,86 @@
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Preview bounds.
+const (
+	PreviewMaxBytes  = 1024
+	PreviewMaxString = 200
+)
+
+// secretKey matches argument names whose values are never shown.
+var secretKey = regexp.MustCompile(`(?i)(api[_-]?key|token|secret|password|passwd|authorization|credential|private[_-]?key)`)
+
+// secretValue matches well-known credential shapes inside any string.
+var secretValue = regexp.MustCompile(`(?i)(sk-[a-z0-9_\-]{16,}|sk-ant-[a-z0-9_\-]{16,}|gh[pousr]_[a-z0-9]{20,}|xox[baprs]-[a-z0-9\-]{10,}|AKIA[0-9A-Z]{16}|bearer\s+[a-z0-9._\-]{16,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
+
+// Redact replaces credential-shaped substrings.
+func Redact(s string) string { return secretValue.ReplaceAllString(s, "[REDACTED]") }
+
+// Hash is the hex SHA-256 of the canonical arguments, shortened: enough to
+// match a row to a call, never enough to reconstruct the arguments.
+func Hash(args []byte) string {
+	sum := sha256.Sum256(args)
+	return hex.EncodeToString(sum[:12])
+}
+
+// Preview renders arguments for an approval card or an audit row: keys
+// sorted, long strings cut, secrets redacted, the whole bounded.
+func Preview(args []byte) string {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return clip(Redact(string(args)), PreviewMaxBytes)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		b.WriteString("=")
+		if secretKey.MatchString(k) {
+			b.WriteString("[REDACTED]")
+			continue
+		}
+		switch v := m[k].(type) {
+		case string:
+			s := Redact(v)
+			if utf8.RuneCountInString(s) > PreviewMaxString {
+				s = clip(s, PreviewMaxString) + fmt.Sprintf("…(%d chars)", utf8.RuneCountInString(v))
+			}
+			b.WriteString(fmt.Sprintf("%q", s))
+		default:
+			raw, _ := json.Marshal(v)
+			b.WriteString(clip(Redact(string(raw)), PreviewMaxString))
+		}
+	}
+	return clip(b.String(), PreviewMaxBytes)
+}
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

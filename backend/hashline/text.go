@@ -1,0 +1,132 @@
+// Package hashline implements the text model of the line-anchored edit
+// contract (shared/design/edit-contract.md): decoding, canonical text,
+// digests and the 4-hex-digit tags that Read, Grep and Write hand out.
+package hashline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxTextBytes is the largest file treated as text; larger files are binary
+// for the contract (no tag, no edit).
+const MaxTextBytes = 16 << 20
+
+// binarySniff is how much of a file is searched for NUL.
+const binarySniff = 8 << 10
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Digest is the full SHA-256 of a file's canonical text. It is kept host
+// side: tags are only an index, every authorization compares digests.
+type Digest [32]byte
+
+// Tag is the public 4-hex-digit index of a digest.
+func (d Digest) Tag() string { return fmt.Sprintf("%02X%02X", d[30], d[31]) }
+
+// Line is one decoded line: content without its terminator.
+type Line struct {
+	Text string
+	CRLF bool // terminated by \r\n rather than \n
+}
+
+// Text is a decoded text file.
+type Text struct {
+	Lines        []Line
+	BOM          bool
+	FinalNewline bool
+}
+
+// IsBinary reports whether data is binary under the contract: NUL in the
+// first 8 KiB, invalid UTF-8, or larger than MaxTextBytes.
+func IsBinary(data []byte) bool {
+	if len(data) > MaxTextBytes {
+		return true
+	}
+	sniff := data
+	if len(sniff) > binarySniff {
+		sniff = sniff[:binarySniff]
+	}
+	return bytes.IndexByte(sniff, 0) >= 0 || !utf8.Valid(data)
+}
+
+// Decode splits data into lines. It does not check IsBinary.
+func Decode(data []byte) Text {
+	var t Text
+	if bytes.HasPrefix(data, bom) {
+		t.BOM = true
+		data = data[len(bom):]
+	}
+	if len(data) == 0 {
+		return t
+	}
+	t.Lines = make([]Line, 0, bytes.Count(data, []byte{'\n'})+1)
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			t.Lines = append(t.Lines, Line{Text: string(data)})
+			return t
+		}
+		line := data[:i]
+		crlf := len(line) > 0 && line[len(line)-1] == '\r'
+		if crlf {
+			line = line[:len(line)-1]
+		}
+		t.Lines = append(t.Lines, Line{Text: string(line), CRLF: crlf})
+		data = data[i+1:]
+	}
+	t.FinalNewline = true
+	return t
+}
+
+// Canonical is the text the digest covers: lines joined by \n, plus a final
+// \n when the file had one. BOM and CRLF do not change it.
+func (t Text) Canonical() string {
+	var b strings.Builder
+	n := 0
+	for _, l := range t.Lines {
+		n += len(l.Text) + 1
+	}
+	b.Grow(n)
+	for i, l := range t.Lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+	}
+	if t.FinalNewline && len(t.Lines) > 0 {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Digest returns the SHA-256 of the canonical text.
+func (t Text) Digest() Digest { return sha256.Sum256([]byte(t.Canonical())) }
+
+// DigestOf decodes data and returns its digest: the fast path for callers
+// that need only the tag.
+func DigestOf(data []byte) Digest {
+	if !bytes.Contains(data, []byte{'\r'}) && !bytes.HasPrefix(data, bom) {
+		return sha256.Sum256(data) // already canonical
+	}
+	return Decode(data).Digest()
+}
+
+// Header renders the "[path#TAG]" line that opens Read and Grep output.
+func Header(path, tag string) string { return "[" + path + "#" + tag + "]" }
+
+// ValidTag reports whether s is 4 hex digits (any case).
+func ValidTag(s string) bool {
+	if len(s) != 4 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,227 @@
+package permission
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+)
+
+// Outcome is how a pending approval ended.
+type Outcome string
+
+const (
+	AllowOnce    Outcome = "allow-once"
+	AllowSession Outcome = "allow-session"
+	Denied       Outcome = "deny"
+	Cancelled    Outcome = "cancelled"
+	TimedOut     Outcome = "timeout"
+	Shutdown     Outcome = "shutdown"
+)
+
+// Allowed reports whether the outcome lets the call run.
+func (o Outcome) Allowed() bool { return o == AllowOnce || o == AllowSession }
+
+// Request is one pending approval: what an inline card shows.
+type Request struct {
+	ID         string `json:"id"`
+	SessionID  string `json:"sessionId"`
+	TurnID     string `json:"turnId"`
+	ToolCallID string `json:"toolCallId"`
+	Tool       string `json:"tool"`
+	Risk       Risk   `json:"risk"`
+	Reason     string `json:"reason"`
+	Preview    string `json:"preview"`   // bounded, secrets redacted
+	Path       string `json:"path"`      // the resolved target, when there is one
+	External   bool   `json:"external"`  // outside the session's roots
+	Workspace  string `json:"workspace"` // the session's workspace root
+	Delegate   string `json:"delegate,omitempty"`
+	CreatedAt  int64  `json:"createdAt"`
+}
+
+// Resolution is the event sent when a pending request ends.
+type Resolution struct {
+	ID        string  `json:"id"`
+	SessionID string  `json:"sessionId"`
+	Outcome   Outcome `json:"outcome"`
+}
+
+// Event names the broker emits.
+const (
+	EventRequest  = "permission:request"
+	EventResolved = "permission:resolved"
+)
+
+type pending struct {
+	req  Request
+	done chan Outcome // buffered 1: the first answer wins
+}
+
+// Broker holds pending approvals and allow-session grants, both in memory
+// and keyed by session so nothing crosses from one session to another.
+type Broker struct {
+	emit func(event string, payload any)
+	now  func() time.Time
+
+	mu       sync.Mutex
+	pending  map[string]map[string]*pending // session → request id → pending
+	grants   map[string]map[string]bool     // session → tool → granted
+	shutdown bool
+}
+
+// NewBroker returns a broker that announces requests through emit.
+func NewBroker(emit func(event string, payload any), now func() time.Time) *Broker {
+	if now == nil {
+		now = time.Now
+	}
+	return &Broker{emit: emit, now: now, pending: map[string]map[string]*pending{}, grants: map[string]map[string]bool{}}
+}
+
+// Granted reports whether the session holds an allow-session grant for tool.
+func (b *Broker) Granted(sessionID, tool string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.grants[sessionID][tool]
+}
+
+// Ask publishes req and blocks until it is answered, ctx is cancelled (a
+// Stop), the optional deadline passes, or the broker shuts down. Only an
+// allow outcome lets the caller proceed.
+func (b *Broker) Ask(ctx context.Context, req Request, deadline time.Duration) Outcome {
+	p := &pending{req: req, done: make(chan Outcome, 1)}
+	p.req.CreatedAt = b.now().UnixMilli()
+	b.mu.Lock()
+	if b.shutdown {
+		b.mu.Unlock()
+		return Shutdown
+	}
+	if b.pending[req.SessionID] == nil {
+		b.pending[req.SessionID] = map[string]*pending{}
+	}
+	b.pending[req.SessionID][req.ID] = p
+	b.mu.Unlock()
+	b.emit(EventRequest, p.req)
+
+	var timeout <-chan time.Time
+	if deadline > 0 {
+		t := time.NewTimer(deadline)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var out Outcome
+	select {
+	case out = <-p.done:
+	case <-ctx.Done():
+		out = Cancelled
+	case <-timeout:
+		out = TimedOut
+	}
+	b.finish(req.SessionID, req.ID)
+	b.emit(EventResolved, Resolution{ID: req.ID, SessionID: req.SessionID, Outcome: out})
+	return out
+}
+
+func (b *Broker) finish(sessionID, id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.pending[sessionID], id)
+	if len(b.pending[sessionID]) == 0 {
+		delete(b.pending, sessionID)
+	}
+}
+
+// Resolve answers a pending request of sessionID. An allow-session answer
+// records a grant for (session, tool) before the waiting call resumes.
+func (b *Broker) Resolve(sessionID, id string, outcome Outcome) error {
+	switch outcome {
+	case AllowOnce, AllowSession, Denied:
+	default:
+		return errs.New(errs.InvalidArgument, "an approval is answered with allow-once, allow-session or deny, not %q", outcome).With("field", "outcome")
+	}
+	b.mu.Lock()
+	p, ok := b.pending[sessionID][id]
+	if ok && outcome == AllowSession {
+		if b.grants[sessionID] == nil {
+			b.grants[sessionID] = map[string]bool{}
+		}
+		b.grants[sessionID][p.req.Tool] = true
+	}
+	b.mu.Unlock()
+	if !ok {
+		return errs.New(errs.NotFound, "this approval request is no longer active; it was answered, stopped or timed out").With("id", id)
+	}
+	select {
+	case p.done <- outcome:
+	default: // already answered
+	}
+	return nil
+}
+
+// Pending lists a session's open requests, oldest first, so a reloaded UI can
+// show its cards again.
+func (b *Broker) Pending(sessionID string) []Request {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Request, 0, len(b.pending[sessionID]))
+	for _, p := range b.pending[sessionID] {
+		out = append(out, p.req)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].CreatedAt != out[j].CreatedAt {
+			return out[i].CreatedAt < out[j].CreatedAt
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// PendingCounts returns the number of open requests per session, for the
+// sidebar badges of background sessions.
+func (b *Broker) PendingCounts() map[string]int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make(map[string]int, len(b.pending))
+	for s, m := range b.pending {
+		out[s] = len(m)
+	}
+	return out
+}
+
+// DropSession forgets a deleted session's grants and denies its pending
+// requests.
+func (b *Broker) DropSession(sessionID string) {
+	b.mu.Lock()
+	delete(b.grants, sessionID)
+	list := make([]*pending, 0, len(b.pending[sessionID]))
+	for _, p := range b.pending[sessionID] {
+		list = append(list, p)
+	}
+	b.mu.Unlock()
+	for _, p := range list {
+		select {
+		case p.done <- Cancelled:
+		default:
+		}
+	}
+}
+
+// Close ends every pending request with Shutdown and refuses new ones.
+func (b *Broker) Close() {
+	b.mu.Lock()
+	b.shutdown = true
+	var all []*pending
+	for _, m := range b.pending {
+		for _, p := range m {
+			all = append(all, p)
+		}
+	}
+	b.mu.Unlock()
+	for _, p := range all {
+		select {
+		case p.done <- Shutdown:
+		default:
+		}
+	}
+}

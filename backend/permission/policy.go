@@ -1,0 +1,170 @@
+// Package permission decides whether a tool call may run: risk, permission
+// modes, the operating-mode matrix, explicit outside-path access, session
+// grants and the approval broker. It is the only place these rules live.
+package permission
+
+import (
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+)
+
+// Risk is a tool's risk level (spec §6).
+type Risk string
+
+const (
+	Low    Risk = "low"
+	Medium Risk = "medium"
+	High   Risk = "high"
+)
+
+// Class says what kind of authority a tool exercises; the permission modes
+// treat edits and execution differently.
+type Class string
+
+const (
+	ClassRead    Class = "read"    // Read, Glob, Grep
+	ClassEdit    Class = "edit"    // Write, Edit
+	ClassExec    Class = "exec"    // Bash
+	ClassPlugin  Class = "plugin"  // plugin tools
+	ClassMCP     Class = "mcp"     // user-configured MCP server tools
+	ClassControl Class = "control" // mode and context controls that touch nothing
+)
+
+// Where an explicit path lands, from pathguard's classification.
+type PathClass string
+
+const (
+	PathNone          PathClass = ""              // no explicit path argument
+	PathWorkspace     PathClass = "workspace"     // inside the session workspace
+	PathScratch       PathClass = "scratch"       // inside the session scratch folder
+	PathVisualization PathClass = "visualization" // inside the session visualization folder
+	PathExternal      PathClass = "external"      // anywhere else
+)
+
+// Decision is the policy outcome before any user answer.
+type Decision string
+
+const (
+	Allow Decision = "allow"
+	Ask   Decision = "ask"
+	Deny  Decision = "deny"
+)
+
+// Input is everything the policy looks at. It never sees the model's text.
+type Input struct {
+	Tool           string
+	Class          Class
+	Risk           Risk
+	PlanSafe       bool   // a plugin tool with a non-empty planSafeActions list
+	OperatingMode  string // agent | plan | goal
+	PermissionMode string // effective: ask | accept-edits | auto
+	// Lexical and Real classify the explicit path argument by spelling and by
+	// where it really lands. Both are PathNone when there is none.
+	Lexical PathClass
+	Real    PathClass
+	Granted bool // an allow-session grant exists for (session, Tool)
+}
+
+// Verdict is the policy's answer. Code and Reason explain a Deny; Reason is
+// the short line an approval card shows for Ask.
+type Verdict struct {
+	Decision Decision
+	Code     errs.Code
+	Reason   string
+	External bool // the call needs the explicit outside-path capability
+}
+
+// Effective resolves the permission mode for one call: a delegate's explicit
+// override, then the session's own mode unless inherit, then the global
+// default, then ask.
+func Effective(override, session, global string) string {
+	for _, m := range []string{override, session, global} {
+		switch m {
+		case api.PermissionAsk, api.PermissionAcceptEdits, api.PermissionAuto:
+			return m
+		}
+	}
+	return api.PermissionAsk
+}
+
+// Evaluate applies the rules in their order of precedence:
+//  1. the contract modes' hard deny (no mode, grant or card can lift it);
+//  2. containment: a spelling inside scratch or visualization must land there;
+//  3. explicit outside paths: auto allows, every other mode asks;
+//  4. the risk and permission-mode table, with session grants.
+func Evaluate(in Input) Verdict {
+	if in.OperatingMode == api.ModePlan || in.OperatingMode == api.ModeGoal {
+		if v, denied := contractDeny(in); denied {
+			return v
+		}
+	}
+	if (in.Lexical == PathScratch || in.Lexical == PathVisualization) && in.Real != in.Lexical {
+		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
+			Reason: "a link inside the session's " + string(in.Lexical) + " folder points outside it; use a path that stays inside"}
+	}
+	external := in.Real == PathExternal
+	auto := in.PermissionMode == api.PermissionAuto
+	if external {
+		switch {
+		case auto:
+			return Verdict{Decision: Allow, External: true}
+		case in.Granted:
+			return Verdict{Decision: Allow, External: true}
+		default:
+			return Verdict{Decision: Ask, External: true, Reason: "reads or writes a path outside the workspace"}
+		}
+	}
+	switch in.Class {
+	case ClassRead, ClassControl:
+		return Verdict{Decision: Allow}
+	case ClassEdit:
+		if in.Real == PathScratch || in.Real == PathVisualization {
+			return Verdict{Decision: Allow} // cannot touch the project
+		}
+		if in.PermissionMode != api.PermissionAsk || in.Granted {
+			return Verdict{Decision: Allow}
+		}
+		return Verdict{Decision: Ask, Reason: "changes a file in the workspace"}
+	}
+	// Bash, plugin and MCP tools: only auto or a grant skips the card. An MCP
+	// server's self-declared risk is never trusted.
+	if in.Class != ClassMCP && in.Risk == Low {
+		return Verdict{Decision: Allow}
+	}
+	if auto || in.Granted {
+		return Verdict{Decision: Allow}
+	}
+	return Verdict{Decision: Ask, Reason: askReason(in.Class)}
+}
+
+func askReason(c Class) string {
+	switch c {
+	case ClassExec:
+		return "runs a command on your machine"
+	case ClassMCP:
+		return "MCP server tool requires approval"
+	default:
+		return "plugin tool requires approval"
+	}
+}
+
+// contractDeny is the Plan/Goal hard deny of spec §10.
+func contractDeny(in Input) (Verdict, bool) {
+	deny := func(code errs.Code, what string) (Verdict, bool) {
+		return Verdict{Decision: Deny, Code: code,
+			Reason: what + " is not available in " + in.OperatingMode + " mode; switch the session to Agent mode to change files"}, true
+	}
+	switch {
+	case in.Tool == "Write":
+		return deny(errs.WriteDisabledInPlan, "Write")
+	case in.Tool == "Edit":
+		return deny(errs.EditDisabledInPlan, "Edit")
+	case in.Class == ClassEdit:
+		return deny(errs.ToolDisabledInPlan, in.Tool)
+	case in.Class == ClassPlugin && !in.PlanSafe:
+		return deny(errs.PluginDisabledInPlan, in.Tool)
+	case in.Class == "":
+		return deny(errs.ToolDisabledInPlan, in.Tool) // unknown tools
+	}
+	return Verdict{}, false
+}

@@ -1,0 +1,182 @@
+package permission_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type toolRow struct {
+	label string
+	in    permission.Input
+}
+
+var (
+	opModes   = []string{"agent", "plan", "goal"}
+	permModes = []string{"ask", "accept-edits", "auto"}
+	toolRows  = []toolRow{
+		{"Read", permission.Input{Tool: "Read", Class: permission.ClassRead, Risk: permission.Low}},
+		{"Write", permission.Input{Tool: "Write", Class: permission.ClassEdit, Risk: permission.High}},
+		{"Edit", permission.Input{Tool: "Edit", Class: permission.ClassEdit, Risk: permission.High}},
+		{"Bash", permission.Input{Tool: "Bash", Class: permission.ClassExec, Risk: permission.High}},
+		{"plugin(planSafe)", permission.Input{Tool: "plugin_x_a", Class: permission.ClassPlugin, Risk: permission.Medium, PlanSafe: true}},
+		{"plugin", permission.Input{Tool: "plugin_x_b", Class: permission.ClassPlugin, Risk: permission.Medium}},
+		{"mcp(claims low)", permission.Input{Tool: "mcp_s_t", Class: permission.ClassMCP, Risk: permission.Low}},
+		{"unknown", permission.Input{Tool: "Frob"}},
+	}
+	pathRows = []struct {
+		label         string
+		lexical, real permission.PathClass
+	}{
+		{"none", permission.PathNone, permission.PathNone},
+		{"workspace", permission.PathWorkspace, permission.PathWorkspace},
+		{"scratch", permission.PathScratch, permission.PathScratch},
+		{"viz", permission.PathVisualization, permission.PathVisualization},
+		{"external", permission.PathExternal, permission.PathExternal},
+		{"ws-link-out", permission.PathWorkspace, permission.PathExternal},
+		{"scratch-link-in", permission.PathScratch, permission.PathWorkspace},
+	}
+)
+
+func cell(v permission.Verdict) string {
+	switch v.Decision {
+	case permission.Deny:
+		return "deny:" + string(v.Code)
+	case permission.Ask:
+		if v.External {
+			return "ask(ext)"
+		}
+		return "ask"
+	default:
+		if v.External {
+			return "allow(ext)"
+		}
+		return "allow"
+	}
+}
+
+// TestMatrixGolden renders every (operating mode × permission mode × tool ×
+// path class × grant) cell; the golden file is the reviewed policy.
+func TestMatrixGolden(t *testing.T) {
+	var b strings.Builder
+	for _, op := range opModes {
+		for _, pm := range permModes {
+			for _, granted := range []bool{false, true} {
+				fmt.Fprintf(&b, "## %s / %s / granted=%v\n", op, pm, granted)
+				for _, tr := range toolRows {
+					var cells []string
+					for _, pr := range pathRows {
+						in := tr.in
+						in.OperatingMode, in.PermissionMode, in.Granted = op, pm, granted
+						in.Lexical, in.Real = pr.lexical, pr.real
+						cells = append(cells, pr.label+"="+cell(permission.Evaluate(in)))
+					}
+					fmt.Fprintf(&b, "%-17s %s\n", tr.label, strings.Join(cells, " "))
+				}
+			}
+		}
+	}
+	golden := filepath.Join("testdata", "matrix.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != b.String() {
+		t.Errorf("policy matrix changed; review and run with -update.\n%s", b.String())
+	}
+}
+
+// The rules the spec states outright, checked independently of the golden.
+func TestMatrixRules(t *testing.T) {
+	each := func(f func(op, pm string, granted bool, tr toolRow, lexical, real permission.PathClass, v permission.Verdict)) {
+		for _, op := range opModes {
+			for _, pm := range permModes {
+				for _, g := range []bool{false, true} {
+					for _, tr := range toolRows {
+						for _, pr := range pathRows {
+							in := tr.in
+							in.OperatingMode, in.PermissionMode, in.Granted, in.Lexical, in.Real = op, pm, g, pr.lexical, pr.real
+							f(op, pm, g, tr, pr.lexical, pr.real, permission.Evaluate(in))
+						}
+					}
+				}
+			}
+		}
+	}
+	each(func(op, pm string, g bool, tr toolRow, lex, real permission.PathClass, v permission.Verdict) {
+		name := fmt.Sprintf("%s/%s/granted=%v/%s/%s→%s", op, pm, g, tr.label, lex, real)
+		contract := op != "agent"
+		switch {
+		case contract && tr.label == "Write":
+			want(t, name, v, permission.Deny, errs.WriteDisabledInPlan)
+		case contract && tr.label == "Edit":
+			want(t, name, v, permission.Deny, errs.EditDisabledInPlan)
+		case contract && tr.label == "plugin":
+			want(t, name, v, permission.Deny, errs.PluginDisabledInPlan)
+		case contract && tr.label == "unknown":
+			want(t, name, v, permission.Deny, errs.ToolDisabledInPlan)
+		case lex == permission.PathScratch && real != permission.PathScratch:
+			want(t, name, v, permission.Deny, errs.PathOutsideWorkspace)
+		case real == permission.PathExternal:
+			if pm == "auto" || g {
+				want(t, name, v, permission.Allow, "")
+			} else {
+				want(t, name, v, permission.Ask, "") // also for low-risk Read
+			}
+			if !v.External {
+				t.Errorf("%s: external path not flagged", name)
+			}
+		case tr.label == "Read":
+			want(t, name, v, permission.Allow, "")
+		case (tr.label == "Write" || tr.label == "Edit") && (real == permission.PathScratch || real == permission.PathVisualization):
+			want(t, name, v, permission.Allow, "") // scratch writes never prompt
+		case tr.label == "Write" || tr.label == "Edit":
+			if pm == "ask" && !g {
+				want(t, name, v, permission.Ask, "")
+			} else {
+				want(t, name, v, permission.Allow, "")
+			}
+		case tr.label == "Bash" || tr.label == "mcp(claims low)" || tr.label == "plugin" || tr.label == "plugin(planSafe)":
+			if pm == "auto" || g {
+				want(t, name, v, permission.Allow, "")
+			} else {
+				want(t, name, v, permission.Ask, "") // accept-edits still asks
+			}
+		}
+	})
+}
+
+func want(t *testing.T, name string, v permission.Verdict, d permission.Decision, code errs.Code) {
+	t.Helper()
+	if v.Decision != d || v.Code != code {
+		t.Errorf("%s: got %s/%s, want %s/%s", name, v.Decision, v.Code, d, code)
+	}
+}
+
+func TestEffectiveMode(t *testing.T) {
+	tests := []struct{ override, session, global, want string }{
+		{"", "inherit", "accept-edits", "accept-edits"},
+		{"", "auto", "ask", "auto"},
+		{"ask", "auto", "auto", "ask"},
+		{"inherit", "inherit", "", "ask"},
+		{"", "", "bogus", "ask"},
+	}
+	for _, tt := range tests {
+		if got := permission.Effective(tt.override, tt.session, tt.global); got != tt.want {
+			t.Errorf("Effective(%q,%q,%q) = %q, want %q", tt.override, tt.session, tt.global, got, tt.want)
+		}
+	}
+}
