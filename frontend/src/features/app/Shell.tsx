@@ -1,0 +1,30 @@
+import { useApp } from '../../state/AppContext';
+import { useToasts } from '../../state/ToastContext';
+import { useWorkspace } from '../../state/WorkspaceContext';
+import { Toasts } from '../../ui/Toasts';
+import { SettingsView } from '../settings/SettingsView';
+import { Sidebar } from '../sidebar/Sidebar';
+import { SessionPane } from '../transcript/SessionPane';
+import { useTheme } from './useTheme';
+import { Welcome } from './Welcome';
+
+export function Shell() {
+  const { settings } = useApp();
+  useTheme(settings?.theme);
+  const ws = useWorkspace();
+  const { toasts, dismiss } = useToasts();
+  const { selected, view, projects } = ws.state;
+
+  let main;
+  if (view === 'settings') main = <SettingsView onClose={() => ws.showView('session')} />;
+  else if (selected) main = <SessionPane session={selected} project={projects.find((p) => p.id === selected.projectId)} />;
+  else main = <Welcome />;
+
+  return (
+    <div className="shell">
+      <Sidebar />
+      <main className="main">{main}</main>
+      <Toasts toasts={toasts} onDismiss={dismiss} />
+    </div>
+  );
+}

@@ -1,0 +1,280 @@
+import { ArrowLeft, Check } from 'lucide-react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import * as bridge from '../../bridge';
+import { toBridgeError } from '../../bridge/errors';
+import type { AppInfo, PermissionMode, Settings, ThemeSetting } from '../../bridge/types';
+import { PERMISSION_MODES, THEMES, parseTimeoutSeconds } from '../../lib/labels';
+import { useApp } from '../../state/AppContext';
+import { useToasts } from '../../state/ToastContext';
+import { Button, IconButton } from '../../ui/Button';
+import { Segmented } from '../../ui/Segmented';
+import { Toggle } from '../../ui/Toggle';
+
+type Field = keyof Settings;
+type Draft = Omit<Settings, 'permissionTimeoutSeconds'> & { permissionTimeoutSeconds: string };
+
+function toDraft(s: Settings): Draft {
+  return { ...s, permissionTimeoutSeconds: String(s.permissionTimeoutSeconds) };
+}
+
+function sameDraft(a: Draft, b: Draft): boolean {
+  return (Object.keys(a) as Field[]).every((k) => a[k] === b[k]);
+}
+
+const FIELDS: readonly Field[] = [
+  'defaultPermissionMode',
+  'defaultCommandShell',
+  'inlineVisualizations',
+  'permissionTimeoutSeconds',
+  'theme',
+];
+
+export function SettingsView({ onClose }: { onClose: () => void }) {
+  const app = useApp();
+  const { reportError } = useToasts();
+  const [info, setInfo] = useState<AppInfo | null>(null);
+  const [saved, setSaved] = useState<Draft | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<{ message: string; code: string } | null>(null);
+  const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const [loadError, setLoadError] = useState<{ message: string; code: string } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([bridge.getSettings(), bridge.info()]).then(
+      ([s, i]) => {
+        if (!live) return;
+        setInfo(i);
+        setSaved(toDraft(s));
+        setDraft(toDraft(s));
+      },
+      (err: unknown) => {
+        if (live) setLoadError(toBridgeError(err));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const set = <K extends Field>(field: K, value: Draft[K]) => {
+    setDraft((d) => (d ? { ...d, [field]: value } : d));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+    setFormError(null);
+    setStatus('idle');
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft) return;
+    const timeout = parseTimeoutSeconds(draft.permissionTimeoutSeconds);
+    if (timeout === null) {
+      setErrors({ permissionTimeoutSeconds: 'Enter a whole number of seconds from 0 to 86400.' });
+      return;
+    }
+    const next: Settings = { ...draft, permissionTimeoutSeconds: timeout };
+    setStatus('saving');
+    setErrors({});
+    setFormError(null);
+    try {
+      const stored = await bridge.updateSettings(next);
+      app.setSettings(stored);
+      setSaved(toDraft(stored));
+      setDraft(toDraft(stored));
+      setStatus('saved');
+    } catch (err) {
+      const be = toBridgeError(err);
+      setStatus('idle');
+      const field = be.field as Field | undefined;
+      if (field && FIELDS.includes(field)) setErrors({ [field]: be.message });
+      else if (be.code === 'INVALID_ARGUMENT' || be.code === 'COMMAND_SHELL_INVALID') setFormError(be);
+      else reportError(be);
+    }
+  };
+
+  const dirty = draft !== null && saved !== null && !sameDraft(draft, saved);
+
+  return (
+    <section className="settings-pane" aria-labelledby="settings-title">
+      <header className="pane-header">
+        <IconButton label="Back" title="Back to the session" onClick={onClose}>
+          <ArrowLeft size={16} aria-hidden="true" />
+        </IconButton>
+        <h1 id="settings-title" className="pane-title">Settings</h1>
+      </header>
+      <div className="settings-scroll">
+        {loadError ? (
+          <div className="inline-error" role="alert">
+            <p>Settings could not be loaded: {loadError.message}</p>
+            <p className="error-code">{loadError.code}</p>
+          </div>
+        ) : !draft || !info ? (
+          <p className="muted">Loading settings…</p>
+        ) : (
+          <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+            <SettingsGroup title="Agent">
+              <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />
+              <ShellField value={draft.defaultCommandShell} shells={info.commandShells} error={errors.defaultCommandShell} onChange={(v) => set('defaultCommandShell', v)} />
+              <TimeoutField value={draft.permissionTimeoutSeconds} error={errors.permissionTimeoutSeconds} onChange={(v) => set('permissionTimeoutSeconds', v)} />
+              <VisualizationsField value={draft.inlineVisualizations} error={errors.inlineVisualizations} onChange={(v) => set('inlineVisualizations', v)} />
+            </SettingsGroup>
+            <SettingsGroup title="Appearance">
+              <ThemeField value={draft.theme} error={errors.theme} onChange={(v) => set('theme', v)} />
+            </SettingsGroup>
+            <div className="settings-actions">
+              {formError && (
+                <p className="field-error" role="alert">
+                  {formError.message} <span className="error-code">{formError.code}</span>
+                </p>
+              )}
+              <span className="save-status" role="status">
+                {status === 'saved' && !dirty && (
+                  <>
+                    <Check size={14} aria-hidden="true" /> Settings saved
+                  </>
+                )}
+                {status === 'saving' && 'Saving…'}
+              </span>
+              <Button type="button" variant="ghost" disabled={!dirty || status === 'saving'} onClick={() => { if (saved) setDraft(saved); setErrors({}); setFormError(null); }}>
+                Revert
+              </Button>
+              <Button type="submit" variant="primary" disabled={!dirty || status === 'saving'}>
+                Save
+              </Button>
+            </div>
+            <SettingsGroup title="About">
+              <dl className="about">
+                <dt>Version</dt>
+                <dd>{info.version}</dd>
+                <dt>Platform</dt>
+                <dd>{info.platform}</dd>
+                <dt>Data directory</dt>
+                <dd>
+                  <code className="selectable">{info.dataDir}</code>
+                </dd>
+              </dl>
+            </SettingsGroup>
+          </form>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function SettingsGroup({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="settings-group">
+      <legend>{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={id} className="field-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+function PermissionField({ value, error, onChange }: { value: PermissionMode; error?: string; onChange: (v: PermissionMode) => void }) {
+  const descId = useId();
+  const errId = useId();
+  const current = PERMISSION_MODES.find((m) => m.value === value);
+  return (
+    <div className="field">
+      <div className="field-label" id={`${descId}-label`}>Default permission mode</div>
+      <Segmented
+        label="Default permission mode"
+        value={value}
+        options={PERMISSION_MODES}
+        onChange={onChange}
+        describedBy={error ? `${descId} ${errId}` : descId}
+        invalid={Boolean(error)}
+      />
+      <ul id={descId} className="mode-help">
+        {PERMISSION_MODES.map((m) => (
+          <li key={m.value} className={m === current ? 'is-current' : undefined}>
+            <strong>{m.label}</strong> — {m.description}
+          </li>
+        ))}
+      </ul>
+      <FieldError id={errId} error={error} />
+    </div>
+  );
+}
+
+function ShellField({ value, shells, error, onChange }: { value: string; shells: AppInfo['commandShells']; error?: string; onChange: (v: string) => void }) {
+  const id = useId();
+  const errId = useId();
+  const known = shells.some((s) => s.id === value);
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>Default command shell</label>
+      <p className="field-help">The shell the agent’s command tool runs in.</p>
+      <select id={id} className="select" value={value} aria-invalid={Boolean(error) || undefined} aria-describedby={error ? errId : undefined} onChange={(e) => onChange(e.target.value)}>
+        {!known && <option value={value}>{value === '' ? 'Choose a shell' : `${value} (unavailable)`}</option>}
+        {shells.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={errId} error={error} />
+    </div>
+  );
+}
+
+function TimeoutField({ value, error, onChange }: { value: string; error?: string; onChange: (v: string) => void }) {
+  const id = useId();
+  const helpId = useId();
+  const errId = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>Permission card timeout (seconds)</label>
+      <p id={helpId} className="field-help">Deny an unanswered permission request after this long. 0 means never.</p>
+      <input
+        id={id}
+        className="input input-number"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={86400}
+        step={1}
+        value={value}
+        aria-invalid={Boolean(error) || undefined}
+        aria-describedby={error ? `${helpId} ${errId}` : helpId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <FieldError id={errId} error={error} />
+    </div>
+  );
+}
+
+function VisualizationsField({ value, error, onChange }: { value: boolean; error?: string; onChange: (v: boolean) => void }) {
+  const helpId = useId();
+  const errId = useId();
+  return (
+    <div className="field field-row">
+      <div>
+        <div className="field-label">Inline visualizations</div>
+        <p id={helpId} className="field-help">Let the agent render charts and diagrams in a sandboxed frame inside the transcript.</p>
+        <FieldError id={errId} error={error} />
+      </div>
+      <Toggle label="Inline visualizations" checked={value} onChange={onChange} describedBy={error ? `${helpId} ${errId}` : helpId} />
+    </div>
+  );
+}
+
+function ThemeField({ value, error, onChange }: { value: ThemeSetting; error?: string; onChange: (v: ThemeSetting) => void }) {
+  const errId = useId();
+  return (
+    <div className="field">
+      <div className="field-label">Theme</div>
+      <Segmented label="Theme" value={value} options={THEMES} onChange={onChange} describedBy={error ? errId : undefined} invalid={Boolean(error)} />
+      <FieldError id={errId} error={error} />
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import { Archive, ArchiveRestore, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import type { Session } from '../../bridge/types';
+import { useNow } from '../../lib/useNow';
+import { cleanTitle, sessionTitle } from '../../lib/labels';
+import { formatDateTime, formatRelativeTime } from '../../lib/time';
+import { useWorkspace } from '../../state/WorkspaceContext';
+import { IconButton } from '../../ui/Button';
+import { useConfirm } from '../../ui/Dialog';
+import { useMenu, type MenuItem } from '../../ui/Menu';
+
+export interface SessionRowProps {
+  session: Session;
+  /** Secondary line, e.g. the project name in the archived view. */
+  subtitle?: string;
+}
+
+export function SessionRow({ session, subtitle }: SessionRowProps) {
+  const ws = useWorkspace();
+  const confirm = useConfirm();
+  const now = useNow();
+  const [editing, setEditing] = useState(false);
+  const mainRef = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    // Give focus back to the row when inline editing ends.
+    if (wasEditing.current && !editing) mainRef.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+  const title = sessionTitle(session);
+  const archived = session.archivedAt > 0;
+  const selected = ws.state.selected?.id === session.id && ws.state.view === 'session';
+
+  const askDelete = async () => {
+    const ok = await confirm({
+      title: 'Delete session?',
+      message: (
+        <>
+          <p>
+            “{title}” and its conversation will be deleted, together with the session’s scratch files.
+          </p>
+          <p className="muted">Project files on disk are untouched. This cannot be undone.</p>
+        </>
+      ),
+      confirmLabel: 'Delete session',
+      danger: true,
+    });
+    if (ok) await ws.deleteSession(session);
+  };
+
+  const items: MenuItem[] = [
+    { label: 'Rename', icon: <Pencil size={14} aria-hidden="true" />, onSelect: () => setEditing(true) },
+    archived
+      ? { label: 'Restore', icon: <ArchiveRestore size={14} aria-hidden="true" />, onSelect: () => void ws.restoreSession(session) }
+      : { label: 'Archive', icon: <Archive size={14} aria-hidden="true" />, onSelect: () => void ws.archiveSession(session) },
+    { label: 'Delete', icon: <Trash2 size={14} aria-hidden="true" />, danger: true, onSelect: () => void askDelete() },
+  ];
+  const menu = useMenu(`Actions for ${title}`, items);
+  const time = archived ? session.archivedAt : session.updatedAt;
+
+  return (
+    <li
+      className={['session-row', selected && 'is-selected', menu.open && 'menu-open'].filter(Boolean).join(' ')}
+      onContextMenu={editing ? undefined : menu.onContextMenu}
+    >
+      {editing ? (
+        <RenameInput
+          initial={session.title}
+          onDone={(next) => {
+            setEditing(false);
+            if (next !== null && next !== session.title) void ws.renameSession(session, next);
+          }}
+        />
+      ) : (
+        <button
+          ref={mainRef}
+          type="button"
+          className="session-main"
+          aria-current={selected ? 'page' : undefined}
+          onClick={() => ws.select(session)}
+          title={title}
+        >
+          <span className="session-title">{title}</span>
+          {subtitle && <span className="session-subtitle">{subtitle}</span>}
+          <time className="session-time" dateTime={new Date(time).toISOString()} title={formatDateTime(time)}>
+            {formatRelativeTime(time, now)}
+          </time>
+        </button>
+      )}
+      {!editing && (
+        <div className="row-actions">
+          {archived && (
+            <IconButton label={`Restore ${title}`} onClick={() => void ws.restoreSession(session)}>
+              <ArchiveRestore size={14} aria-hidden="true" />
+            </IconButton>
+          )}
+          <IconButton label={`Session actions for ${title}`} {...menu.triggerProps}>
+            <MoreHorizontal size={14} aria-hidden="true" />
+          </IconButton>
+        </div>
+      )}
+      {menu.menu}
+    </li>
+  );
+}
+
+function RenameInput({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
+  const [value, setValue] = useState(initial);
+  const done = useRef(false);
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+  const finish = (title: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(title);
+  };
+  return (
+    <input
+      ref={ref}
+      className="rename-input"
+      aria-label="Session title"
+      value={value}
+      maxLength={200}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          finish(cleanTitle(value));
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          finish(null);
+        }
+      }}
+      onBlur={() => finish(cleanTitle(value))}
+    />
+  );
+}

@@ -1,0 +1,180 @@
+// An in-memory stand-in for src/bridge. Component tests mock the bridge module with it:
+//
+//   vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
+//   beforeEach(() => resetFakeBridge({ projects: [...], sessions: [...] }));
+//
+// Every export is a vi.fn with a working implementation, so tests can both assert calls
+// and see the UI react; override single calls with mockResolvedValueOnce / mockRejectedValueOnce.
+import { vi, type Mock } from 'vitest';
+import type * as Bridge from '../bridge';
+import { BridgeError } from '../bridge/errors';
+import type { AppInfo, Project, Session, SessionsChangedEvent, Settings } from '../bridge/types';
+
+type BridgeModule = typeof Bridge;
+type Fn = (...args: never[]) => unknown;
+export type FakeBridge = { [K in keyof BridgeModule]: BridgeModule[K] extends Fn ? Mock<BridgeModule[K]> : never };
+
+export interface Seed {
+  projects?: Project[];
+  sessions?: Session[];
+  settings?: Partial<Settings>;
+  info?: Partial<AppInfo>;
+}
+
+export const NOW = Date.now();
+
+export function project(id: string, name: string, extra: Partial<Project> = {}): Project {
+  return { id, name, path: `/home/dev/${name}`, createdAt: NOW - 86_400_000, updatedAt: NOW - 86_400_000, ...extra };
+}
+
+export function session(id: string, projectId: string, title: string, updatedAt: number, extra: Partial<Session> = {}): Session {
+  return {
+    id,
+    projectId,
+    title,
+    operatingMode: 'agent',
+    permissionMode: 'inherit',
+    isolated: false,
+    createdAt: updatedAt,
+    updatedAt,
+    archivedAt: 0,
+    ...extra,
+  };
+}
+
+export const defaultInfo: AppInfo = {
+  version: '0.1.0-test',
+  platform: 'linux/amd64',
+  dataDir: '/home/dev/.local/share/pi-desktop',
+  commandShells: [
+    { id: 'bash', label: 'Bash' },
+    { id: 'zsh', label: 'Zsh' },
+  ],
+};
+
+export const defaultSettings: Settings = {
+  defaultPermissionMode: 'ask',
+  defaultCommandShell: 'bash',
+  inlineVisualizations: false,
+  permissionTimeoutSeconds: 0,
+  theme: 'system',
+};
+
+const names = [
+  'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession',
+  'createSession', 'renameSession', 'archiveSession', 'restoreSession', 'deleteSession', 'configureSession',
+  'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
+] as const satisfies ReadonlyArray<keyof BridgeModule>;
+
+/** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
+export const bridgeModule = Object.fromEntries(names.map((n) => [n, vi.fn()])) as unknown as FakeBridge;
+
+type Listener = (payload: unknown) => void;
+
+export interface FakeBackend {
+  projects: Project[];
+  sessions: Session[];
+  settings: Settings;
+  info: AppInfo;
+  /** Emits a backend event to the subscribed UI. */
+  emit: (event: 'projects:changed' | 'sessions:changed' | 'settings:changed', payload?: unknown) => void;
+}
+
+export function resetFakeBridge(seed: Seed = {}): FakeBackend {
+  const db = {
+    projects: [...(seed.projects ?? [])],
+    sessions: [...(seed.sessions ?? [])],
+    settings: { ...defaultSettings, ...seed.settings },
+    info: { ...defaultInfo, ...seed.info },
+  };
+  let clock = NOW;
+  let nextId = 1;
+  const tick = () => ++clock;
+  const listeners = new Map<string, Set<Listener>>();
+  const on = (event: string, cb: Listener) => {
+    const set = listeners.get(event) ?? new Set<Listener>();
+    set.add(cb);
+    listeners.set(event, set);
+    return () => void set.delete(cb);
+  };
+  const find = (id: string): Session => {
+    const s = db.sessions.find((x) => x.id === id);
+    if (!s) throw new BridgeError('SESSION_NOT_FOUND', `session ${id} not found`);
+    return s;
+  };
+  const update = (id: string, patch: Partial<Session>): Session => {
+    const s = { ...find(id), ...patch };
+    db.sessions = db.sessions.map((x) => (x.id === id ? s : x));
+    return { ...s };
+  };
+  const b = bridgeModule;
+  for (const n of names) b[n].mockReset();
+
+  b.info.mockImplementation(async () => structuredClone(db.info));
+  b.chooseFolder.mockImplementation(async () => '');
+  b.addProject.mockImplementation(async (path) => {
+    const existing = db.projects.find((p) => p.path === path);
+    if (existing) return { ...existing };
+    const name = path.split('/').filter(Boolean).pop() ?? path;
+    const p: Project = { id: `fake-project-${nextId++}`, name, path, createdAt: tick(), updatedAt: clock };
+    db.projects.push(p);
+    return { ...p };
+  });
+  b.removeProject.mockImplementation(async (id) => {
+    db.projects = db.projects.filter((p) => p.id !== id);
+    db.sessions = db.sessions.filter((s) => s.projectId !== id);
+  });
+  b.listProjects.mockImplementation(async () => [...db.projects].sort((x, y) => x.name.localeCompare(y.name)).map((p) => ({ ...p })));
+  b.listSessions.mockImplementation(async (projectId, archived) =>
+    db.sessions
+      .filter((s) => s.projectId === projectId && (s.archivedAt > 0) === archived)
+      .sort((x, y) => y.updatedAt - x.updatedAt)
+      .map((s) => ({ ...s })),
+  );
+  b.getSession.mockImplementation(async (id) => ({ ...find(id) }));
+  b.createSession.mockImplementation(async ({ projectId, title }) => {
+    const s = session(`fake-session-${nextId++}`, projectId, title || 'New session', tick());
+    db.sessions.push(s);
+    return { ...s };
+  });
+  b.renameSession.mockImplementation(async (id, title) => update(id, { title, updatedAt: tick() }));
+  b.archiveSession.mockImplementation(async (id) => update(id, { archivedAt: tick() }));
+  b.restoreSession.mockImplementation(async (id) => update(id, { archivedAt: 0 }));
+  b.deleteSession.mockImplementation(async (id) => {
+    find(id);
+    db.sessions = db.sessions.filter((s) => s.id !== id);
+  });
+  b.configureSession.mockImplementation(async (id, c) =>
+    update(id, {
+      ...(c.operatingMode ? { operatingMode: c.operatingMode } : {}),
+      ...(c.permissionMode ? { permissionMode: c.permissionMode } : {}),
+    }),
+  );
+  b.getSettings.mockImplementation(async () => ({ ...db.settings }));
+  b.updateSettings.mockImplementation(async (s) => {
+    db.settings = { ...s };
+    return { ...db.settings };
+  });
+  b.onProjectsChanged.mockImplementation((cb) => on('projects:changed', () => cb()));
+  b.onSessionsChanged.mockImplementation((cb) => on('sessions:changed', (p) => cb(p as SessionsChangedEvent)));
+  b.onSettingsChanged.mockImplementation((cb) => on('settings:changed', (p) => cb(p as Settings)));
+  b.openExternalURL.mockImplementation(() => {});
+
+  return {
+    get projects() {
+      return db.projects;
+    },
+    get sessions() {
+      return db.sessions;
+    },
+    get settings() {
+      return db.settings;
+    },
+    get info() {
+      return db.info;
+    },
+    emit: (event, payload) => {
+      for (const cb of listeners.get(event) ?? []) cb(payload);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// A small accessible popup menu (role=menu / menuitem) rendered in a portal at a fixed
+// point: under a trigger button or at the pointer for a context menu.
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { createPortal } from 'react-dom';
+
+export interface MenuItem {
+  label: string;
+  icon?: ReactNode;
+  danger?: boolean;
+  onSelect: () => void;
+}
+
+export interface MenuPosition {
+  x: number;
+  y: number;
+}
+
+export interface MenuProps {
+  label: string;
+  items: MenuItem[];
+  position: MenuPosition;
+  onClose: (opts: { restoreFocus: boolean }) => void;
+  /** Pointer presses on this element (the trigger) do not count as outside clicks. */
+  anchorRef?: RefObject<HTMLElement | null>;
+}
+
+export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState(position);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    const x = Math.max(4, Math.min(position.x, window.innerWidth - r.width - 4));
+    const y = Math.max(4, Math.min(position.y, window.innerHeight - r.height - 4));
+    setPos({ x, y });
+    el.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [position]);
+
+  useEffect(() => {
+    const onPointer = (e: Event) => {
+      const t = e.target as Node;
+      if (anchorRef?.current?.contains(t) && e.type !== 'contextmenu') return;
+      if (ref.current && !ref.current.contains(t)) onClose({ restoreFocus: false });
+    };
+    const onBlurWindow = () => onClose({ restoreFocus: false });
+    document.addEventListener('pointerdown', onPointer, true);
+    document.addEventListener('contextmenu', onPointer, true);
+    window.addEventListener('blur', onBlurWindow);
+    window.addEventListener('resize', onBlurWindow);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer, true);
+      document.removeEventListener('contextmenu', onPointer, true);
+      window.removeEventListener('blur', onBlurWindow);
+      window.removeEventListener('resize', onBlurWindow);
+    };
+  }, [onClose, anchorRef]);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const els = Array.from(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    const i = els.indexOf(document.activeElement as HTMLElement);
+    const focusAt = (n: number) => els[(n + els.length) % els.length]?.focus();
+    switch (e.key) {
+      case 'ArrowDown':
+        e.preventDefault();
+        focusAt(i + 1);
+        break;
+      case 'ArrowUp':
+        e.preventDefault();
+        focusAt(i - 1);
+        break;
+      case 'Home':
+        e.preventDefault();
+        focusAt(0);
+        break;
+      case 'End':
+        e.preventDefault();
+        focusAt(els.length - 1);
+        break;
+      case 'Escape':
+        e.preventDefault();
+        e.stopPropagation();
+        onClose({ restoreFocus: true });
+        break;
+      case 'Tab':
+        e.preventDefault();
+        onClose({ restoreFocus: true });
+        break;
+    }
+  };
+
+  return createPortal(
+    <div
+      ref={ref}
+      role="menu"
+      aria-label={label}
+      className="menu"
+      style={{ left: pos.x, top: pos.y }}
+      onKeyDown={onKeyDown}
+    >
+      {items.map((item) => (
+        <button
+          key={item.label}
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className={item.danger ? 'menu-item menu-item-danger' : 'menu-item'}
+          onClick={() => {
+            onClose({ restoreFocus: false });
+            item.onSelect();
+          }}
+        >
+          {item.icon}
+          <span>{item.label}</span>
+        </button>
+      ))}
+    </div>,
+    document.body,
+  );
+}
+
+/**
+ * State for a menu opened from a trigger button or a right-click. Returns props for the
+ * trigger and a function rendering the menu (or nothing when closed).
+ */
+export function useMenu(label: string, items: MenuItem[]) {
+  const [position, setPosition] = useState<MenuPosition | null>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+
+  const close = useCallback(({ restoreFocus }: { restoreFocus: boolean }) => {
+    setPosition(null);
+    if (restoreFocus) triggerRef.current?.focus();
+  }, []);
+
+  const openAtTrigger = () => {
+    const r = triggerRef.current?.getBoundingClientRect();
+    setPosition(r ? { x: r.left, y: r.bottom + 4 } : { x: 0, y: 0 });
+  };
+
+  const onContextMenu = (e: ReactMouseEvent) => {
+    e.preventDefault();
+    setPosition({ x: e.clientX, y: e.clientY });
+  };
+
+  const triggerProps = {
+    ref: triggerRef,
+    'aria-haspopup': 'menu' as const,
+    'aria-expanded': position !== null,
+    onClick: (e: ReactMouseEvent) => {
+      e.stopPropagation();
+      if (position) setPosition(null);
+      else openAtTrigger();
+    },
+  };
+
+  const menu = position ? <Menu label={label} items={items} position={position} onClose={close} anchorRef={triggerRef} /> : null;
+  return { open: position !== null, triggerProps, onContextMenu, menu };
+}
