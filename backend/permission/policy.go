@@ -118,8 +118,8 @@ func Evaluate(in Input) Verdict {
 	case ClassRead, ClassControl:
 		return Verdict{Decision: Allow}
 	case ClassEdit:
-		if in.Real == PathScratch || in.Real == PathVisualization {
-			return Verdict{Decision: Allow} // cannot touch the project
+		if (in.Real == PathScratch || in.Real == PathVisualization) && in.Lexical == in.Real {
+			return Verdict{Decision: Allow} // addressed to a host-owned root: cannot touch the project
 		}
 		if in.PermissionMode != api.PermissionAsk || in.Granted {
 			return Verdict{Decision: Allow}

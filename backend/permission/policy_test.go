@@ -43,6 +43,7 @@ var (
 		{"external", permission.PathExternal, permission.PathExternal},
 		{"ws-link-out", permission.PathWorkspace, permission.PathExternal},
 		{"scratch-link-in", permission.PathScratch, permission.PathWorkspace},
+		{"ws-link-to-scratch", permission.PathWorkspace, permission.PathScratch},
 	}
 )
 
@@ -141,7 +142,7 @@ func TestMatrixRules(t *testing.T) {
 			}
 		case tr.label == "Read":
 			want(t, name, v, permission.Allow, "")
-		case (tr.label == "Write" || tr.label == "Edit") && (real == permission.PathScratch || real == permission.PathVisualization):
+		case (tr.label == "Write" || tr.label == "Edit") && (real == permission.PathScratch || real == permission.PathVisualization) && lex == real:
 			want(t, name, v, permission.Allow, "") // scratch writes never prompt
 		case tr.label == "Write" || tr.label == "Edit":
 			if pm == "ask" && !g {
