@@ -9,7 +9,7 @@ BIN        := build/bin/pi-desktop
 GO_TAGS    := desktop,production,webkit2_41
 LDFLAGS    := -s -w -X main.version=$(VERSION)
 APT_BUILD  := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config
-APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick
+APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 
 .PHONY: run build frontend test test-frontend test-go vet-cross bindings-check smoke deps-build deps-test bindings clean

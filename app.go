@@ -196,7 +196,7 @@ func (a *App) DeleteSession(id string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Sessions.Delete(a.bg(), id); err != nil {
+	if err := c.DeleteSession(a.bg(), id); err != nil {
 		return err
 	}
 	c.Emit(api.EventSessionsChanged, map[string]string{"sessionId": id})

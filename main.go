@@ -19,6 +19,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/toolcli"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
 )
 
@@ -35,6 +36,7 @@ const usage = `PI-Desktop: a local-first desktop coding agent.
 
 Usage:
   pi-desktop [--data-dir DIR]     open the desktop app
+  pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
   pi-desktop version              print the version
   pi-desktop --help               show this help
 
@@ -61,6 +63,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch fs.Arg(0) {
 	case "":
 		return runDesktop(*dataDir, stderr)
+	case "tool":
+		return toolcli.Run(context.Background(), fs.Args()[1:], toolcli.Env{
+			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Version: version,
+			ResolveDataDir: func(flagValue string) (string, error) {
+				if flagValue == "" {
+					flagValue = *dataDir
+				}
+				return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
+			},
+		})
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (%s/%s)\n", version, runtime.GOOS, runtime.GOARCH)
 		return 0

@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/audit"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/settings"
 	"github.com/pi-desktop/pi-desktop/backend/store"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
 )
@@ -38,6 +41,9 @@ type Config struct {
 	GOOS    string           // defaults to runtime.GOOS
 	Now     func() time.Time // defaults to time.Now
 	Sink    Sink             // defaults to NopSink
+	// RgPath selects the ripgrep binary: "" looks it up on PATH, "-" forces
+	// the in-process searcher.
+	RgPath string
 }
 
 // Core is the running backend.
@@ -50,6 +56,12 @@ type Core struct {
 	sink     Sink
 	Sessions *session.Service
 	Settings *settings.Service
+
+	registry  *tools.Registry
+	broker    *permission.Broker
+	audit     *audit.Writer
+	cancels   *cancels
+	admission *admission
 }
 
 // New creates the data directory, opens the database (migrating it) and runs
@@ -79,11 +91,22 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		_ = logFile.Close()
 		return nil, err
 	}
+	registry, err := tools.NewRegistry(tools.Builtins(tools.Options{RgPath: cfg.RgPath})...)
+	if err != nil {
+		_ = st.Close()
+		_ = logFile.Close()
+		return nil, err
+	}
 	c := &Core{
 		cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink,
-		Sessions: session.New(st.DB(), layout, cfg.Now),
-		Settings: settings.New(st.DB(), cfg.GOOS),
+		Sessions:  session.New(st.DB(), layout, cfg.Now),
+		Settings:  settings.New(st.DB(), cfg.GOOS),
+		registry:  registry,
+		cancels:   newCancels(),
+		admission: newAdmission(maxInFlight, maxMutationSlots),
 	}
+	c.broker = permission.NewBroker(c.Emit, cfg.Now)
+	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
 	report, err := c.Sessions.Sweep(ctx)
 	if err != nil {
 		// A failed sweep costs disk space, not correctness: log and go on.
@@ -99,8 +122,11 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	return c, nil
 }
 
-// Close releases the database and the log.
+// Close denies pending approvals, flushes the audit log and releases the
+// database and the log.
 func (c *Core) Close() error {
+	c.broker.Close()
+	c.audit.Close()
 	c.log.Info("stopped")
 	err := c.store.Close()
 	if cerr := c.logFile.Close(); err == nil {
@@ -122,4 +148,41 @@ func (c *Core) Info() api.AppInfo {
 		info.CommandShells = append(info.CommandShells, api.ShellOption{ID: e.ID, Label: e.Label})
 	}
 	return info
+}
+
+// DeleteSession deletes a session, cancelling its in-flight calls and
+// pending approvals and forgetting its grants.
+func (c *Core) DeleteSession(ctx context.Context, id string) error {
+	if err := c.Sessions.Delete(ctx, id); err != nil {
+		return err
+	}
+	c.cancels.stopSession(id)
+	c.broker.DropSession(id)
+	return nil
+}
+
+// StopSession cancels every in-flight call of a session (the Stop button):
+// pending approvals end as cancelled and queued calls never start.
+func (c *Core) StopSession(sessionID string) int { return c.cancels.stopSession(sessionID) }
+
+// Abort cancels one call; an abort that arrives before its call keeps the
+// call from starting.
+func (c *Core) Abort(sessionID, toolCallID, tool string) bool {
+	return c.cancels.abort(sessionID, toolCallID, tool)
+}
+
+// ResolveApproval answers a pending approval card.
+func (c *Core) ResolveApproval(sessionID, requestID string, outcome permission.Outcome) error {
+	return c.broker.Resolve(sessionID, requestID, outcome)
+}
+
+// PendingApprovals lists a session's open approval cards.
+func (c *Core) PendingApprovals(sessionID string) []permission.Request {
+	return c.broker.Pending(sessionID)
+}
+
+// AuditRows returns a session's audit rows, oldest first, after flushing.
+func (c *Core) AuditRows(ctx context.Context, sessionID string) ([]audit.Row, error) {
+	c.audit.Flush()
+	return audit.List(ctx, c.store.DB(), sessionID)
 }

@@ -1,0 +1,322 @@
+package hostcore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/audit"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/session"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// ToolRequest is one tool call from the agent, the UI or the CLI.
+type ToolRequest struct {
+	SessionID  string          `json:"sessionId"`
+	TurnID     string          `json:"turnId"`
+	ToolCallID string          `json:"toolCallId"`
+	Tool       string          `json:"tool"`
+	Args       json.RawMessage `json:"args"`
+	// Delegate names the subagent asking, shown on its approval card.
+	Delegate string `json:"delegate,omitempty"`
+	// PermissionOverride is a delegate's declared permission scope.
+	PermissionOverride string `json:"permissionOverride,omitempty"`
+}
+
+// Decisions recorded in results and audit rows.
+const (
+	decisionAllow     = "allow"  // allowed by policy without a card
+	decisionDeny      = "deny"   // refused by policy
+	decisionDenied    = "denied" // the user said no
+	decisionCancelled = "cancelled"
+	decisionTimeout   = "timeout"
+	decisionShutdown  = "shutdown"
+	decisionNone      = "" // failed before policy (bad arguments, unknown session)
+)
+
+// callState accumulates what the audit row needs as the call moves on.
+type callState struct {
+	row      audit.Row
+	waitDur  time.Duration
+	bodyDur  time.Duration
+	resolved *pathguard.Resolved
+}
+
+// Execute runs one tool call through the whole pipeline: cancellation,
+// validation, roots, path resolution, policy, approval, admission,
+// re-resolution, the tool body under its timeout, bounding and audit.
+// Every outcome, including refusals, is a Result and an audit row.
+func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
+	start := time.Now()
+	st := &callState{row: audit.Row{
+		TraceID: newTraceID(), SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
+		Tool: req.Tool, Delegate: req.Delegate, ArgsHash: audit.Hash(req.Args), ArgsPreview: audit.Preview(req.Args),
+		CreatedAt: c.cfg.Now().UnixMilli(),
+	}}
+	res := c.execute(ctx, req, st)
+	res.TraceID = st.row.TraceID
+	res.Decision = st.row.Decision
+	total := time.Since(start)
+	st.row.OK, st.row.ErrorCode = res.OK, string(res.Code)
+	st.row.PermissionWaitMs = st.waitDur.Milliseconds()
+	st.row.DurationMs = st.bodyDur.Milliseconds()
+	st.row.TotalMs = total.Milliseconds()
+	st.row.OverheadMs = (total - st.waitDur - st.bodyDur).Milliseconds()
+	c.audit.Record(st.row)
+	return res
+}
+
+func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tools.Result {
+	if req.SessionID == "" || req.ToolCallID == "" {
+		return tools.Failure(errs.New(errs.InvalidArgument, "a tool request needs sessionId and toolCallId"))
+	}
+	ctx, release, err := c.cancels.register(ctx, req.SessionID, req.ToolCallID, req.Tool)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	defer release()
+
+	args, verr := c.registry.Validate(req.Tool, req.Args)
+	binding, err := c.Sessions.Bind(ctx, req.SessionID)
+	if err != nil {
+		return tools.Failure(err) // never falls back to another workspace
+	}
+	st.row.OperatingMode = binding.Session.OperatingMode
+	if verr != nil {
+		if errs.Is(verr, errs.ToolNotFound) && contractMode(binding.Session.OperatingMode) {
+			st.row.Decision = decisionDeny
+			return tools.Failure(errs.New(errs.ToolDisabledInPlan, "%s is not available in %s mode", req.Tool, binding.Session.OperatingMode))
+		}
+		return tools.Failure(verr)
+	}
+	tool, _ := c.registry.Lookup(req.Tool)
+	spec := tool.Spec()
+	settings, err := c.Settings.Get(ctx)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	mode := permission.Effective(req.PermissionOverride, binding.Session.PermissionMode, settings.DefaultPermissionMode)
+	st.row.PermissionMode = mode
+
+	resolver, err := c.resolverFor(ctx, binding, settings.InlineVisualizations)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	spelling, explicit, err := pathArgument(spec, args)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	var target *pathguard.Resolved
+	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode, PermissionMode: mode}
+	if spec.Shape != tools.NoPath {
+		r, err := resolver.Resolve(spelling)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		target = &r
+		st.row.PathRoot = string(r.Root)
+		st.row.ExternalPath = r.Root == pathguard.External
+		if explicit {
+			in.Lexical, in.Real = permission.PathClass(r.Lexical), permission.PathClass(r.Root)
+			if binding.Temporary && r.Lexical == pathguard.Workspace && r.Root == pathguard.Scratch {
+				// A temporary session's workspace is its scratch folder.
+				in.Lexical = permission.PathScratch
+			}
+		}
+	}
+	in.Granted = c.broker.Granted(req.SessionID, spec.Name)
+	verdict := permission.Evaluate(in)
+	switch verdict.Decision {
+	case permission.Deny:
+		st.row.Decision = decisionDeny
+		return tools.Failure(errs.New(verdict.Code, "%s", verdict.Reason))
+	case permission.Ask:
+		if res, ok := c.approve(ctx, req, spec, binding, target, verdict, settings, st); !ok {
+			return res
+		}
+	default:
+		st.row.Decision = decisionAllow
+	}
+
+	// Shape checks come after the decision so a denied external path is never
+	// probed on disk.
+	if target != nil {
+		if err := checkShape(resolver, *target, spec.Shape); err != nil {
+			return tools.Failure(err)
+		}
+	}
+	lockPath := ""
+	if target != nil {
+		lockPath = target.Abs
+	}
+	done, err := c.admission.admit(ctx, req.SessionID, lockPath, spec.Mutates)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	defer done()
+	if target != nil {
+		// Canonicalise again right before running: an approval never skips
+		// resolution, and a link swapped in meanwhile must not redirect us.
+		again, err := resolver.Resolve(spelling)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		if again.Root != target.Root || again.Abs != target.Abs {
+			return tools.Failure(errs.New(errs.PathOutsideWorkspace, "%s now leads somewhere else than when the call was checked; nothing was done. Retry the call", spelling).With("field", spec.PathArg))
+		}
+		target = &again
+	}
+	return c.run(ctx, tool, spec, &tools.Call{SessionID: req.SessionID, Args: args, Target: target, Resolver: resolver}, st)
+}
+
+func contractMode(m string) bool { return m == api.ModePlan || m == api.ModeGoal }
+
+// approve shows a card and waits. ok=false means the call must not run and
+// res says why.
+func (c *Core) approve(ctx context.Context, req ToolRequest, spec tools.Spec, b session.Binding, target *pathguard.Resolved,
+	v permission.Verdict, settings api.Settings, st *callState) (res tools.Result, ok bool) {
+	card := permission.Request{
+		ID: req.SessionID + "/" + req.ToolCallID, SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
+		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: st.row.ArgsPreview, External: v.External,
+		Workspace: b.Workspace, Delegate: req.Delegate,
+	}
+	if target != nil {
+		card.Path = target.Abs
+	}
+	st.row.Prompted = true
+	waitStart := time.Now()
+	outcome := c.broker.Ask(ctx, card, time.Duration(settings.PermissionTimeoutSeconds)*time.Second)
+	st.waitDur = time.Since(waitStart)
+	switch outcome {
+	case permission.AllowOnce, permission.AllowSession:
+		st.row.Decision = string(outcome)
+		return tools.Result{}, true
+	case permission.TimedOut:
+		st.row.Decision = decisionTimeout
+		return tools.Failure(errs.New(errs.PermissionTimeout, "user denied permission: the approval for %s timed out, so it did not run", spec.Name)), false
+	case permission.Cancelled:
+		st.row.Decision = decisionCancelled
+		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped while waiting for approval; it did not run", spec.Name)), false
+	case permission.Shutdown:
+		st.row.Decision = decisionShutdown
+		return tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", spec.Name)), false
+	default:
+		st.row.Decision = decisionDenied
+		return tools.Failure(errs.New(errs.ToolDenied, "user denied permission for %s; do not retry it unchanged, ask the user how to proceed", spec.Name)), false
+	}
+}
+
+// run executes the tool body under its timeout. Read-only tools are
+// abandoned on Stop or timeout (they change nothing); a mutation that has
+// started is always waited for, so a Stop can never hide a write.
+func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *tools.Call, st *callState) tools.Result {
+	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
+	defer cancel()
+	start := time.Now()
+	defer func() { st.bodyDur = time.Since(start) }()
+	if spec.Mutates {
+		return tools.Bound(tool.Run(ctx, call))
+	}
+	out := make(chan tools.Result, 1)
+	go func() { out <- tool.Run(ctx, call) }()
+	select {
+	case res := <-out:
+		return tools.Bound(res)
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return tools.Failure(errs.New(errs.ToolTimeout, "%s did not finish within %s; narrow the path or pattern and retry", spec.Name, spec.Timeout).With("timeoutMs", spec.Timeout.Milliseconds()))
+		}
+		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped", spec.Name))
+	}
+}
+
+// pathArgument returns the call's path spelling and whether the model gave
+// it explicitly (an implicit default is the workspace root).
+func pathArgument(spec tools.Spec, args json.RawMessage) (string, bool, error) {
+	if spec.PathArg == "" {
+		return "", false, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil {
+		return "", false, errs.Wrap(err, errs.InvalidArgument, "%s arguments do not decode", spec.Name)
+	}
+	p, _ := m[spec.PathArg].(string)
+	if strings.TrimSpace(p) == "" {
+		if spec.DefaultPath != "" {
+			return spec.DefaultPath, false, nil
+		}
+		return "", false, errs.New(errs.InvalidArgument, "%s needs a non-empty %s", spec.Name, spec.PathArg).With("field", spec.PathArg)
+	}
+	return p, true, nil
+}
+
+// checkShape enforces each tool's path shape (spec §4).
+func checkShape(r *pathguard.Resolver, t pathguard.Resolved, shape tools.PathShape) error {
+	shown := tools.DisplayPath(t)
+	fi, err := r.Stat(t)
+	if errors.Is(err, fs.ErrNotExist) {
+		if shape == tools.WritableFile {
+			return nil
+		}
+		return errs.New(errs.NotFound, "%s does not exist; use Glob to find the right path", shown).With("field", "path")
+	}
+	if err != nil {
+		return err
+	}
+	switch shape {
+	case tools.ExistingFile:
+		if fi.IsDir() {
+			return errs.New(errs.InvalidArgument, "%s is a directory; list it with Glob instead", shown).
+				With("field", "path").With("suggestion", map[string]any{"tool": "Glob", "args": map[string]any{"path": shown, "pattern": "*"}})
+		}
+		if !fi.Mode().IsRegular() {
+			return errs.New(errs.InvalidArgument, "%s is not a regular file", shown).With("field", "path")
+		}
+	case tools.Directory:
+		if !fi.IsDir() {
+			return errs.New(errs.InvalidArgument, "%s is a file; Glob searches a directory: pass its folder, or Read the file", shown).With("field", "path")
+		}
+	case tools.FileOrDir:
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			return errs.New(errs.InvalidArgument, "%s is neither a file nor a directory", shown).With("field", "path")
+		}
+	}
+	return nil
+}
+
+func (c *Core) resolverFor(ctx context.Context, b session.Binding, viz bool) (*pathguard.Resolver, error) {
+	if b.Temporary {
+		// A temporary session's workspace is its scratch folder, created on
+		// first use.
+		if _, err := c.Sessions.EnsureScratch(ctx, b.Session.ID); err != nil {
+			return nil, err
+		}
+	}
+	roots := pathguard.Roots{Workspace: b.Workspace, Scratch: b.Scratch}
+	if viz {
+		roots.Visualization = b.Visualization
+	}
+	r, err := pathguard.New(roots, pathguard.Options{})
+	if err != nil {
+		if errs.As(err) != nil {
+			return nil, err
+		}
+		return nil, errs.Wrap(err, errs.NotFound, "the session's workspace %s cannot be opened; it may have been moved or deleted", b.Workspace)
+	}
+	return r, nil
+}
+
+func newTraceID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

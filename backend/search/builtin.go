@@ -1,0 +1,195 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
+)
+
+// hit is one searched file, handed from the workers to the collector.
+type hit struct {
+	rel   string
+	data  []byte
+	lines []int
+}
+
+// runBuiltin is the in-process engine: the walker feeds a pool of workers
+// that search whole files, and their hits reach the collector in walk
+// order, so the result is the one rg --sort path gives however the work
+// was scheduled.
+func runBuiltin(ctx context.Context, q *query, c *collector) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	max := 0 // lines per file; 0 = all
+	if q.opts.Mode == ModeFilesWithMatches {
+		max = 1
+	}
+	if q.file != "" {
+		var buf []byte
+		h := searchFile(filepath.Join(q.dir, q.file), q.file, q.m, max, &buf)
+		if len(h.lines) > 0 {
+			c.add(h.rel, h.data, h.lines)
+		}
+		return nil
+	}
+
+	workers := runtime.GOMAXPROCS(0)
+	type job struct {
+		rel string
+		out chan hit
+	}
+	jobs := make(chan job)
+	order := make(chan chan hit, 4*workers) // bounds hits held out of order
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for j := range jobs {
+				if ctx.Err() != nil {
+					j.out <- hit{}
+					continue
+				}
+				j.out <- searchFile(filepath.Join(q.dir, filepath.FromSlash(j.rel)), j.rel, q.m, max, &buf)
+			}
+		}()
+	}
+	walkErr := make(chan error, 1)
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		walkErr <- walkFiles(ctx, q.dir, walkOptions{include: q.include}, func(rel string) error {
+			out := make(chan hit, 1)
+			select {
+			case order <- out:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case jobs <- job{rel, out}:
+			case <-ctx.Done():
+				out <- hit{}
+				return ctx.Err()
+			}
+			return nil
+		})
+	}()
+	for out := range order {
+		h := <-out
+		if len(h.lines) > 0 && !c.done && c.add(h.rel, h.data, h.lines) {
+			cancel()
+		}
+	}
+	wg.Wait()
+	err := <-walkErr
+	if c.done {
+		return nil // we cancelled the walk ourselves
+	}
+	return err
+}
+
+// searchFile reads and searches one file. Binary and oversized files give
+// no lines; the binary check runs only on files that matched, since most
+// files do not and the check reads every byte.
+// buf is the caller's reusable read buffer: only files that match are
+// copied out of it.
+func searchFile(path, rel string, m *matcher, max int, buf *[]byte) hit {
+	data, err := readText(path, buf)
+	if err != nil {
+		return hit{rel: rel}
+	}
+	lines := m.matchLines(data, max)
+	if len(lines) == 0 || isBinary(data) {
+		return hit{rel: rel}
+	}
+	return hit{rel: rel, data: bytes.Clone(data), lines: lines}
+}
+
+// readText reads a file unless it is larger than hashline.MaxTextBytes
+// (binary under the text model, so never a result).
+func readText(path string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > hashline.MaxTextBytes {
+		return nil, errTooLarge
+	}
+	if int64(cap(*buf)) < st.Size() {
+		*buf = make([]byte, st.Size())
+	}
+	data := (*buf)[:st.Size()]
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, err
+	}
+	return data[:n], nil
+}
+
+var errTooLarge = errors.New("file larger than the text limit")
+
+// matchLines returns the 1-based numbers of the lines of data that contain
+// a match, at most max of them (0 = all). With a required literal only the
+// lines containing it are tried; without one the regexp runs over the whole
+// file. Both are exact because the regexp cannot match across lines.
+func (m *matcher) matchLines(data []byte, max int) []int {
+	text := bytes.TrimPrefix(data, []byte("\uFEFF"))
+	var lines []int
+	counted, lineNo := 0, 1 // line number of offset counted
+	lineAt := func(off int) int {
+		lineNo += bytes.Count(text[counted:off], []byte{'\n'})
+		counted = off
+		return lineNo
+	}
+	for pos := 0; pos < len(text) && (max == 0 || len(lines) < max); {
+		var start int
+		if !m.lit.empty() {
+			i := m.lit.index(text[pos:])
+			if i < 0 {
+				break
+			}
+			start = pos + bytes.LastIndexByte(text[pos:pos+i], '\n') + 1
+			end := lineEnd(text, pos+i)
+			if !m.re.Match(text[start:end]) {
+				pos = end + 1
+				continue
+			}
+			lines = append(lines, lineAt(start))
+			pos = end + 1
+			continue
+		}
+		loc := m.re.FindIndex(text[pos:])
+		if loc == nil {
+			break
+		}
+		start = pos + loc[0]
+		if start == len(text) && text[start-1] == '\n' {
+			break // an empty match after the final newline is not on a line
+		}
+		lines = append(lines, lineAt(start))
+		pos = lineEnd(text, start) + 1
+	}
+	return lines
+}
+
+// lineEnd is the offset of the '\n' ending the line at off, or len(text).
+func lineEnd(text []byte, off int) int {
+	if i := bytes.IndexByte(text[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(text)
+}

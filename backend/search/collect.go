@@ -1,0 +1,159 @@
+package search
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
+)
+
+// MaxGrepLineRunes is where a Grep row is clipped (edit contract §3).
+const MaxGrepLineRunes = 500
+
+// isBinary is the rule both engines apply before reporting a file: binary
+// under the text model, or any NUL at all. The second half covers files rg
+// stops searching at a NUL past the first 8 KiB, so neither engine reports
+// them.
+func isBinary(data []byte) bool {
+	return hashline.IsBinary(data) || bytes.IndexByte(data, 0) >= 0
+}
+
+// collector turns the engines' raw hits (a path and its matching line
+// numbers, in walk order) into GrepFiles. Both engines feed the same
+// collector, so limits, tags, context and clipping cannot differ between
+// them.
+type collector struct {
+	q         *query
+	files     []GrepFile
+	matches   int
+	truncated bool
+	done      bool
+}
+
+func newCollector(q *query) *collector { return &collector{q: q} }
+
+// add records one file. lines are its matching line numbers, ascending and
+// non-empty; data is the file's content or nil to read it here. It returns
+// true once the collector needs nothing more.
+func (c *collector) add(rel string, data []byte, lines []int) bool {
+	if c.done {
+		return true
+	}
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(filepath.Join(c.q.dir, filepath.FromSlash(rel))); err != nil {
+			return false // vanished or unreadable since the search: not a result
+		}
+	}
+	if isBinary(data) || len(lines) == 0 {
+		return false
+	}
+	limit := c.q.opts.HeadLimit
+	f := GrepFile{Path: rel}
+	switch c.q.opts.Mode {
+	case ModeContent:
+		if c.matches >= limit {
+			c.truncated, c.done = true, true
+			return true
+		}
+		keep, stop := lines, 0
+		if room := limit - c.matches; len(lines) > room {
+			keep, stop = lines[:room], lines[room]
+			c.truncated, c.done = true, true
+		}
+		f.Lines = contextLines(data, keep, c.q.opts.Context, stop)
+		f.Count = len(keep)
+		c.matches += len(keep)
+	default:
+		if len(c.files) >= limit {
+			c.truncated, c.done = true, true
+			return true
+		}
+		if c.q.opts.Mode == ModeCount {
+			f.Count = len(lines)
+		}
+	}
+	f.Tag = hashline.DigestOf(data).Tag()
+	c.files = append(c.files, f)
+	return c.done
+}
+
+// contextLines renders the match rows and up to n context rows around each,
+// never at or past stop (the first match cut by the head limit, 0 = none),
+// so a cut match never shows up disguised as context.
+func contextLines(data []byte, matches []int, n, stop int) []GrepLine {
+	cur := newLineCursor(data)
+	var out []GrepLine
+	next := 1 // first line not yet emitted
+	for i, m := range matches {
+		from := max(m-n, next)
+		to := m + n
+		if stop > 0 {
+			to = min(to, stop-1)
+		}
+		for ln := from; ln <= to; ln++ {
+			if i+1 < len(matches) && ln == matches[i+1] {
+				break // the next match opens its own window
+			}
+			text, ok := cur.line(ln)
+			if !ok {
+				break
+			}
+			out = append(out, clip(GrepLine{N: ln, Text: text, Context: ln != m}))
+			next = ln + 1
+		}
+	}
+	return out
+}
+
+func clip(l GrepLine) GrepLine {
+	n := utf8.RuneCountInString(l.Text)
+	if n <= MaxGrepLineRunes {
+		return l
+	}
+	cut, k := 0, 0
+	for cut = range l.Text {
+		if k == MaxGrepLineRunes {
+			break
+		}
+		k++
+	}
+	l.Text, l.Clipped, l.Omitted = l.Text[:cut], true, n-MaxGrepLineRunes
+	return l
+}
+
+// lineCursor walks a file's lines forward, decoding them as hashline does
+// (BOM stripped, "\r\n" ends a line without its "\r", a lone "\r" is
+// content), without materialising the lines it skips.
+type lineCursor struct {
+	data []byte
+	pos  int // offset of line n
+	n    int
+}
+
+func newLineCursor(data []byte) *lineCursor {
+	return &lineCursor{data: bytes.TrimPrefix(data, []byte("\uFEFF")), n: 1}
+}
+
+// line returns line ln (>= the last one asked for) and whether it exists.
+func (c *lineCursor) line(ln int) (string, bool) {
+	for c.n < ln {
+		i := bytes.IndexByte(c.data[c.pos:], '\n')
+		if i < 0 {
+			c.pos = len(c.data) + 1
+		} else {
+			c.pos += i + 1
+		}
+		c.n++
+	}
+	if c.pos >= len(c.data) {
+		return "", false
+	}
+	rest := c.data[c.pos:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = bytes.TrimSuffix(rest[:i], []byte("\r"))
+	}
+	return string(rest), true
+}

@@ -1,0 +1,345 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
+)
+
+// TestGrepEngines runs every case through both engines (grepBoth asserts
+// they agree) and checks what the result must contain.
+func TestGrepEngines(t *testing.T) {
+	root := fixture(t)
+	all := GrepOptions{Root: root, Pattern: "needle", Mode: ModeFilesWithMatches, HeadLimit: 1000}
+	visible := []string{
+		"a/x.go", "a-b/x.go", "a.go", "bom.txt", "crlf.txt", "ctx.txt", "dir/file.go", "dir/sibling.go",
+		"keep.log", "lonecr.txt", "long.txt",
+	}
+	for i := range 30 {
+		visible = append(visible, "many/f"+string(rune('a'+i/10))+string(rune('0'+i%10))+".txt")
+	}
+	visible = append(visible, "nonl.txt", "sub/deep/b.go", "sub/rooted.txt", "sub/sub.log", "sub/wanted.tmp", "unicode.txt", "we:ird name.txt")
+
+	with := func(o GrepOptions, f func(*GrepOptions)) GrepOptions { f(&o); return o }
+	cases := []struct {
+		name  string
+		opts  GrepOptions
+		check func(t *testing.T, r GrepResult)
+	}{
+		{"visibility and order", all, func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, visible) {
+				t.Errorf("files:\n got %q\nwant %q", got, visible)
+			}
+		}},
+		{"content rows", with(all, func(o *GrepOptions) { o.Mode = ModeContent }), func(t *testing.T, r GrepResult) {
+			f := file(t, r, "crlf.txt")
+			want := []GrepLine{{N: 1, Text: "first needle"}, {N: 3, Text: "needle end"}}
+			if !reflect.DeepEqual(f.Lines, want) || f.Count != 2 {
+				t.Errorf("crlf rows = %+v", f)
+			}
+			crlf, _ := os.ReadFile(filepath.Join(root, "crlf.txt"))
+			if f.Tag != hashline.DigestOf(crlf).Tag() {
+				t.Errorf("tag %s is not the whole-file tag", f.Tag)
+			}
+			if l := file(t, r, "bom.txt").Lines[0]; l.Text != "needle at start" {
+				t.Errorf("bom row %q", l.Text)
+			}
+		}},
+		{"count", with(all, func(o *GrepOptions) { o.Mode = ModeCount }), func(t *testing.T, r GrepResult) {
+			if c := file(t, r, "ctx.txt").Count; c != 4 {
+				t.Errorf("ctx.txt count %d", c)
+			}
+		}},
+		{"ignore case", with(all, func(o *GrepOptions) {
+			o.Mode = ModeContent
+			o.Pattern = "NEEDLE"
+			o.IgnoreCase = true
+			o.Include = "a.go"
+		}), func(t *testing.T, r GrepResult) {
+			if f := file(t, r, "a.go"); f.Count != 2 {
+				t.Errorf("a.go: %+v", f)
+			}
+		}},
+		{"case sensitive by default", with(all, func(o *GrepOptions) { o.Pattern = "NEEDLE" }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"a.go"}) {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{"context and hunks", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.Context = 1; o.Include = "ctx.txt" }), func(t *testing.T, r GrepResult) {
+			var got []string
+			for _, l := range file(t, r, "ctx.txt").Lines {
+				got = append(got, itoa(l.N)+map[bool]string{true: "-", false: ":"}[l.Context])
+			}
+			want := []string{"1-", "2:", "3-", "6-", "7:", "8:", "9-", "12-", "13:"}
+			if !slices.Equal(got, want) {
+				t.Errorf("rows %q want %q", got, want)
+			}
+		}},
+		{"regex without literal", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.Pattern = `^l\d+$` }), func(t *testing.T, r GrepResult) {
+			if f := file(t, r, "ctx.txt"); f.Count != 9 {
+				t.Errorf("ctx.txt: %d matches", f.Count)
+			}
+		}},
+		{"dollar before CRLF", with(all, func(o *GrepOptions) { o.Pattern = `end$` }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"crlf.txt"}) {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{"caret after BOM", with(all, func(o *GrepOptions) { o.Pattern = `^needle at` }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"bom.txt"}) {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{"text anchors are line anchors", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.Pattern = `\Al\d+\z`; o.Include = "ctx.txt" }), func(t *testing.T, r GrepResult) {
+			if f := file(t, r, "ctx.txt"); f.Count != 9 {
+				t.Errorf("ctx.txt: %d matches", f.Count)
+			}
+		}},
+		{"dot never matches CR", with(all, func(o *GrepOptions) { o.Pattern = `needle.middle` }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 0 {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"literal CR matches a lone CR", with(all, func(o *GrepOptions) { o.Pattern = `needle\rmiddle` }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"lonecr.txt"}) {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{"unicode literal and ASCII word boundary", with(all, func(o *GrepOptions) { o.Pattern = `ünïcödé needle\b`; o.Mode = ModeContent }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"unicode.txt"}) {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{"word boundary is ASCII in both engines", with(all, func(o *GrepOptions) { o.Pattern = `ünïcödé\b` }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 0 {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"unicode fold: Kelvin sign", with(all, func(o *GrepOptions) { o.Pattern = "kelvin"; o.IgnoreCase = true; o.Mode = ModeContent }), func(t *testing.T, r GrepResult) {
+			// "\u212Aelvin" (Kelvin sign) and "Kelvin" both fold to "kelvin".
+			if f := file(t, r, "unicode.txt"); f.Count != 2 || f.Lines[0].N != 2 || f.Lines[1].N != 3 {
+				t.Errorf("rows %+v", f.Lines)
+			}
+		}},
+		{"Kelvin sign matched by k", with(all, func(o *GrepOptions) { o.Pattern = "kelvin sign"; o.IgnoreCase = true }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"unicode.txt"}) {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{"long line clipped", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.Include = "long.txt" }), func(t *testing.T, r GrepResult) {
+			l := file(t, r, "long.txt").Lines[1]
+			if !l.Clipped || l.Omitted != 3007-MaxGrepLineRunes || len([]rune(l.Text)) != MaxGrepLineRunes {
+				t.Errorf("clip: clipped=%v omitted=%d runes=%d", l.Clipped, l.Omitted, len([]rune(l.Text)))
+			}
+		}},
+		{"include basename glob whitelists a hidden file", with(all, func(o *GrepOptions) { o.Include = "*.go" }), func(t *testing.T, r GrepResult) {
+			want := []string{".dot.go", "a/x.go", "a-b/x.go", "a.go", "dir/file.go", "dir/sibling.go", "sub/deep/b.go"}
+			if got := paths(r); !slices.Equal(got, want) {
+				t.Errorf("got %q want %q", got, want)
+			}
+		}},
+		{"include anchored glob", with(all, func(o *GrepOptions) { o.Include = "sub/**" }), func(t *testing.T, r GrepResult) {
+			want := []string{"sub/.gitignore", "sub/deep/b.go", "sub/rooted.txt", "sub/sub.log", "sub/wanted.tmp", "sub/x.tmp"}
+			_ = want // sub/.gitignore has no "needle"
+			want = []string{"sub/deep/b.go", "sub/rooted.txt", "sub/sub.log", "sub/wanted.tmp", "sub/x.tmp"}
+			if got := paths(r); !slices.Equal(got, want) {
+				t.Errorf("got %q want %q", got, want)
+			}
+		}},
+		{"include negated", with(all, func(o *GrepOptions) { o.Include = "!*.txt" }), func(t *testing.T, r GrepResult) {
+			for _, p := range paths(r) {
+				if strings.HasSuffix(p, ".txt") {
+					t.Errorf("%s not excluded", p)
+				}
+			}
+		}},
+		{"head limit in content mode", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.HeadLimit = 15; o.Include = "many/*"; o.Context = 3 }), func(t *testing.T, r GrepResult) {
+			if !r.Truncated || len(r.Files) != 2 || r.Files[1].Count != 5 {
+				t.Fatalf("got %s", dump(r))
+			}
+			last := r.Files[1].Lines[len(r.Files[1].Lines)-1]
+			if last.N != 5 || last.Context {
+				t.Errorf("the cut match must not reappear as context: last row %+v", last)
+			}
+		}},
+		{"head limit exactly reached is not truncated", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.HeadLimit = 10; o.Include = "many/fa0.txt" }), func(t *testing.T, r GrepResult) {
+			if r.Truncated || r.Files[0].Count != 10 {
+				t.Errorf("got %s", dump(r))
+			}
+		}},
+		{"head limit exactly reached with more files", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.HeadLimit = 10; o.Include = "many/*" }), func(t *testing.T, r GrepResult) {
+			if !r.Truncated || len(r.Files) != 1 {
+				t.Errorf("got %s", dump(r))
+			}
+		}},
+		{"head limit in files mode", with(all, func(o *GrepOptions) { o.HeadLimit = 3 }), func(t *testing.T, r GrepResult) {
+			if !r.Truncated || !slices.Equal(paths(r), visible[:3]) {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"default head limit", with(all, func(o *GrepOptions) { o.Mode = ModeContent; o.HeadLimit = 0; o.Pattern = "." }), func(t *testing.T, r GrepResult) {
+			n := 0
+			for _, f := range r.Files {
+				n += f.Count
+			}
+			if !r.Truncated || n != DefaultHeadLimit {
+				t.Errorf("matches %d truncated %v", n, r.Truncated)
+			}
+		}},
+		{"empty-match pattern matches every line", with(all, func(o *GrepOptions) { o.Mode = ModeCount; o.Pattern = "x*"; o.Include = "{ctx,nonl,empty}.txt" }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"ctx.txt", "nonl.txt"}) || r.Files[0].Count != 13 {
+				t.Errorf("got %s", dump(r))
+			}
+		}},
+		{"no match", with(all, func(o *GrepOptions) { o.Pattern = "zzz-nothing" }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 0 || r.Truncated {
+				t.Errorf("got %s", dump(r))
+			}
+		}},
+		{"named file skips siblings", with(all, func(o *GrepOptions) { o.Root = filepath.Join(root, "dir", "file.go"); o.Mode = ModeContent }), func(t *testing.T, r GrepResult) {
+			if got := paths(r); !slices.Equal(got, []string{"file.go"}) || r.Scope != "file.go" {
+				t.Errorf("got %q scope %q", got, r.Scope)
+			}
+		}},
+		{"named file filtered by include", with(all, func(o *GrepOptions) { o.Root = filepath.Join(root, "dir", "file.go"); o.Include = "*.txt" }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 0 {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"named file passes include", with(all, func(o *GrepOptions) { o.Root = filepath.Join(root, "dir", "file.go"); o.Include = "*.go" }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 1 {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"named hidden file is searched", with(all, func(o *GrepOptions) { o.Root = filepath.Join(root, "dir", ".hidden-named.txt") }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 1 {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"named binary file is not reported", with(all, func(o *GrepOptions) { o.Root = filepath.Join(root, "bin.dat") }), func(t *testing.T, r GrepResult) {
+			if len(r.Files) != 0 {
+				t.Errorf("got %q", paths(r))
+			}
+		}},
+		{"subdirectory root honours parent ignore files", with(all, func(o *GrepOptions) { o.Root = filepath.Join(root, "sub") }), func(t *testing.T, r GrepResult) {
+			want := []string{"deep/b.go", "rooted.txt", "sub.log", "wanted.tmp"}
+			if got := paths(r); !slices.Equal(got, want) {
+				t.Errorf("got %q want %q", got, want)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.check(t, grepBoth(t, tc.opts))
+		})
+	}
+}
+
+func file(t *testing.T, r GrepResult, path string) GrepFile {
+	t.Helper()
+	for _, f := range r.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	t.Fatalf("%s not in result %q", path, paths(r))
+	return GrepFile{}
+}
+
+func TestGrepErrors(t *testing.T) {
+	root := fixture(t)
+	cases := []struct {
+		opts  GrepOptions
+		code  errs.Code
+		field string
+	}{
+		{GrepOptions{Root: root, Pattern: "a("}, errs.InvalidArgument, "pattern"},
+		{GrepOptions{Root: root, Pattern: `a\nb`}, errs.InvalidArgument, "pattern"},
+		{GrepOptions{Root: root, Pattern: "a", Include: "[z-a"}, errs.InvalidArgument, "include"},
+		{GrepOptions{Root: root, Pattern: "a", Mode: "lines"}, errs.InvalidArgument, "mode"},
+		{GrepOptions{Root: root, Pattern: "a", HeadLimit: -1}, errs.InvalidArgument, "headLimit"},
+		{GrepOptions{Root: root, Pattern: "a", Context: -1}, errs.InvalidArgument, "context"},
+		{GrepOptions{Root: "relative", Pattern: "a"}, errs.InvalidArgument, "path"},
+		{GrepOptions{Root: filepath.Join(root, "missing"), Pattern: "a"}, errs.NotFound, "path"},
+	}
+	for _, tc := range cases {
+		for _, rg := range []string{"-", ""} {
+			tc.opts.RgPath = rg
+			_, err := Grep(t.Context(), tc.opts)
+			e := errs.As(err)
+			if e == nil || e.Code != tc.code || e.Details["field"] != tc.field {
+				t.Errorf("Grep(%+v) = %v, want %s on %s", tc.opts, err, tc.code, tc.field)
+			}
+		}
+	}
+}
+
+func TestGrepFallsBackWhenRgFails(t *testing.T) {
+	root := fixture(t)
+	bogus := filepath.Join(t.TempDir(), "rg")
+	writeTree(t, filepath.Dir(bogus), map[string]string{"rg": "#!/bin/sh\necho '{not json'\nexit 0\n"})
+	if err := os.Chmod(bogus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, rg := range []string{bogus, filepath.Join(t.TempDir(), "missing-rg")} {
+		r, err := Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", RgPath: rg})
+		if err != nil || r.Engine != EngineBuiltin || len(r.Files) == 0 {
+			t.Errorf("RgPath %s: engine %q, %d files, err %v", rg, r.Engine, len(r.Files), err)
+		}
+	}
+}
+
+func TestGrepCancelled(t *testing.T) {
+	root := fixture(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, rg := range []string{"-", ""} {
+		_, err := Grep(ctx, GrepOptions{Root: root, Pattern: "needle", RgPath: rg})
+		if !errs.Is(err, errs.ToolAborted) {
+			t.Errorf("RgPath %q: err %v, want TOOL_ABORTED", rg, err)
+		}
+	}
+}
+
+func TestRgArgs(t *testing.T) {
+	q, err := prepareGrep(GrepOptions{Root: t.TempDir(), Pattern: `\bfoo$`, Include: "*.go", Mode: ModeFilesWithMatches})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(rgArgs(q), " ")
+	want := `--json --sort path --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --max-count 1 --glob *.go --glob !.git -- .`
+	if got != want {
+		t.Errorf("rg args\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestParseRgJSONSample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzParseRgJSON", "rg13-context-colon-nonutf8"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The corpus file holds a Go-quoted []byte; unquote it.
+	body := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[1])
+	raw, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(body, "[]byte("), ")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = parseRgJSON(strings.NewReader(raw), func(path string, lines []int) bool {
+		got = append(got, normRgPath(path)+fmt.Sprint(lines))
+		return false
+	})
+	want := []string{"bad\xffname.txt[1]", "a:b c.txt[1 2]"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+}

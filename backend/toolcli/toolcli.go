@@ -1,0 +1,261 @@
+// Package toolcli is `pi-desktop tool`: it drives hostcore.Execute from JSON
+// lines or a single call, headless, so users can script and debug the host
+// and black-box tests can drive it exactly as the agent would.
+package toolcli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// SessionTitle marks the durable session the CLI reuses for a workspace.
+const SessionTitle = "pi-desktop tool"
+
+// Usage is printed for --help and on usage errors.
+const Usage = `Usage:
+  pi-desktop tool --workspace DIR [options] --script FILE|-
+  pi-desktop tool NAME --args JSON --workspace DIR [options] [--approve once|session|deny]
+
+Runs tool calls through the same host pipeline the agent uses, in one durable
+session bound to DIR (created on first use, reused after). A script has one
+JSON object per line:
+  {"tool":"Read","args":{"path":"main.go"},"approve":"once|session|deny"}
+Each result is printed as one JSON line as soon as it completes. A call that
+needs approval and has no "approve" is denied.
+
+Options:
+  --workspace DIR        the project folder (required)
+  --data-dir DIR         data directory (default: the app's; env PI_DESKTOP_DATA_DIR)
+  --mode MODE            session permission mode: ask, accept-edits or auto
+  --operating-mode MODE  agent, plan or goal
+  --script FILE|-        JSON-lines script ("-" reads standard input)
+  --args JSON            arguments of a single call
+  --approve ANSWER       answer for a single call's approval card
+`
+
+// Line is one script line.
+type Line struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Approve string          `json:"approve"`
+}
+
+// Env is what Run needs from the process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	ResolveDataDir func(flagValue string) (string, error)
+	Version        string
+}
+
+// Run executes `pi-desktop tool` with args (after the word "tool") and
+// returns the exit code: 0 when every call was processed, 1 when the host
+// could not start, 2 on usage errors.
+func Run(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("pi-desktop tool", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	workspace := fs.String("workspace", "", "")
+	dataDir := fs.String("data-dir", "", "")
+	mode := fs.String("mode", "", "")
+	opMode := fs.String("operating-mode", "", "")
+	script := fs.String("script", "", "")
+	argsJSON := fs.String("args", "", "")
+	approve := fs.String("approve", "", "")
+	var single string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		single, args = args[0], args[1:]
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "pi-desktop tool: "+format+"\n\n%s", append(a, Usage)...)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(env.Stdout, Usage)
+			return 0
+		}
+		return usageErr("%v", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr("unexpected argument %q", fs.Arg(0))
+	case *workspace == "":
+		return usageErr("--workspace is required")
+	case single == "" && *script == "":
+		return usageErr("give a tool NAME with --args, or --script FILE")
+	case single != "" && *script != "":
+		return usageErr("give either a tool NAME or --script, not both")
+	case *mode != "" && *mode != api.PermissionAsk && *mode != api.PermissionAcceptEdits && *mode != api.PermissionAuto:
+		return usageErr("--mode must be ask, accept-edits or auto")
+	case *opMode != "" && *opMode != api.ModeAgent && *opMode != api.ModePlan && *opMode != api.ModeGoal:
+		return usageErr("--operating-mode must be agent, plan or goal")
+	case *approve != "" && answer(*approve) == "":
+		return usageErr("--approve must be once, session or deny")
+	}
+	var input io.Reader
+	switch {
+	case single != "":
+		a := *argsJSON
+		if a == "" {
+			a = "{}"
+		}
+		line, _ := json.Marshal(Line{Tool: single, Args: json.RawMessage(a), Approve: *approve})
+		if !json.Valid([]byte(a)) {
+			return usageErr("--args is not valid JSON")
+		}
+		input = strings.NewReader(string(line))
+	case *script == "-":
+		input = env.Stdin
+	default:
+		f, err := os.Open(*script)
+		if err != nil {
+			return usageErr("cannot open the script: %v", err)
+		}
+		defer f.Close()
+		input = f
+	}
+
+	dir, err := env.ResolveDataDir(*dataDir)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "pi-desktop tool: %v\n", err)
+		return 1
+	}
+	d := &driver{}
+	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: d})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "pi-desktop tool: %s\n", errs.ToPayload(err).Message)
+		return 1
+	}
+	defer core.Close()
+	d.core = core
+	sessionID, err := bindSession(ctx, core, *workspace, *mode, *opMode)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "pi-desktop tool: %s\n", errs.ToPayload(err).Message)
+		return 1
+	}
+	d.run(ctx, sessionID, input, env.Stdout)
+	return 0
+}
+
+// bindSession finds or creates the CLI's durable session for workspace.
+func bindSession(ctx context.Context, core *hostcore.Core, workspace, mode, opMode string) (string, error) {
+	p, err := core.Sessions.AddProject(ctx, workspace)
+	if err != nil {
+		return "", err
+	}
+	list, err := core.Sessions.List(ctx, p.ID, false)
+	if err != nil {
+		return "", err
+	}
+	var s api.Session
+	for _, cand := range list {
+		if cand.Title == SessionTitle {
+			s = cand
+			break
+		}
+	}
+	if s.ID == "" {
+		if s, err = core.Sessions.Create(ctx, api.CreateSessionInput{ProjectID: p.ID, Title: SessionTitle}); err != nil {
+			return "", err
+		}
+	}
+	if mode != "" || opMode != "" {
+		if _, err := core.Sessions.Configure(ctx, s.ID, api.SessionConfig{OperatingMode: opMode, PermissionMode: mode}); err != nil {
+			return "", err
+		}
+	}
+	return s.ID, nil
+}
+
+func answer(s string) permission.Outcome {
+	switch s {
+	case "once":
+		return permission.AllowOnce
+	case "session":
+		return permission.AllowSession
+	case "deny":
+		return permission.Denied
+	}
+	return ""
+}
+
+// driver runs script lines and answers approval cards from them. It is the
+// core's event sink, so the cards go through the real broker.
+type driver struct {
+	core *hostcore.Core
+
+	mu      sync.Mutex
+	pending permission.Outcome // the answer for the line being run
+}
+
+// Emit answers an approval card with the current line's answer; a line
+// without one is denied (fail closed).
+func (d *driver) Emit(event string, payload any) {
+	if event != permission.EventRequest {
+		return
+	}
+	req, ok := payload.(permission.Request)
+	if !ok {
+		return
+	}
+	d.mu.Lock()
+	out := d.pending
+	d.mu.Unlock()
+	if out == "" {
+		out = permission.Denied
+	}
+	_ = d.core.ResolveApproval(req.SessionID, req.ID, out)
+}
+
+func (d *driver) run(ctx context.Context, sessionID string, input io.Reader, stdout io.Writer) {
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	sc := bufio.NewScanner(input)
+	sc.Buffer(make([]byte, 0, 64<<10), 32<<20)
+	turn := fmt.Sprintf("cli-%d", time.Now().UnixNano())
+	n := 0
+	for sc.Scan() {
+		raw := strings.TrimSpace(sc.Text())
+		if raw == "" || strings.HasPrefix(raw, "#") {
+			continue
+		}
+		n++
+		var line Line
+		var res tools.Result
+		if err := json.Unmarshal([]byte(raw), &line); err != nil {
+			res = tools.Failure(errs.New(errs.InvalidArgument, "script line %d is not a JSON object like {\"tool\":\"Read\",\"args\":{…}}", n))
+		} else if line.Approve != "" && answer(line.Approve) == "" {
+			res = tools.Failure(errs.New(errs.InvalidArgument, "script line %d: approve must be once, session or deny", n).With("field", "approve"))
+		} else {
+			d.mu.Lock()
+			d.pending = answer(line.Approve)
+			d.mu.Unlock()
+			res = d.core.Execute(ctx, hostcore.ToolRequest{
+				SessionID: sessionID, TurnID: turn, ToolCallID: fmt.Sprintf("%s-%d", turn, n),
+				Tool: line.Tool, Args: line.Args,
+			})
+		}
+		_ = enc.Encode(res)
+		_ = w.Flush() // a driver may choose its next line from this result
+	}
+	if err := sc.Err(); err != nil {
+		_ = enc.Encode(tools.Failure(errs.Wrap(err, errs.InvalidArgument, "reading the script stopped: %v", err)))
+		_ = w.Flush()
+	}
+}

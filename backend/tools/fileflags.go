@@ -1,0 +1,5 @@
+package tools
+
+import "os"
+
+const readOnly = os.O_RDONLY

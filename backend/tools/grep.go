@@ -1,0 +1,84 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/search"
+)
+
+type grepArgs struct {
+	Pattern    string `json:"pattern"`
+	Path       string `json:"path"`
+	Include    string `json:"include"`
+	OutputMode string `json:"outputMode"`
+	IgnoreCase bool   `json:"ignoreCase"`
+	Context    int    `json:"context"`
+	HeadLimit  int    `json:"headLimit"`
+}
+
+type grepTool struct{ rgPath string }
+
+func (grepTool) Spec() Spec {
+	return Spec{
+		Name:        "Grep",
+		Description: "Search file contents with a regular expression. Content mode shows [path#TAG] groups with N:match and N-context rows.",
+		Class:       permission.ClassRead, Risk: permission.Low,
+		Timeout: 60 * time.Second, Shape: FileOrDir, PathArg: "path", DefaultPath: ".",
+		Aliases: map[string]string{"query": "pattern"},
+		Schema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Regular expression (RE2 syntax)."},
+    "query": {"type": "string", "description": "Alias of pattern."},
+    "path": {"type": "string", "description": "File or directory to search. Default: the workspace root."},
+    "include": {"type": "string", "description": "Only files whose name matches this glob, e.g. *.go."},
+    "outputMode": {"type": "string", "enum": ["content", "filesWithMatches", "count"], "description": "Default content."},
+    "ignoreCase": {"type": "boolean"},
+    "context": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Lines of context around each match (content mode)."},
+    "headLimit": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "Maximum matches (content) or files. Default 200."}
+  },
+  "additionalProperties": false
+}`),
+	}
+}
+
+func (g grepTool) Run(ctx context.Context, c *Call) Result {
+	var a grepArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return Failure(errs.Wrap(err, errs.InvalidArgument, "Grep arguments do not decode"))
+	}
+	if a.OutputMode == "" {
+		a.OutputMode = "content"
+	}
+	t := *c.Target
+	res, err := search.Grep(ctx, search.GrepOptions{
+		Root: t.Abs, Pattern: a.Pattern, Include: a.Include, IgnoreCase: a.IgnoreCase,
+		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: g.rgPath,
+	})
+	if err != nil {
+		return Failure(err)
+	}
+	dir := DisplayPath(t)
+	fi, statErr := c.Resolver.Stat(t)
+	isFile := statErr == nil && !fi.IsDir()
+	display := func(rel string) string {
+		if isFile || rel == "." {
+			return dir // a directly named file is shown by its own path
+		}
+		return displayUnder(t, dir, rel)
+	}
+	text, tags, truncated, notice := search.FormatGrep(res, display)
+	out := Result{OK: true, Root: string(t.Root), Path: dir, Content: text, Truncated: truncated, Notice: notice}
+	out.Fields = map[string]any{"tags": tags, "engine": res.Engine}
+	if isFile {
+		out.Path = dir
+	} else {
+		out.Path = path.Clean(dir)
+	}
+	return out
+}

@@ -1,0 +1,232 @@
+package tools
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+)
+
+// Read limits (decisions.md "Tool result limits", edit-contract §3).
+const (
+	ReadDefaultLimit = 500
+	ReadMaxLimit     = 2000
+	ResultMaxBytes   = 48 << 10
+	LineMaxRunes     = 2000
+	WideMaxRunes     = 16384
+	WideMaxLimit     = 10
+)
+
+type readArgs struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset"`
+	Limit  int    `json:"limit"`
+	Wide   bool   `json:"wide"`
+}
+
+type readTool struct{}
+
+func (readTool) Spec() Spec {
+	return Spec{
+		Name:        "Read",
+		Description: "Read a text file. Returns a [path#TAG] header and numbered lines N:text; pass the tag to Edit or Write.",
+		Class:       permission.ClassRead, Risk: permission.Low,
+		Timeout: 30 * time.Second, Shape: ExistingFile, PathArg: "path",
+		Aliases: map[string]string{"file_path": "path"},
+		Schema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "File path, relative to the workspace or absolute."},
+    "file_path": {"type": "string", "description": "Alias of path."},
+    "offset": {"type": "integer", "minimum": 1, "description": "First line to show (1-based). Default 1."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "Number of lines. Default 500."},
+    "wide": {"type": "boolean", "description": "With limit <= 10, show lines up to 16384 characters instead of 2000."}
+  },
+  "additionalProperties": false
+}`),
+	}
+}
+
+func (readTool) Run(ctx context.Context, c *Call) Result {
+	var a readArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return Failure(errs.Wrap(err, errs.InvalidArgument, "Read arguments do not decode"))
+	}
+	if a.Offset == 0 {
+		a.Offset = 1
+	}
+	if a.Limit == 0 {
+		a.Limit = ReadDefaultLimit
+	}
+	lineCap := LineMaxRunes
+	if a.Wide && a.Limit <= WideMaxLimit {
+		lineCap = WideMaxRunes
+	}
+	f, err := c.Resolver.OpenFile(*c.Target, readOnly, 0)
+	if err != nil {
+		return Failure(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Failure(errs.Wrap(err, errs.ToolFailed, "cannot stat %s", DisplayPath(*c.Target)))
+	}
+	display := DisplayPath(*c.Target)
+	base := Result{OK: true, Root: string(c.Target.Root), Path: display}
+	if fi.Size() > hashline.MaxTextBytes {
+		return readLarge(ctx, f, a, lineCap, base)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", display))
+	}
+	if hashline.IsBinary(data) {
+		base.Content = fmt.Sprintf("[binary file, %d bytes: not shown. Inspect it with Bash (for example: file, xxd | head)]", len(data))
+		base.Fields = map[string]any{"binary": true, "size": len(data)}
+		return base
+	}
+	text := hashline.Decode(data)
+	tag := text.Digest().Tag()
+	lines := make([]string, len(text.Lines))
+	for i, l := range text.Lines {
+		lines[i] = l.Text
+	}
+	return renderWindow(base, hashline.Header(display, tag), tag, lines, len(lines), a, lineCap)
+}
+
+// readLarge pages through a file too large to tag (over 16 MiB): it is never
+// refused for its size, but it has no tag and cannot be edited.
+func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base Result) Result {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var window []string
+	total := 0
+	for {
+		if total%4096 == 0 && ctx.Err() != nil {
+			return Failure(errs.New(errs.ToolAborted, "Read was stopped"))
+		}
+		line, err := br.ReadString('\n')
+		if len(line) > 0 {
+			total++
+			if total >= a.Offset && total < a.Offset+a.Limit {
+				line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+				if !utf8.ValidString(line) {
+					line = strings.ToValidUTF8(line, "\uFFFD")
+				}
+				window = append(window, line)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", base.Path))
+		}
+	}
+	res := renderWindowAt(base, "["+base.Path+"]", "", window, a.Offset, total, a, lineCap)
+	if res.OK {
+		res.Notice = joinNotice(res.Notice, "the file is larger than 16 MiB: it has no tag and can only be replaced with Write")
+	}
+	return res
+}
+
+func renderWindow(base Result, header, tag string, lines []string, total int, a readArgs, lineCap int) Result {
+	var window []string
+	if a.Offset <= total {
+		window = lines[a.Offset-1 : min(total, a.Offset-1+a.Limit)]
+	}
+	return renderWindowAt(base, header, tag, window, a.Offset, total, a, lineCap)
+}
+
+// renderWindowAt renders window (whose first line is number first) within
+// the byte budget, clipping long lines, and adds the trailer.
+func renderWindowAt(base Result, header, tag string, window []string, first, total int, a readArgs, lineCap int) Result {
+	if a.Offset > total && total > 0 {
+		return Failure(errs.New(errs.InvalidArgument, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", a.Offset, base.Path, total, total).With("field", "offset"))
+	}
+	var b strings.Builder
+	b.Grow(min(ResultMaxBytes, 64*len(window)+len(header)+64))
+	b.WriteString(header)
+	b.WriteByte('\n')
+	if total == 0 {
+		b.WriteString("[empty file]")
+		base.Content = b.String()
+		base.Fields = map[string]any{"tag": tag, "offset": 1, "lineCount": 0, "totalLines": 0, "truncated": false, "clipped": 0}
+		return base
+	}
+	const trailerReserve = 128
+	shown, clipped, budgetHit := 0, 0, false
+	num := make([]byte, 0, 24)
+	for i, line := range window {
+		n := first + i
+		num = strconv.AppendInt(num[:0], int64(n), 10)
+		row, isClipped := renderLine(num, line, lineCap)
+		if b.Len()+len(row)+1+trailerReserve > ResultMaxBytes && shown > 0 {
+			budgetHit = true
+			break
+		}
+		b.WriteString(row)
+		b.WriteByte('\n')
+		shown++
+		if isClipped {
+			clipped++
+		}
+	}
+	last := first + shown - 1
+	truncated := last < total
+	content := strings.TrimSuffix(b.String(), "\n")
+	if truncated || clipped > 0 || first > 1 {
+		trailer := fmt.Sprintf("[lines %d-%d of %d", first, last, total)
+		if truncated {
+			trailer += fmt.Sprintf("; next offset=%d", last+1)
+		}
+		if clipped > 0 {
+			trailer += fmt.Sprintf("; %d clipped (~)", clipped)
+		}
+		content += "\n\n" + trailer + "]"
+	}
+	base.Content = content
+	base.Truncated = truncated
+	if budgetHit {
+		base.Notice = fmt.Sprintf("output stopped at the %d KB limit; continue with offset=%d", ResultMaxBytes>>10, last+1)
+	}
+	if clipped > 0 {
+		base.Notice = joinNotice(base.Notice, fmt.Sprintf("%d long lines were clipped (N~:) and cannot be anchored by Edit; Read them with wide:true and limit<=10", clipped))
+	}
+	base.Fields = map[string]any{"tag": tag, "offset": first, "lineCount": shown, "totalLines": total, "truncated": truncated, "clipped": clipped}
+	return base
+}
+
+// renderLine renders "N:text", or "N~:<cap runes> …[+K chars]" for a line
+// longer than lineCap runes.
+func renderLine(num []byte, line string, lineCap int) (string, bool) {
+	if len(line) <= lineCap || utf8.RuneCountInString(line) <= lineCap {
+		return string(num) + ":" + line, false
+	}
+	cut, runes := 0, 0
+	for i := range line {
+		if runes == lineCap {
+			cut = i
+			break
+		}
+		runes++
+	}
+	rest := utf8.RuneCountInString(line[cut:])
+	return fmt.Sprintf("%s~:%s …[+%d chars]", num, line[:cut], rest), true
+}
+
+func joinNotice(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,0 +1,147 @@
+// Package tools defines the builtin tools, their schemas and their results.
+// Tools never ask for permission or resolve roots themselves: hostcore's
+// pipeline does that once for all of them, so none can forget to.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+)
+
+// PathShape is what a tool's path argument must name.
+type PathShape int
+
+const (
+	NoPath       PathShape = iota
+	ExistingFile           // Read: an existing regular file
+	Directory              // Glob: a directory search root
+	FileOrDir              // Grep: one file or a tree
+	WritableFile           // Write: a file that may not exist yet
+)
+
+// Spec describes a tool to the registry, the policy and the model.
+type Spec struct {
+	Name        string
+	Description string
+	Class       permission.Class
+	Risk        permission.Risk
+	Mutates     bool // serialized per session, takes the path exclusively
+	Timeout     time.Duration
+	Shape       PathShape
+	// Schema is the JSON Schema the model sees; Aliases maps an accepted
+	// alias to its canonical argument (spec §4, D273).
+	Schema  json.RawMessage
+	Aliases map[string]string
+	// PathArg names the path argument; DefaultPath applies when it is absent
+	// (Glob and Grep search the workspace root, an implicit path).
+	PathArg     string
+	DefaultPath string
+}
+
+// Call is one validated call handed to a tool after policy allowed it.
+type Call struct {
+	SessionID string
+	Args      json.RawMessage // validated and alias-folded
+	// Target is the path argument re-resolved right before running; nil for
+	// tools without a path.
+	Target   *pathguard.Resolved
+	Resolver *pathguard.Resolver
+}
+
+// Tool is a builtin tool.
+type Tool interface {
+	Spec() Spec
+	Run(ctx context.Context, c *Call) Result
+}
+
+// Result is the structured outcome the model (and the UI) receives.
+type Result struct {
+	OK        bool           `json:"ok"`
+	Code      errs.Code      `json:"code,omitempty"`
+	Message   string         `json:"message,omitempty"`
+	Details   map[string]any `json:"details,omitempty"`
+	Root      string         `json:"root,omitempty"`
+	Path      string         `json:"path,omitempty"`
+	Content   string         `json:"content,omitempty"` // the text the model reads
+	Truncated bool           `json:"truncated,omitempty"`
+	Notice    string         `json:"notice,omitempty"`
+	TraceID   string         `json:"traceId,omitempty"`
+	Decision  string         `json:"decision,omitempty"`
+	// Fields holds tool-specific results (tag, totalLines, tags, …); they are
+	// flattened into the top-level JSON object.
+	Fields map[string]any `json:"-"`
+}
+
+// MarshalJSON flattens Fields beside the common keys; a common key wins.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	base, err := json.Marshal(plain(r))
+	if err != nil || len(r.Fields) == 0 {
+		return base, err
+	}
+	merged := make(map[string]json.RawMessage, len(r.Fields)+8)
+	for k, v := range r.Fields {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		merged[k] = b
+	}
+	var common map[string]json.RawMessage
+	if err := json.Unmarshal(base, &common); err != nil {
+		return nil, err
+	}
+	for k, v := range common {
+		merged[k] = v
+	}
+	return json.Marshal(merged)
+}
+
+// Failure turns an error into a failed Result with its stable code.
+func Failure(err error) Result {
+	p := errs.ToPayload(err)
+	return Result{OK: false, Code: p.Code, Message: p.Message, Details: p.Details}
+}
+
+// Registry holds the builtin tools by name.
+type Registry struct {
+	tools   map[string]Tool
+	schemas map[string]*compiledSchema
+	order   []string
+}
+
+// NewRegistry compiles every tool's schema; a bad schema is a programming
+// error reported at startup.
+func NewRegistry(list ...Tool) (*Registry, error) {
+	r := &Registry{tools: map[string]Tool{}, schemas: map[string]*compiledSchema{}}
+	for _, t := range list {
+		s := t.Spec()
+		cs, err := compileSchema(s)
+		if err != nil {
+			return nil, err
+		}
+		r.tools[s.Name] = t
+		r.schemas[s.Name] = cs
+		r.order = append(r.order, s.Name)
+	}
+	return r, nil
+}
+
+// Lookup returns the tool called name.
+func (r *Registry) Lookup(name string) (Tool, bool) {
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Names lists the registered tools in registration order.
+func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
+
+// Builtins returns the builtin tools of this build.
+func Builtins(opts Options) []Tool {
+	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}}
+}

@@ -1,0 +1,178 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+)
+
+type writeArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+	Tag     string `json:"tag"`
+}
+
+type writeTool struct{}
+
+func (writeTool) Spec() Spec {
+	return Spec{
+		Name:        "Write",
+		Description: "Create a file, or replace one whose current tag you pass (from Read or Grep). Returns the new [path#TAG].",
+		Class:       permission.ClassEdit, Risk: permission.High, Mutates: true,
+		Timeout: 30 * time.Second, Shape: WritableFile, PathArg: "path",
+		Aliases: map[string]string{"file_path": "path"},
+		Schema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "File path, relative to the workspace or absolute."},
+    "file_path": {"type": "string", "description": "Alias of path."},
+    "content": {"type": "string", "description": "The complete new file content."},
+    "tag": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$", "description": "Required to overwrite an existing file: its current tag."}
+  },
+  "required": ["content"],
+  "additionalProperties": false
+}`),
+	}
+}
+
+// pastedHeader matches a "[path#TAG]" line a model copied from Read output.
+var pastedHeader = regexp.MustCompile(`^\[[^\n]*#[0-9A-Fa-f]{4}\]\r?\n`)
+
+// numberedRow matches a Read row prefix "N:" (or a clipped "N~:").
+var numberedRow = regexp.MustCompile(`^[1-9][0-9]*(~?):`)
+
+// stripPasted removes a pasted "[path#TAG]" header and the "N:" prefixes
+// below it. A clipped row (N~:) cannot be written back faithfully.
+func stripPasted(content string) (string, error) {
+	loc := pastedHeader.FindStringIndex(content)
+	if loc == nil {
+		return content, nil
+	}
+	body := content[loc[1]:]
+	final := strings.HasSuffix(body, "\n")
+	rows := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	for i, row := range rows {
+		m := numberedRow.FindStringSubmatchIndex(row)
+		if m == nil {
+			return content, nil // not a pasted Read block after all: keep as given
+		}
+		if m[3] > m[2] {
+			return "", errs.New(errs.InvalidArgument, "content line %d is a clipped Read row (N~:); its text is incomplete. Read the file with wide:true or write the full text", i+1).With("field", "content")
+		}
+		rows[i] = row[m[1]:]
+	}
+	out := strings.Join(rows, "\n")
+	if final {
+		out += "\n"
+	}
+	return out, nil
+}
+
+func (writeTool) Run(ctx context.Context, c *Call) Result {
+	var a writeArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return Failure(errs.Wrap(err, errs.InvalidArgument, "Write arguments do not decode"))
+	}
+	target := *c.Target
+	display := DisplayPath(target)
+	if target.Root == pathguard.Visualization && (strings.Contains(target.Rel, "/") || path.Ext(target.Rel) != ".html") {
+		return Failure(errs.New(errs.InvalidArgument, "the visualization folder takes only single .html files such as chart.html, not %s", target.Rel).With("field", "path"))
+	}
+	content, err := stripPasted(a.Content)
+	if err != nil {
+		return Failure(err)
+	}
+	created := false
+	mode := fs.FileMode(0o644)
+	fi, err := c.Resolver.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		created = true
+	case err != nil:
+		return Failure(err)
+	case !fi.Mode().IsRegular():
+		return Failure(errs.New(errs.InvalidArgument, "%s is not a regular file; choose a file path", display).With("field", "path"))
+	default:
+		mode = fi.Mode().Perm()
+		if err := checkWriteTag(c, target, display, a.Tag); err != nil {
+			return Failure(err)
+		}
+	}
+	if target.Root == pathguard.Scratch || target.Root == pathguard.Visualization {
+		// Host-owned roots are created lazily, on the first write.
+		if err := os.Mkdir(target.RootDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return Failure(errs.Wrap(err, errs.ToolFailed, "cannot create %s", target.RootDir))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Failure(errs.New(errs.ToolAborted, "Write was stopped before it changed anything"))
+	}
+	if err := c.Resolver.WriteFileAtomic(target, []byte(content), mode); err != nil {
+		return Failure(err)
+	}
+	landed, err := readAll(c, target)
+	if err != nil {
+		return Failure(err)
+	}
+	res := Result{OK: true, Root: string(target.Root), Path: display}
+	fields := map[string]any{"created": created, "bytes": len(landed)}
+	if hashline.IsBinary(landed) {
+		fields["binary"] = true
+		res.Content = "wrote " + display + " (not text: no tag)"
+	} else {
+		text := hashline.Decode(landed)
+		tag := text.Digest().Tag()
+		header := hashline.Header(display, tag)
+		fields["tag"], fields["header"], fields["lines"] = tag, header, len(text.Lines)
+		verb := "updated"
+		if created {
+			verb = "created"
+		}
+		res.Content = header + "\n" + verb + " " + display
+		if string(landed) != content {
+			res.Notice = "post-write drift: the file on disk differs from the content sent; Read it before editing"
+		}
+	}
+	res.Fields = fields
+	return res
+}
+
+// checkWriteTag requires the tag of the live content before an overwrite, so
+// a file changed since the model read it is never silently replaced.
+func checkWriteTag(c *Call, target pathguard.Resolved, display, tag string) error {
+	if tag == "" {
+		return errs.New(errs.EditTagRequired, "%s already exists; Read it and pass its tag to overwrite it", display).With("field", "tag")
+	}
+	live, err := readAll(c, target)
+	if err != nil {
+		return err
+	}
+	if hashline.IsBinary(live) {
+		return errs.New(errs.EditNotText, "%s is not a text file, so it has no tag and cannot be overwritten with Write", display).With("field", "path")
+	}
+	if !strings.EqualFold(hashline.DigestOf(live).Tag(), tag) {
+		return errs.New(errs.EditTagMismatch, "%s changed since tag %s was read; Read it again and use the new tag", display, strings.ToUpper(tag)).With("field", "tag").With("expectedTag", strings.ToUpper(tag))
+	}
+	return nil
+}
+
+func readAll(c *Call, target pathguard.Resolved) ([]byte, error) {
+	f, err := c.Resolver.OpenFile(target, readOnly, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, hashline.MaxTextBytes+1))
+}
