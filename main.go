@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
+	"syscall"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -64,7 +66,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "":
 		return runDesktop(*dataDir, stderr)
 	case "tool":
-		return toolcli.Run(context.Background(), fs.Args()[1:], toolcli.Env{
+		// Ctrl-C stops the running call; the audit rows of finished ones are
+		// flushed as the host closes.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return toolcli.Run(ctx, fs.Args()[1:], toolcli.Env{
 			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Version: version,
 			ResolveDataDir: func(flagValue string) (string, error) {
 				if flagValue == "" {

@@ -49,9 +49,9 @@ func TestWriterLosesNothingOnClose(t *testing.T) {
 }
 
 func TestPreviewRedactsAndBounds(t *testing.T) {
-	args := `{"command":"curl -H 'Authorization: Bearer abcdefghijklmnop1234' https://x","apiKey":"hunter2hunter2","content":"` + strings.Repeat("x", 5000) + `","path":"a.go"}`
+	args := `{"command":"curl -H 'Authorization: Bearer abcdefghijklmnop1234' https://x","apiKey":"hunter2hunter2","content":"` + strings.Repeat("x", 5000) + `","path":"a.go","env":{"DB_PASSWORD":"swordfish42","list":["ghp_abcdefghijklmnopqrstuvwx"]}}`
 	p := audit.Preview([]byte(args))
-	for _, leak := range []string{"abcdefghijklmnop1234", "hunter2"} {
+	for _, leak := range []string{"abcdefghijklmnop1234", "hunter2", "swordfish42", "ghp_abcdefghij"} {
 		if strings.Contains(p, leak) {
 			t.Errorf("preview leaks %q: %s", leak, p)
 		}

@@ -61,17 +61,48 @@ func Preview(args []byte) string {
 		}
 		switch v := m[k].(type) {
 		case string:
-			s := Redact(v)
-			if utf8.RuneCountInString(s) > PreviewMaxString {
-				s = clip(s, PreviewMaxString) + fmt.Sprintf("…(%d chars)", utf8.RuneCountInString(v))
-			}
-			b.WriteString(fmt.Sprintf("%q", s))
+			b.WriteString(fmt.Sprintf("%q", shorten(v)))
 		default:
-			raw, _ := json.Marshal(v)
-			b.WriteString(clip(Redact(string(raw)), PreviewMaxString))
+			raw, _ := json.Marshal(sanitize(v))
+			b.WriteString(clip(string(raw), PreviewMaxString))
 		}
 	}
 	return clip(b.String(), PreviewMaxBytes)
+}
+
+// shorten redacts a string value and cuts it to PreviewMaxString runes.
+func shorten(v string) string {
+	s := Redact(v)
+	if utf8.RuneCountInString(s) > PreviewMaxString {
+		s = clip(s, PreviewMaxString) + fmt.Sprintf("…(%d chars)", utf8.RuneCountInString(v))
+	}
+	return s
+}
+
+// sanitize redacts secrets at any depth of a decoded JSON value: values of
+// secret-named keys, and credential-shaped strings anywhere.
+func sanitize(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, val := range t {
+			if secretKey.MatchString(k) {
+				out[k] = "[REDACTED]"
+			} else {
+				out[k] = sanitize(val)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, val := range t {
+			out[i] = sanitize(val)
+		}
+		return out
+	case string:
+		return shorten(t)
+	}
+	return v
 }
 
 // clip cuts s to at most n bytes on a rune boundary.

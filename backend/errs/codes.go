@@ -44,6 +44,23 @@ const (
 	EditTagMismatch Code = "EDIT_TAG_MISMATCH"
 	EditNotText     Code = "EDIT_NOT_TEXT"
 
+	// Edit contract codes used by Edit (backend/hashline).
+	EditTagUnknown               Code = "EDIT_TAG_UNKNOWN"
+	EditLinesUnseen              Code = "EDIT_LINES_UNSEEN"
+	EditParseFailed              Code = "EDIT_PARSE_FAILED"
+	EditRangeInvalid             Code = "EDIT_RANGE_INVALID"
+	EditBlockUnresolved          Code = "EDIT_BLOCK_UNRESOLVED"
+	EditRegisterEmpty            Code = "EDIT_REGISTER_EMPTY"
+	EditRegisterAmbiguous        Code = "EDIT_REGISTER_AMBIGUOUS"
+	EditNoChange                 Code = "EDIT_NO_CHANGE"
+	EditTargetMissing            Code = "EDIT_TARGET_MISSING"
+	EditDestExists               Code = "EDIT_DEST_EXISTS"
+	EditLimit                    Code = "EDIT_LIMIT"
+	MutationRetryBudgetExhausted Code = "MUTATION_RETRY_BUDGET_EXHAUSTED"
+
+	// Review and rollback.
+	ReviewNotReversible Code = "REVIEW_NOT_REVERSIBLE"
+
 	// Shells.
 	ShellNotFound       Code = "SHELL_NOT_FOUND"
 	CommandShellChanged Code = "COMMAND_SHELL_CHANGED"
@@ -62,5 +79,10 @@ func Codes() []Code {
 		HostOverloaded,
 		WriteDisabledInPlan, EditDisabledInPlan, PluginDisabledInPlan, ToolDisabledInPlan,
 		EditTagRequired, EditTagMismatch, EditNotText,
+		EditTagUnknown, EditLinesUnseen, EditParseFailed, EditRangeInvalid,
+		EditBlockUnresolved, EditRegisterEmpty, EditRegisterAmbiguous,
+		EditNoChange, EditTargetMissing, EditDestExists, EditLimit,
+		MutationRetryBudgetExhausted,
+		ReviewNotReversible,
 	}
 }

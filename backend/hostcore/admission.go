@@ -2,74 +2,98 @@ package hostcore
 
 import (
 	"context"
+	"errors"
 	"sync"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
 // Admission limits. The global capacity refuses work instead of queueing it
-// without bound; mutations additionally take a per-session permit (so a
-// session never has two in flight) before one of a few global slots.
+// without bound, and a per-session share keeps one busy session from taking
+// all of it. Mutations also take a per-session permit (a session never has
+// two in flight) before a path lock and one of a few global slots.
 const (
-	maxInFlight      = 256
-	maxMutationSlots = 8
+	maxInFlight        = 256
+	maxSessionInFlight = 64
+	maxMutationSlots   = 8
+	pathWriteWeight    = 1 << 20 // a writer takes the whole path; a reader 1
 )
 
 type admission struct {
-	capacity  int
-	inFlight  chan struct{}
-	mutations chan struct{}
+	capacity, perSession int
+	inFlight             chan struct{}
+	mutations            chan struct{}
 
 	mu       sync.Mutex
-	sessions map[string]*refSem // per-session mutation permits
-	paths    map[string]*refRW  // per-path read/write locks
+	sessions map[string]*sessionGate
+	paths    map[string]*refSem
+}
+
+type sessionGate struct {
+	permit chan struct{} // one mutation at a time
+	calls  int           // admitted or waiting calls of the session
 }
 
 type refSem struct {
-	ch   chan struct{}
+	sem  *semaphore.Weighted
 	refs int
 }
 
-type refRW struct {
-	mu   sync.RWMutex
-	refs int
-}
-
-func newAdmission(capacity, mutationSlots int) *admission {
+func newAdmission(capacity, perSession, mutationSlots int) *admission {
 	return &admission{
-		capacity:  capacity,
+		capacity: capacity, perSession: perSession,
 		inFlight:  make(chan struct{}, capacity),
 		mutations: make(chan struct{}, mutationSlots),
-		sessions:  map[string]*refSem{},
-		paths:     map[string]*refRW{},
+		sessions:  map[string]*sessionGate{},
+		paths:     map[string]*refSem{},
 	}
 }
 
-// admit reserves what a call needs and returns its release. It honours ctx
-// while waiting, so a Stop cancels a queued call before it starts.
-func (a *admission) admit(ctx context.Context, session, path string, mutates bool) (func(), error) {
+// admit reserves what a call needs and returns its release. Every wait
+// honours ctx, so a Stop cancels a queued call before it starts. pathKey is
+// the normalized target path ("" when the call has none).
+func (a *admission) admit(ctx context.Context, session, pathKey string, mutates bool) (func(), error) {
+	gate, err := a.enterSession(session)
+	if err != nil {
+		return nil, err
+	}
 	select {
 	case a.inFlight <- struct{}{}:
 	default:
+		a.leaveSession(session)
 		return nil, errs.New(errs.HostOverloaded, "PI-Desktop is running %d tool calls already; wait for some to finish and retry", a.capacity)
 	}
-	var undo []func()
+	undo := []func(){func() { <-a.inFlight }, func() { a.leaveSession(session) }}
 	release := func() {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()
 		}
-		<-a.inFlight
 	}
 	if mutates {
-		sem := a.sessionSem(session)
-		undo = append(undo, func() { a.dropSessionSem(session) })
 		select {
-		case sem.ch <- struct{}{}:
-			undo = append(undo, func() { <-sem.ch })
+		case gate.permit <- struct{}{}:
+			undo = append(undo, func() { <-gate.permit })
 		case <-ctx.Done():
 			release()
 			return nil, aborted(ctx)
 		}
+	}
+	if pathKey != "" {
+		l := a.pathLock(pathKey)
+		undo = append(undo, func() { a.dropPathLock(pathKey) })
+		weight := int64(1)
+		if mutates {
+			weight = pathWriteWeight
+		}
+		if err := l.sem.Acquire(ctx, weight); err != nil {
+			release()
+			return nil, aborted(ctx)
+		}
+		undo = append(undo, func() { l.sem.Release(weight) })
+	}
+	if mutates {
 		select {
 		case a.mutations <- struct{}{}:
 			undo = append(undo, func() { <-a.mutations })
@@ -78,57 +102,50 @@ func (a *admission) admit(ctx context.Context, session, path string, mutates boo
 			return nil, aborted(ctx)
 		}
 	}
-	if path != "" {
-		l := a.pathLock(path)
-		undo = append(undo, func() { a.dropPathLock(path) })
-		// Lock acquisition cannot observe ctx; mutations on one path are
-		// already serialized per session, so waits here are short.
-		if mutates {
-			l.mu.Lock()
-			undo = append(undo, l.mu.Unlock)
-		} else {
-			l.mu.RLock()
-			undo = append(undo, l.mu.RUnlock)
-		}
-	}
 	return release, nil
 }
 
 func aborted(ctx context.Context) error {
-	if ctx.Err() == context.DeadlineExceeded {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return errs.New(errs.ToolTimeout, "the call timed out while waiting for an earlier change to finish")
 	}
 	return errs.New(errs.ToolAborted, "the call was stopped before it started")
 }
 
-func (a *admission) sessionSem(s string) *refSem {
+func (a *admission) enterSession(s string) (*sessionGate, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	sem := a.sessions[s]
-	if sem == nil {
-		sem = &refSem{ch: make(chan struct{}, 1)}
-		a.sessions[s] = sem
+	g := a.sessions[s]
+	if g == nil {
+		g = &sessionGate{permit: make(chan struct{}, 1)}
+		a.sessions[s] = g
 	}
-	sem.refs++
-	return sem
+	if g.calls >= a.perSession {
+		if g.calls == 0 {
+			delete(a.sessions, s)
+		}
+		return nil, errs.New(errs.HostOverloaded, "this session already has %d tool calls running or queued; wait for them to finish and retry", a.perSession)
+	}
+	g.calls++
+	return g, nil
 }
 
-func (a *admission) dropSessionSem(s string) {
+func (a *admission) leaveSession(s string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if sem := a.sessions[s]; sem != nil {
-		if sem.refs--; sem.refs == 0 {
+	if g := a.sessions[s]; g != nil {
+		if g.calls--; g.calls == 0 {
 			delete(a.sessions, s)
 		}
 	}
 }
 
-func (a *admission) pathLock(p string) *refRW {
+func (a *admission) pathLock(p string) *refSem {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	l := a.paths[p]
 	if l == nil {
-		l = &refRW{}
+		l = &refSem{sem: semaphore.NewWeighted(pathWriteWeight)}
 		a.paths[p] = l
 	}
 	l.refs++

@@ -11,7 +11,7 @@ import (
 )
 
 func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
-	a := newAdmission(64, 4)
+	a := newAdmission(64, 64, 4)
 	var inSession [3]atomic.Int32
 	var overlap atomic.Bool
 	var wg sync.WaitGroup
@@ -45,7 +45,7 @@ func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
 }
 
 func TestAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) {
-	a := newAdmission(64, 4)
+	a := newAdmission(64, 64, 4)
 	r1, _ := a.admit(t.Context(), "s", "/p/f", false)
 	r2, err := a.admit(t.Context(), "t", "/p/f", false) // two readers together
 	if err != nil {
@@ -70,14 +70,14 @@ func TestAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) 
 }
 
 func TestAdmissionOverloadAndStop(t *testing.T) {
-	a := newAdmission(1, 1)
+	a := newAdmission(1, 1, 1)
 	hold, _ := a.admit(t.Context(), "s", "", false)
 	if _, err := a.admit(t.Context(), "s", "", false); !errs.Is(err, errs.HostOverloaded) {
 		t.Errorf("over capacity = %v; want HOST_OVERLOADED", err)
 	}
 	hold()
 
-	a = newAdmission(8, 1)
+	a = newAdmission(8, 8, 1)
 	first, _ := a.admit(t.Context(), "s", "/x", true)
 	ctx, cancel := context.WithCancel(t.Context())
 	got := make(chan error, 1)
@@ -91,6 +91,41 @@ func TestAdmissionOverloadAndStop(t *testing.T) {
 		t.Errorf("stopped while queued = %v; want TOOL_ABORTED", err)
 	}
 	first()
+}
+
+func TestAdmissionPerSessionShareAndStopOnPathLock(t *testing.T) {
+	a := newAdmission(8, 2, 4)
+	r1, _ := a.admit(t.Context(), "busy", "", false)
+	r2, _ := a.admit(t.Context(), "busy", "", false)
+	if _, err := a.admit(t.Context(), "busy", "", false); !errs.Is(err, errs.HostOverloaded) {
+		t.Errorf("third call of one session = %v; want HOST_OVERLOADED", err)
+	}
+	other, err := a.admit(t.Context(), "calm", "", false)
+	if err != nil {
+		t.Errorf("another session was starved: %v", err)
+	}
+	r1()
+	r2()
+	other()
+
+	// A mutation waiting for a path held by a reader of another session
+	// can be stopped.
+	reader, _ := a.admit(t.Context(), "s1", "/p/f", false)
+	ctx, cancel := context.WithCancel(t.Context())
+	got := make(chan error, 1)
+	go func() {
+		_, err := a.admit(ctx, "s2", "/p/f", true)
+		got <- err
+	}()
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	if err := <-got; !errs.Is(err, errs.ToolAborted) {
+		t.Errorf("stopped while waiting for the path = %v; want TOOL_ABORTED", err)
+	}
+	reader()
+	if len(a.sessions) != 0 || len(a.paths) != 0 {
+		t.Errorf("leaked gates: %d sessions, %d paths", len(a.sessions), len(a.paths))
+	}
 }
 
 func TestCancelRecords(t *testing.T) {

@@ -97,3 +97,12 @@ func (c *cancels) stopSession(session string) int {
 	}
 	return n
 }
+
+// stopAll cancels every in-flight call (shutdown).
+func (c *cancels) stopAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rec := range c.live {
+		rec.cancel()
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
@@ -34,13 +35,13 @@ type ToolRequest struct {
 
 // Decisions recorded in results and audit rows.
 const (
-	decisionAllow     = "allow"  // allowed by policy without a card
-	decisionDeny      = "deny"   // refused by policy
-	decisionDenied    = "denied" // the user said no
+	decisionAllow     = "allow"   // allowed by policy without a card
+	decisionGranted   = "granted" // allowed by an earlier allow-session answer
+	decisionDeny      = "deny"    // refused by policy
+	decisionDenied    = "denied"  // the user said no
 	decisionCancelled = "cancelled"
 	decisionTimeout   = "timeout"
 	decisionShutdown  = "shutdown"
-	decisionNone      = "" // failed before policy (bad arguments, unknown session)
 )
 
 // callState accumulates what the audit row needs as the call moves on.
@@ -62,7 +63,13 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 		Tool: req.Tool, Delegate: req.Delegate, ArgsHash: audit.Hash(req.Args), ArgsPreview: audit.Preview(req.Args),
 		CreatedAt: c.cfg.Now().UnixMilli(),
 	}}
-	res := c.execute(ctx, req, st)
+	var res tools.Result
+	if c.enter() {
+		res = c.execute(ctx, req, st)
+		defer c.life.calls.Done() // after the audit row is queued
+	} else {
+		res = tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", req.Tool))
+	}
 	res.TraceID = st.row.TraceID
 	res.Decision = st.row.Decision
 	total := time.Since(start)
@@ -85,7 +92,10 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	defer release()
 
-	args, verr := c.registry.Validate(req.Tool, req.Args)
+	args, fields, verr := c.registry.Validate(req.Tool, req.Args)
+	if verr == nil {
+		st.row.ArgsHash = audit.Hash(args) // the canonical spelling, aliases folded
+	}
 	binding, err := c.Sessions.Bind(ctx, req.SessionID)
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
@@ -94,7 +104,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if verr != nil {
 		if errs.Is(verr, errs.ToolNotFound) && contractMode(binding.Session.OperatingMode) {
 			st.row.Decision = decisionDeny
-			return tools.Failure(errs.New(errs.ToolDisabledInPlan, "%s is not available in %s mode", req.Tool, binding.Session.OperatingMode))
+			return tools.Failure(errs.New(errs.ToolDisabledInPlan, "%s is not available in %s mode", clip(req.Tool), binding.Session.OperatingMode))
 		}
 		return tools.Failure(verr)
 	}
@@ -111,18 +121,19 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err)
 	}
-	spelling, explicit, err := pathArgument(spec, args)
+	spelling, explicit, err := pathArgument(spec, fields)
 	if err != nil {
 		return tools.Failure(err)
 	}
-	var target *pathguard.Resolved
-	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode, PermissionMode: mode}
+	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver}
+	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,
+		PermissionMode: mode, Temporary: binding.Temporary}
 	if spec.Shape != tools.NoPath {
 		r, err := resolver.Resolve(spelling)
 		if err != nil {
 			return tools.Failure(err)
 		}
-		target = &r
+		call.Target = &r
 		st.row.PathRoot = string(r.Root)
 		st.row.ExternalPath = r.Root == pathguard.External
 		if explicit {
@@ -130,6 +141,13 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			if binding.Temporary && r.Lexical == pathguard.Workspace && r.Root == pathguard.Scratch {
 				// A temporary session's workspace is its scratch folder.
 				in.Lexical = permission.PathScratch
+			}
+		}
+		// A call that would fail anyway must not cost the user a card. An
+		// external target is only probed once it is allowed.
+		if r.Root != pathguard.External {
+			if err := precheck(tool, spec, call); err != nil {
+				return tools.Failure(err)
 			}
 		}
 	}
@@ -140,42 +158,45 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		st.row.Decision = decisionDeny
 		return tools.Failure(errs.New(verdict.Code, "%s", verdict.Reason))
 	case permission.Ask:
-		if res, ok := c.approve(ctx, req, spec, binding, target, verdict, settings, st); !ok {
+		if res, ok := c.approve(ctx, req, spec, binding, call.Target, verdict, settings, st); !ok {
 			return res
 		}
 	default:
 		st.row.Decision = decisionAllow
+		if in.Granted {
+			in.Granted = false
+			if permission.Evaluate(in).Decision == permission.Ask {
+				st.row.Decision = decisionGranted
+			}
+		}
 	}
-
-	// Shape checks come after the decision so a denied external path is never
-	// probed on disk.
-	if target != nil {
-		if err := checkShape(resolver, *target, spec.Shape); err != nil {
+	if call.Target != nil && call.Target.Root == pathguard.External {
+		if err := precheck(tool, spec, call); err != nil {
 			return tools.Failure(err)
 		}
 	}
-	lockPath := ""
-	if target != nil {
-		lockPath = target.Abs
+	lockKey := ""
+	if call.Target != nil {
+		lockKey = resolver.Key(*call.Target)
 	}
-	done, err := c.admission.admit(ctx, req.SessionID, lockPath, spec.Mutates)
+	done, err := c.admission.admit(ctx, req.SessionID, lockKey, spec.Mutates)
 	if err != nil {
 		return tools.Failure(err)
 	}
 	defer done()
-	if target != nil {
+	if call.Target != nil {
 		// Canonicalise again right before running: an approval never skips
 		// resolution, and a link swapped in meanwhile must not redirect us.
 		again, err := resolver.Resolve(spelling)
 		if err != nil {
 			return tools.Failure(err)
 		}
-		if again.Root != target.Root || again.Abs != target.Abs {
-			return tools.Failure(errs.New(errs.PathOutsideWorkspace, "%s now leads somewhere else than when the call was checked; nothing was done. Retry the call", spelling).With("field", spec.PathArg))
+		if again.Root != call.Target.Root || again.Abs != call.Target.Abs {
+			return tools.Failure(errs.New(errs.PathOutsideWorkspace, "%s now leads somewhere else than when the call was checked; nothing was done. Retry the call", clip(spelling)).With("field", spec.PathArg))
 		}
-		target = &again
+		call.Target = &again
 	}
-	return c.run(ctx, tool, spec, &tools.Call{SessionID: req.SessionID, Args: args, Target: target, Resolver: resolver}, st)
+	return c.run(ctx, tool, spec, call, st)
 }
 
 func contractMode(m string) bool { return m == api.ModePlan || m == api.ModeGoal }
@@ -205,7 +226,7 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, spec tools.Spec, b 
 		return tools.Failure(errs.New(errs.PermissionTimeout, "user denied permission: the approval for %s timed out, so it did not run", spec.Name)), false
 	case permission.Cancelled:
 		st.row.Decision = decisionCancelled
-		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped while waiting for approval; it did not run", spec.Name)), false
+		return tools.Failure(errs.New(errs.ToolAborted, "permission was not granted: %s was stopped while its approval was pending, so it did not run", spec.Name)), false
 	case permission.Shutdown:
 		st.row.Decision = decisionShutdown
 		return tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", spec.Name)), false
@@ -241,15 +262,11 @@ func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *
 
 // pathArgument returns the call's path spelling and whether the model gave
 // it explicitly (an implicit default is the workspace root).
-func pathArgument(spec tools.Spec, args json.RawMessage) (string, bool, error) {
+func pathArgument(spec tools.Spec, fields map[string]any) (string, bool, error) {
 	if spec.PathArg == "" {
 		return "", false, nil
 	}
-	var m map[string]any
-	if err := json.Unmarshal(args, &m); err != nil {
-		return "", false, errs.Wrap(err, errs.InvalidArgument, "%s arguments do not decode", spec.Name)
-	}
-	p, _ := m[spec.PathArg].(string)
+	p, _ := fields[spec.PathArg].(string)
 	if strings.TrimSpace(p) == "" {
 		if spec.DefaultPath != "" {
 			return spec.DefaultPath, false, nil
@@ -259,9 +276,33 @@ func pathArgument(spec tools.Spec, args json.RawMessage) (string, bool, error) {
 	return p, true, nil
 }
 
+// precheck runs the path-shape check and the tool's own cheap checks.
+func precheck(tool tools.Tool, spec tools.Spec, call *tools.Call) error {
+	if err := checkShape(call.Resolver, *call.Target, spec.Shape); err != nil {
+		return err
+	}
+	if p, ok := tool.(tools.Prechecker); ok {
+		return p.Precheck(call)
+	}
+	return nil
+}
+
+// clip bounds text echoed from a request into a message.
+func clip(s string) string {
+	const max = 300
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // checkShape enforces each tool's path shape (spec §4).
 func checkShape(r *pathguard.Resolver, t pathguard.Resolved, shape tools.PathShape) error {
-	shown := tools.DisplayPath(t)
+	shown := clip(tools.DisplayPath(t))
 	fi, err := r.Stat(t)
 	if errors.Is(err, fs.ErrNotExist) {
 		if shape == tools.WritableFile {

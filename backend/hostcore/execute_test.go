@@ -365,7 +365,7 @@ func TestAuditRows(t *testing.T) {
 	}{
 		{"Read", "allow", true, false, ""},
 		{"Write", "denied", false, true, "TOOL_DENIED"},
-		{"Read", "allow", false, false, "NOT_FOUND"},
+		{"Read", "", false, false, "NOT_FOUND"}, // refused before policy: no card for a call that cannot run
 		{"Write", "", false, false, "INVALID_ARGUMENT"},
 	}
 	if len(rows) != len(want) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
@@ -44,6 +45,9 @@ type Config struct {
 	// RgPath selects the ripgrep binary: "" looks it up on PATH, "-" forces
 	// the in-process searcher.
 	RgPath string
+	// ExtraTools are registered beside the builtins (the seam plugin tools
+	// will use; tests use it for instrumented tools).
+	ExtraTools []tools.Tool
 }
 
 // Core is the running backend.
@@ -57,6 +61,13 @@ type Core struct {
 	Sessions *session.Service
 	Settings *settings.Service
 
+	// life gates Execute against Close: no call starts after Close begins,
+	// and Close waits for the ones in flight so none runs unrecorded.
+	life struct {
+		sync.Mutex
+		closing bool
+		calls   sync.WaitGroup
+	}
 	registry  *tools.Registry
 	broker    *permission.Broker
 	audit     *audit.Writer
@@ -91,7 +102,7 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		_ = logFile.Close()
 		return nil, err
 	}
-	registry, err := tools.NewRegistry(tools.Builtins(tools.Options{RgPath: cfg.RgPath})...)
+	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath}), cfg.ExtraTools...)...)
 	if err != nil {
 		_ = st.Close()
 		_ = logFile.Close()
@@ -103,7 +114,7 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		Settings:  settings.New(st.DB(), cfg.GOOS),
 		registry:  registry,
 		cancels:   newCancels(),
-		admission: newAdmission(maxInFlight, maxMutationSlots),
+		admission: newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots),
 	}
 	c.broker = permission.NewBroker(c.Emit, cfg.Now)
 	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
@@ -122,10 +133,36 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	return c, nil
 }
 
+// shutdownGrace bounds how long Close waits for started calls to return.
+const shutdownGrace = 10 * time.Second
+
+// enter admits a call unless Close has begun; the caller must call
+// c.life.calls.Done when entered is true.
+func (c *Core) enter() bool {
+	c.life.Lock()
+	defer c.life.Unlock()
+	if c.life.closing {
+		return false
+	}
+	c.life.calls.Add(1)
+	return true
+}
+
 // Close denies pending approvals, flushes the audit log and releases the
 // database and the log.
 func (c *Core) Close() error {
+	c.life.Lock()
+	c.life.closing = true
+	c.life.Unlock()
+	c.cancels.stopAll()
 	c.broker.Close()
+	drained := make(chan struct{})
+	go func() { c.life.calls.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(shutdownGrace):
+		c.log.Warn("tool calls still running at shutdown", "grace", shutdownGrace)
+	}
 	c.audit.Close()
 	c.log.Info("stopped")
 	err := c.store.Close()

@@ -196,3 +196,13 @@ func opErr(err error, res Resolved, verb string) error {
 	return errs.Wrap(err, errs.ToolFailed, "cannot %s %s; check that the path names a file and retry", verb, res.Abs).
 		With("path", res.Abs)
 }
+
+// Key is the identity of res for locks and snapshot stores: its canonical
+// path, case-folded when its root's volume compares names without case, so
+// two spellings of one file share one lock (edit-contract §2).
+func (r *Resolver) Key(res Resolved) string {
+	if res.Root != External && r.rootOf(res.Root).fold {
+		return strings.ToLower(res.Abs)
+	}
+	return res.Abs
+}

@@ -202,3 +202,18 @@ func mustResolve(t *testing.T, r *pathguard.Resolver, p string) pathguard.Resolv
 	}
 	return res
 }
+
+func TestKeyFoldsOnCaseInsensitiveVolumes(t *testing.T) {
+	dir := t.TempDir()
+	for _, fold := range []bool{false, true} {
+		r, err := pathguard.New(pathguard.Roots{Workspace: dir}, pathguard.Options{CaseInsensitive: func(string) bool { return fold }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := r.Resolve("New.txt")
+		b, _ := r.Resolve("new.TXT")
+		if same := r.Key(a) == r.Key(b); same != fold {
+			t.Errorf("fold=%v: keys %q and %q equal=%v", fold, r.Key(a), r.Key(b), same)
+		}
+	}
+}

@@ -118,18 +118,33 @@ func (b *Broker) Ask(ctx context.Context, req Request, deadline time.Duration) O
 	case <-timeout:
 		out = TimedOut
 	}
-	b.finish(req.SessionID, req.ID)
+	out = b.finish(req, out)
 	b.emit(EventResolved, Resolution{ID: req.ID, SessionID: req.SessionID, Outcome: out})
 	return out
 }
 
-func (b *Broker) finish(sessionID, id string) {
+// finish removes the request and settles its outcome. The grant of an
+// allow-session answer is installed here, by the call that actually
+// received that answer, so a late or losing answer never grants anything;
+// nor does one racing a shutdown or the session's deletion.
+func (b *Broker) finish(req Request, out Outcome) Outcome {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.pending[sessionID], id)
-	if len(b.pending[sessionID]) == 0 {
-		delete(b.pending, sessionID)
+	_, live := b.pending[req.SessionID][req.ID]
+	delete(b.pending[req.SessionID], req.ID)
+	if len(b.pending[req.SessionID]) == 0 {
+		delete(b.pending, req.SessionID)
 	}
+	if out.Allowed() && (b.shutdown || !live) {
+		return Cancelled // the session was dropped or the app is closing
+	}
+	if out == AllowSession {
+		if b.grants[req.SessionID] == nil {
+			b.grants[req.SessionID] = map[string]bool{}
+		}
+		b.grants[req.SessionID][req.Tool] = true
+	}
+	return out
 }
 
 // Resolve answers a pending request of sessionID. An allow-session answer
@@ -142,12 +157,6 @@ func (b *Broker) Resolve(sessionID, id string, outcome Outcome) error {
 	}
 	b.mu.Lock()
 	p, ok := b.pending[sessionID][id]
-	if ok && outcome == AllowSession {
-		if b.grants[sessionID] == nil {
-			b.grants[sessionID] = map[string]bool{}
-		}
-		b.grants[sessionID][p.req.Tool] = true
-	}
 	b.mu.Unlock()
 	if !ok {
 		return errs.New(errs.NotFound, "this approval request is no longer active; it was answered, stopped or timed out").With("id", id)
@@ -178,7 +187,7 @@ func (b *Broker) Pending(sessionID string) []Request {
 }
 
 // PendingCounts returns the number of open requests per session, for the
-// sidebar badges of background sessions.
+// sidebar badges of background sessions (the UI's next step).
 func (b *Broker) PendingCounts() map[string]int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -198,6 +207,7 @@ func (b *Broker) DropSession(sessionID string) {
 	for _, p := range b.pending[sessionID] {
 		list = append(list, p)
 	}
+	delete(b.pending, sessionID)
 	b.mu.Unlock()
 	for _, p := range list {
 		select {

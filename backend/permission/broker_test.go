@@ -161,3 +161,35 @@ func TestResolveRejectsNonAnswers(t *testing.T) {
 		t.Errorf("Resolve(cancelled) = %v", err)
 	}
 }
+
+func TestLateAllowSessionGrantsNothing(t *testing.T) {
+	t.Run("after a deny", func(t *testing.T) {
+		ev := newEvents()
+		b := permission.NewBroker(ev.emit, nil)
+		out := ask(b, t.Context(), "r1", "s", "Write", 0)
+		<-ev.reqs
+		_ = b.Resolve("s", "r1", permission.Denied)
+		_ = b.Resolve("s", "r1", permission.AllowSession) // a double click, too late
+		if o := <-out; o != permission.Denied {
+			t.Errorf("outcome = %s", o)
+		}
+		if b.Granted("s", "Write") {
+			t.Error("a losing allow-session answer installed a grant")
+		}
+	})
+	t.Run("after a stop", func(t *testing.T) {
+		ev := newEvents()
+		b := permission.NewBroker(ev.emit, nil)
+		ctx, cancel := context.WithCancel(t.Context())
+		out := ask(b, ctx, "r1", "s", "Write", 0)
+		<-ev.reqs
+		cancel()
+		if o := <-out; o != permission.Cancelled {
+			t.Errorf("outcome = %s", o)
+		}
+		_ = b.Resolve("s", "r1", permission.AllowSession)
+		if b.Granted("s", "Write") {
+			t.Error("an answer after Stop installed a grant")
+		}
+	})
+}

@@ -63,6 +63,9 @@ type Input struct {
 	Lexical PathClass
 	Real    PathClass
 	Granted bool // an allow-session grant exists for (session, Tool)
+	// Temporary marks a path-less session: its high-risk tools work only
+	// inside its scratch folder (spec §4b).
+	Temporary bool
 }
 
 // Verdict is the policy's answer. Code and Reason explain a Deny; Reason is
@@ -103,6 +106,10 @@ func Evaluate(in Input) Verdict {
 			Reason: "a link inside the session's " + string(in.Lexical) + " folder points outside it; use a path that stays inside"}
 	}
 	external := in.Real == PathExternal
+	if external && in.Temporary && in.Class != ClassRead && in.Class != ClassControl {
+		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
+			Reason: "a temporary session changes files only inside its scratch folder; start a session in a project to work on other files"}
+	}
 	auto := in.PermissionMode == api.PermissionAuto
 	if external {
 		switch {

@@ -181,3 +181,24 @@ func TestEffectiveMode(t *testing.T) {
 		}
 	}
 }
+
+func TestTemporarySessionKeepsHighRiskToolsInScratch(t *testing.T) {
+	for _, pm := range permModes {
+		for _, tr := range toolRows {
+			in := tr.in
+			in.OperatingMode, in.PermissionMode, in.Temporary = "agent", pm, true
+			in.Lexical, in.Real = permission.PathExternal, permission.PathExternal
+			v := permission.Evaluate(in)
+			switch tr.label {
+			case "Read":
+				if v.Decision == permission.Deny {
+					t.Errorf("%s/%s: an outside Read is a question, not a deny: %+v", pm, tr.label, v)
+				}
+			default:
+				if v.Decision != permission.Deny || v.Code != errs.PathOutsideWorkspace {
+					t.Errorf("%s/%s: outside path from a temporary session = %+v; want deny", pm, tr.label, v)
+				}
+			}
+		}
+	}
+}

@@ -172,7 +172,7 @@ func noMatches(res GrepResult, display func(string) string) string {
 	if res.Include != "" {
 		s += fmt.Sprintf(" (include %q)", res.Include)
 	}
-	return s + "."
+	return s
 }
 
 func grepNotice(res GrepResult, cut bool, shownFiles, shownMatches, clipped int) string {
@@ -213,7 +213,7 @@ func plural(n int, one, many string) string {
 // FormatGrep.
 func FormatGlob(res GlobResult, display func(rel string) string) (text string, truncated bool, notice string) {
 	if len(res.Files) == 0 {
-		return fmt.Sprintf("No files match %q in %s.", res.Pattern, display(".")), false, ""
+		return fmt.Sprintf("No files match %q in %s", res.Pattern, display(".")), false, ""
 	}
 	w := &budget{}
 	shown := 0

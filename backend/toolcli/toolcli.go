@@ -41,7 +41,8 @@ needs approval and has no "approve" is denied.
 Options:
   --workspace DIR        the project folder (required)
   --data-dir DIR         data directory (default: the app's; env PI_DESKTOP_DATA_DIR)
-  --mode MODE            session permission mode: ask, accept-edits or auto
+  --mode MODE            permission mode for this run: ask, accept-edits or auto
+                         (default: the app's default permission mode)
   --operating-mode MODE  agent, plan or goal
   --script FILE|-        JSON-lines script ("-" reads standard input)
   --args JSON            arguments of a single call
@@ -143,17 +144,20 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	defer core.Close()
 	d.core = core
-	sessionID, err := bindSession(ctx, core, *workspace, *mode, *opMode)
+	sessionID, err := bindSession(ctx, core, *workspace, *opMode)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "pi-desktop tool: %s\n", errs.ToPayload(err).Message)
 		return 1
 	}
-	d.run(ctx, sessionID, input, env.Stdout)
+	d.run(ctx, sessionID, *mode, input, env.Stdout)
 	return 0
 }
 
-// bindSession finds or creates the CLI's durable session for workspace.
-func bindSession(ctx context.Context, core *hostcore.Core, workspace, mode, opMode string) (string, error) {
+// bindSession finds or creates the CLI's durable session for workspace and
+// sets its operating mode for this run (agent unless given). The permission
+// mode is not stored: it rides on each request as an override, so one run's
+// --mode auto never loosens a later run.
+func bindSession(ctx context.Context, core *hostcore.Core, workspace, opMode string) (string, error) {
 	p, err := core.Sessions.AddProject(ctx, workspace)
 	if err != nil {
 		return "", err
@@ -174,10 +178,11 @@ func bindSession(ctx context.Context, core *hostcore.Core, workspace, mode, opMo
 			return "", err
 		}
 	}
-	if mode != "" || opMode != "" {
-		if _, err := core.Sessions.Configure(ctx, s.ID, api.SessionConfig{OperatingMode: opMode, PermissionMode: mode}); err != nil {
-			return "", err
-		}
+	if opMode == "" {
+		opMode = api.ModeAgent
+	}
+	if _, err := core.Sessions.Configure(ctx, s.ID, api.SessionConfig{OperatingMode: opMode, PermissionMode: api.PermissionInherit}); err != nil {
+		return "", err
 	}
 	return s.ID, nil
 }
@@ -222,7 +227,7 @@ func (d *driver) Emit(event string, payload any) {
 	_ = d.core.ResolveApproval(req.SessionID, req.ID, out)
 }
 
-func (d *driver) run(ctx context.Context, sessionID string, input io.Reader, stdout io.Writer) {
+func (d *driver) run(ctx context.Context, sessionID, mode string, input io.Reader, stdout io.Writer) {
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -248,7 +253,7 @@ func (d *driver) run(ctx context.Context, sessionID string, input io.Reader, std
 			d.mu.Unlock()
 			res = d.core.Execute(ctx, hostcore.ToolRequest{
 				SessionID: sessionID, TurnID: turn, ToolCallID: fmt.Sprintf("%s-%d", turn, n),
-				Tool: line.Tool, Args: line.Args,
+				Tool: line.Tool, Args: line.Args, PermissionOverride: mode,
 			})
 		}
 		_ = enc.Encode(res)

@@ -179,3 +179,19 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// One run's --mode auto must not loosen the next run.
+func TestModeIsPerRun(t *testing.T) {
+	f := newFixture(t)
+	code, res, _ := f.run(t, nil, "Write", "--workspace", f.workspace, "--mode", "auto", "--args", `{"path":"a.txt","content":"x"}`)
+	if code != 0 || !res[0].OK || res[0].Decision != "allow" {
+		t.Fatalf("auto run = %d %+v", code, res)
+	}
+	code, res, _ = f.run(t, nil, "Write", "--workspace", f.workspace, "--args", `{"path":"b.txt","content":"x"}`)
+	if code != 0 || res[0].OK || res[0].Code != "TOOL_DENIED" {
+		t.Errorf("next run without --mode = %+v; want a card, denied for lack of approve", res)
+	}
+	if _, err := os.Stat(filepath.Join(f.workspace, "b.txt")); !os.IsNotExist(err) {
+		t.Error("the second run wrote without approval")
+	}
+}

@@ -54,8 +54,20 @@ func (globTool) Run(ctx context.Context, c *Call) Result {
 	if a.Limit == 0 {
 		a.Limit = GlobDefaultLimit
 	}
+	for _, part := range strings.Split(a.Pattern, "/") {
+		if part == ".." {
+			return Failure(errs.New(errs.InvalidArgument, "a pattern cannot climb out of its directory with ..; pass the directory to search as path").With("field", "pattern"))
+		}
+	}
 	t := *c.Target
+	guard, err := guardSearch(c)
+	if err != nil {
+		return Failure(err)
+	}
 	res, err := search.Glob(ctx, search.GlobOptions{Root: t.Abs, Pattern: a.Pattern, Limit: a.Limit})
+	if err == nil {
+		err = guard.check()
+	}
 	if err != nil {
 		return Failure(err)
 	}

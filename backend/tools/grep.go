@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"path"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -56,16 +55,22 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 		a.OutputMode = "content"
 	}
 	t := *c.Target
+	guard, err := guardSearch(c)
+	if err != nil {
+		return Failure(err)
+	}
 	res, err := search.Grep(ctx, search.GrepOptions{
 		Root: t.Abs, Pattern: a.Pattern, Include: a.Include, IgnoreCase: a.IgnoreCase,
 		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: g.rgPath,
 	})
+	if err == nil {
+		err = guard.check()
+	}
 	if err != nil {
 		return Failure(err)
 	}
 	dir := DisplayPath(t)
-	fi, statErr := c.Resolver.Stat(t)
-	isFile := statErr == nil && !fi.IsDir()
+	isFile := !guard.before.IsDir()
 	display := func(rel string) string {
 		if isFile || rel == "." {
 			return dir // a directly named file is shown by its own path
@@ -75,10 +80,5 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	text, tags, truncated, notice := search.FormatGrep(res, display)
 	out := Result{OK: true, Root: string(t.Root), Path: dir, Content: text, Truncated: truncated, Notice: notice}
 	out.Fields = map[string]any{"tags": tags, "engine": res.Engine}
-	if isFile {
-		out.Path = dir
-	} else {
-		out.Path = path.Clean(dir)
-	}
 	return out
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,16 +85,21 @@ func (readTool) Run(ctx context.Context, c *Call) Result {
 	display := DisplayPath(*c.Target)
 	base := Result{OK: true, Root: string(c.Target.Root), Path: display}
 	if fi.Size() > hashline.MaxTextBytes {
-		return readLarge(ctx, f, a, lineCap, base)
+		return readLarge(ctx, f, a, lineCap, base, fi.Size())
 	}
-	data, err := io.ReadAll(f)
+	// The file may have grown since Stat: never read past the text bound.
+	data, err := io.ReadAll(io.LimitReader(f, hashline.MaxTextBytes+1))
 	if err != nil {
 		return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", display))
 	}
+	if len(data) > hashline.MaxTextBytes {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", display))
+		}
+		return readLarge(ctx, f, a, lineCap, base, fi.Size())
+	}
 	if hashline.IsBinary(data) {
-		base.Content = fmt.Sprintf("[binary file, %d bytes: not shown. Inspect it with Bash (for example: file, xxd | head)]", len(data))
-		base.Fields = map[string]any{"binary": true, "size": len(data)}
-		return base
+		return binaryResult(base, int64(len(data)))
 	}
 	text := hashline.Decode(data)
 	tag := text.Digest().Tag()
@@ -104,10 +110,21 @@ func (readTool) Run(ctx context.Context, c *Call) Result {
 	return renderWindow(base, hashline.Header(display, tag), tag, lines, len(lines), a, lineCap)
 }
 
+func binaryResult(base Result, size int64) Result {
+	base.Content = fmt.Sprintf("[binary file, %d bytes: not shown. Inspect it with Bash (for example: file, xxd | head)]", size)
+	base.Fields = map[string]any{"binary": true, "size": size}
+	return base
+}
+
 // readLarge pages through a file too large to tag (over 16 MiB): it is never
 // refused for its size, but it has no tag and cannot be edited.
-func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base Result) Result {
+func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base Result, size int64) Result {
 	br := bufio.NewReaderSize(r, 256<<10)
+	// Binary by its head (NUL in the first 8 KiB): validating the UTF-8 of
+	// the whole file is not worth a pass over gigabytes.
+	if head, _ := br.Peek(8 << 10); bytes.IndexByte(head, 0) >= 0 {
+		return binaryResult(base, size)
+	}
 	var window []string
 	total := 0
 	for {
@@ -134,7 +151,7 @@ func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base R
 	}
 	res := renderWindowAt(base, "["+base.Path+"]", "", window, a.Offset, total, a, lineCap)
 	if res.OK {
-		res.Notice = joinNotice(res.Notice, "the file is larger than 16 MiB: it has no tag and can only be replaced with Write")
+		res.Notice = joinNotice(res.Notice, "the file is larger than 16 MiB: it has no tag, so Edit and Write cannot change it; use Bash")
 	}
 	return res
 }

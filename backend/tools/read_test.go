@@ -23,6 +23,12 @@ type ws struct {
 
 func newWS(t *testing.T, files map[string]string) *ws {
 	t.Helper()
+	return newWSWith(t, files, "-")
+}
+
+// newWSWith builds a workspace whose Grep uses rgPath ("-" = builtin).
+func newWSWith(t *testing.T, files map[string]string, rgPath string) *ws {
+	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -37,7 +43,7 @@ func newWS(t *testing.T, files map[string]string) *ws {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := tools.NewRegistry(tools.Builtins(tools.Options{RgPath: "-"})...)
+	reg, err := tools.NewRegistry(tools.Builtins(tools.Options{RgPath: rgPath})...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +54,7 @@ func newWS(t *testing.T, files map[string]string) *ws {
 func (w *ws) run(tool string, args map[string]any) tools.Result {
 	w.t.Helper()
 	raw, _ := json.Marshal(args)
-	folded, err := w.registry.Validate(tool, raw)
+	folded, _, err := w.registry.Validate(tool, raw)
 	if err != nil {
 		return tools.Failure(err)
 	}

@@ -6,6 +6,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -58,6 +59,21 @@ type Tool interface {
 	Spec() Spec
 	Run(ctx context.Context, c *Call) Result
 }
+
+// Prechecker is implemented by tools with cheap checks that can fail a call
+// before it costs the user an approval card (Write: an overwrite needs a tag).
+type Prechecker interface {
+	Precheck(c *Call) error
+}
+
+// Options configure the builtin tools.
+type Options struct {
+	// RgPath selects ripgrep for Grep: "" looks it up on PATH, "-" forces the
+	// in-process searcher.
+	RgPath string
+}
+
+const readOnly = os.O_RDONLY
 
 // Result is the structured outcome the model (and the UI) receives.
 type Result struct {

@@ -46,11 +46,12 @@ func compileSchema(s Spec) (*compiledSchema, error) {
 }
 
 // Validate folds aliases and checks raw against the tool's schema. It returns
-// the canonical arguments or INVALID_ARGUMENT naming the field.
-func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, error) {
+// the canonical arguments, encoded and decoded, or INVALID_ARGUMENT naming
+// the field.
+func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, map[string]any, error) {
 	t, ok := r.tools[name]
 	if !ok {
-		return nil, errs.New(errs.ToolNotFound, "there is no tool named %q; use one of %s", name, strings.Join(r.order, ", ")).With("tool", name)
+		return nil, nil, errs.New(errs.ToolNotFound, "there is no tool named %q; use one of %s", name, strings.Join(r.order, ", ")).With("tool", name)
 	}
 	spec, cs := t.Spec(), r.schemas[name]
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -60,7 +61,7 @@ func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, 
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil || args == nil {
-		return nil, errs.New(errs.InvalidArgument, "%s arguments must be a JSON object", name).With("field", "")
+		return nil, nil, errs.New(errs.InvalidArgument, "%s arguments must be a JSON object", name).With("field", "")
 	}
 	for alias, canonical := range spec.Aliases {
 		v, has := args[alias]
@@ -74,24 +75,24 @@ func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, 
 	}
 	for _, req := range cs.required {
 		if _, ok := args[req]; !ok {
-			return nil, errs.New(errs.InvalidArgument, "%s needs %q", name, req).With("field", req)
+			return nil, nil, errs.New(errs.InvalidArgument, "%s needs %q", name, req).With("field", req)
 		}
 	}
 	// Validate the decoded JSON value tree, with numbers as float64 as the
 	// validator expects.
 	folded, err := json.Marshal(args)
 	if err != nil {
-		return nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be encoded", name)
+		return nil, nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be encoded", name)
 	}
 	var instance any
 	if err := json.Unmarshal(folded, &instance); err != nil {
-		return nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be decoded", name)
+		return nil, nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be decoded", name)
 	}
 	if err := cs.resolved.Validate(instance); err != nil {
 		field := fieldOf(err.Error(), cs.props, args)
-		return nil, errs.New(errs.InvalidArgument, "invalid %s arguments: %s", name, cleanMessage(err.Error())).With("field", field)
+		return nil, nil, errs.New(errs.InvalidArgument, "invalid %s arguments: %s", name, cleanMessage(err.Error())).With("field", field)
 	}
-	return folded, nil
+	return folded, instance.(map[string]any), nil
 }
 
 var propertyInMessage = regexp.MustCompile(`/properties/([A-Za-z_][A-Za-z0-9_]*)`)

@@ -80,6 +80,27 @@ func stripPasted(content string) (string, error) {
 	return out, nil
 }
 
+// Precheck refuses, before any approval card, an overwrite without a tag
+// and a target that is not a regular file.
+func (writeTool) Precheck(c *Call) error {
+	var a writeArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return errs.Wrap(err, errs.InvalidArgument, "Write arguments do not decode")
+	}
+	fi, err := c.Resolver.Stat(*c.Target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errs.New(errs.InvalidArgument, "%s is not a regular file; choose a file path", DisplayPath(*c.Target)).With("field", "path")
+	case a.Tag == "":
+		return errs.New(errs.EditTagRequired, "%s already exists; Read it and pass its tag to overwrite it", DisplayPath(*c.Target)).With("field", "tag")
+	}
+	return nil
+}
+
 func (writeTool) Run(ctx context.Context, c *Call) Result {
 	var a writeArgs
 	if err := json.Unmarshal(c.Args, &a); err != nil {

@@ -1,5 +1,0 @@
-package tools
-
-import "os"
-
-const readOnly = os.O_RDONLY
