@@ -12,6 +12,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 )
 
 // App is the object bound to the frontend. Its exported methods are the
@@ -230,4 +231,32 @@ func (a *App) UpdateSettings(s api.Settings) (api.Settings, error) {
 		c.Emit(api.EventSettingsChanged, out)
 	}
 	return out, err
+}
+
+// PendingApprovals lists a session's open approval cards, so a reloaded
+// window can show them again.
+func (a *App) PendingApprovals(sessionID string) ([]permission.Request, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.PendingApprovals(sessionID), nil
+}
+
+// ResolveApproval answers a card: "allow-once", "allow-session" or "deny".
+func (a *App) ResolveApproval(sessionID, requestID, outcome string) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	return c.ResolveApproval(sessionID, requestID, permission.Outcome(outcome))
+}
+
+// StopSession cancels a session's running and waiting tool calls.
+func (a *App) StopSession(sessionID string) (int, error) {
+	c, err := a.ready()
+	if err != nil {
+		return 0, err
+	}
+	return c.StopSession(sessionID), nil
 }

@@ -149,3 +149,44 @@ export namespace api {
 
 }
 
+export namespace permission {
+	
+	export class Request {
+	    id: string;
+	    sessionId: string;
+	    turnId: string;
+	    toolCallId: string;
+	    tool: string;
+	    risk: string;
+	    reason: string;
+	    preview: string;
+	    path: string;
+	    external: boolean;
+	    workspace: string;
+	    delegate?: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Request(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.tool = source["tool"];
+	        this.risk = source["risk"];
+	        this.reason = source["reason"];
+	        this.preview = source["preview"];
+	        this.path = source["path"];
+	        this.external = source["external"];
+	        this.workspace = source["workspace"];
+	        this.delegate = source["delegate"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+
+}
+

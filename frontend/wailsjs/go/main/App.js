@@ -46,6 +46,10 @@ export function ListSessions(arg1, arg2) {
   return window['go']['main']['App']['ListSessions'](arg1, arg2);
 }
 
+export function PendingApprovals(arg1) {
+  return window['go']['main']['App']['PendingApprovals'](arg1);
+}
+
 export function RemoveProject(arg1) {
   return window['go']['main']['App']['RemoveProject'](arg1);
 }
@@ -54,8 +58,16 @@ export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
 }
 
+export function ResolveApproval(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ResolveApproval'](arg1, arg2, arg3);
+}
+
 export function RestoreSession(arg1) {
   return window['go']['main']['App']['RestoreSession'](arg1);
+}
+
+export function StopSession(arg1) {
+  return window['go']['main']['App']['StopSession'](arg1);
 }
 
 export function UpdateSettings(arg1) {
