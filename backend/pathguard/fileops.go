@@ -206,3 +206,25 @@ func (r *Resolver) Key(res Resolved) string {
 	}
 	return res.Abs
 }
+
+// Remove deletes the approved file res (never a folder), through the same
+// re-check and os.Root containment as the other operations: a link swapped
+// in for the file is removed as a link, never followed.
+func (r *Resolver) Remove(res Resolved) error {
+	dir, name, err := r.prepare(res)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(name)
+	if err != nil {
+		return opErr(err, res, "remove")
+	}
+	if fi.IsDir() {
+		return isFolderErr(res)
+	}
+	if err := dir.Remove(name); err != nil {
+		return opErr(err, res, "remove")
+	}
+	return nil
+}

@@ -217,3 +217,45 @@ func TestKeyFoldsOnCaseInsensitiveVolumes(t *testing.T) {
 		}
 	}
 }
+
+func TestRemove(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	keep := filepath.Join(outside, "keep.txt")
+	if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(ws, "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := pathguard.New(pathguard.Roots{Workspace: ws}, pathguard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := r.Resolve("a.txt")
+	if err := r.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "a.txt")); !os.IsNotExist(err) {
+		t.Error("file not removed")
+	}
+	d, _ := r.Resolve("dir")
+	if err := r.Remove(d); err == nil {
+		t.Error("Remove deleted a folder")
+	}
+	// A link planted after resolution is removed as a link; its target stays.
+	if err := os.WriteFile(filepath.Join(ws, "b.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := r.Resolve("b.txt")
+	os.Remove(filepath.Join(ws, "b.txt"))
+	if err := os.Symlink(keep, filepath.Join(ws, "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	_ = r.Remove(b)
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("Remove followed a planted link: %v", err)
+	}
+}
