@@ -13,6 +13,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 )
 
 // App is the object bound to the frontend. Its exported methods are the
@@ -259,4 +260,23 @@ func (a *App) StopSession(sessionID string) (int, error) {
 		return 0, err
 	}
 	return c.StopSession(sessionID), nil
+}
+
+// ReviewChanges lists a session's review records ("" = all its messages).
+func (a *App) ReviewChanges(sessionID, messageID string) ([]review.Change, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.ReviewChanges(a.bg(), sessionID, messageID)
+}
+
+// RollbackChange restores the file(s) of one review record; CONFLICT when
+// the file changed since.
+func (a *App) RollbackChange(sessionID, snapshotID string) ([]review.Change, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Rollback(a.bg(), sessionID, snapshotID)
 }

@@ -31,6 +31,18 @@ type ToolRequest struct {
 	Delegate string `json:"delegate,omitempty"`
 	// PermissionOverride is a delegate's declared permission scope.
 	PermissionOverride string `json:"permissionOverride,omitempty"`
+	// MessageID is the assistant message carrying the call; review records
+	// belong to it. Empty means the turn and call ids stand in for it.
+	MessageID string `json:"messageId,omitempty"`
+	// PromptID scopes the edit loop guard (one user prompt); empty = TurnID.
+	PromptID string `json:"promptId,omitempty"`
+}
+
+func (r ToolRequest) messageID() string {
+	if r.MessageID != "" {
+		return r.MessageID
+	}
+	return r.TurnID + ":" + r.ToolCallID
 }
 
 // Decisions recorded in results and audit rows.
@@ -125,7 +137,8 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err)
 	}
-	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver}
+	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver,
+		Review: tools.ReviewScope{Store: c.review, SessionID: req.SessionID, MessageID: req.messageID(), ToolCallID: req.ToolCallID}}
 	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,
 		PermissionMode: mode, Temporary: binding.Temporary}
 	if spec.Shape != tools.NoPath {

@@ -16,6 +16,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/settings"
 	"github.com/pi-desktop/pi-desktop/backend/store"
@@ -69,6 +70,7 @@ type Core struct {
 		calls   sync.WaitGroup
 	}
 	registry  *tools.Registry
+	review    *review.Store
 	broker    *permission.Broker
 	audit     *audit.Writer
 	cancels   *cancels
@@ -113,6 +115,7 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		Sessions:  session.New(st.DB(), layout, cfg.Now),
 		Settings:  settings.New(st.DB(), cfg.GOOS),
 		registry:  registry,
+		review:    review.New(st.DB(), layout.Reviews(), cfg.Now),
 		cancels:   newCancels(),
 		admission: newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots),
 	}
@@ -195,6 +198,10 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	}
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
+	if err := c.review.DeleteSession(ctx, id); err != nil {
+		// The folder is swept at the next start; the rows stay as history.
+		c.log.Warn("delete review records", "session", id, "err", err)
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ package toolcli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,7 @@ Runs tool calls through the same host pipeline the agent uses, in one durable
 session bound to DIR (created on first use, reused after). A script has one
 JSON object per line:
   {"tool":"Read","args":{"path":"main.go"},"approve":"once|session|deny"}
+  {"op":"rollback","changeId":"<review snapshotId>"}   {"op":"reviews"}
 Each result is printed as one JSON line as soon as it completes. A call that
 needs approval and has no "approve" is denied.
 
@@ -49,11 +51,16 @@ Options:
   --approve ANSWER       answer for a single call's approval card
 `
 
-// Line is one script line.
+// Line is one script line: a tool call, or {"op":"rollback","changeId":…}
+// to roll back a review record.
 type Line struct {
 	Tool    string          `json:"tool"`
 	Args    json.RawMessage `json:"args"`
 	Approve string          `json:"approve"`
+	// Prompt scopes the edit loop guard; lines without one share the run's.
+	Prompt   string `json:"prompt"`
+	Op       string `json:"op"`
+	ChangeID string `json:"changeId"`
 }
 
 // Env is what Run needs from the process.
@@ -247,13 +254,15 @@ func (d *driver) run(ctx context.Context, sessionID, mode string, input io.Reade
 			res = tools.Failure(errs.New(errs.InvalidArgument, "script line %d is not a JSON object like {\"tool\":\"Read\",\"args\":{…}}", n))
 		} else if line.Approve != "" && answer(line.Approve) == "" {
 			res = tools.Failure(errs.New(errs.InvalidArgument, "script line %d: approve must be once, session or deny", n).With("field", "approve"))
+		} else if line.Op != "" {
+			res = d.op(ctx, sessionID, line, n)
 		} else {
 			d.mu.Lock()
 			d.pending = answer(line.Approve)
 			d.mu.Unlock()
 			res = d.core.Execute(ctx, hostcore.ToolRequest{
 				SessionID: sessionID, TurnID: turn, ToolCallID: fmt.Sprintf("%s-%d", turn, n),
-				Tool: line.Tool, Args: line.Args, PermissionOverride: mode,
+				Tool: line.Tool, Args: line.Args, PermissionOverride: mode, PromptID: cmp.Or(line.Prompt, turn),
 			})
 		}
 		_ = enc.Encode(res)
@@ -263,4 +272,26 @@ func (d *driver) run(ctx context.Context, sessionID, mode string, input io.Reade
 		_ = enc.Encode(tools.Failure(errs.Wrap(err, errs.InvalidArgument, "reading the script stopped: %v", err)))
 		_ = w.Flush()
 	}
+}
+
+// op runs a non-tool script line.
+func (d *driver) op(ctx context.Context, sessionID string, line Line, n int) tools.Result {
+	switch line.Op {
+	case "rollback":
+		if line.ChangeID == "" {
+			return tools.Failure(errs.New(errs.InvalidArgument, "script line %d: rollback needs changeId (a review record's snapshotId)", n).With("field", "changeId"))
+		}
+		changes, err := d.core.Rollback(ctx, sessionID, line.ChangeID)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		return tools.Result{OK: true, Message: fmt.Sprintf("rolled back %d change(s)", len(changes)), Fields: map[string]any{"changes": changes}}
+	case "reviews":
+		changes, err := d.core.ReviewChanges(ctx, sessionID, "")
+		if err != nil {
+			return tools.Failure(err)
+		}
+		return tools.Result{OK: true, Fields: map[string]any{"changes": changes}}
+	}
+	return tools.Failure(errs.New(errs.InvalidArgument, "script line %d: unknown op %q; use rollback or reviews", n, line.Op).With("field", "op"))
 }

@@ -195,3 +195,43 @@ func TestModeIsPerRun(t *testing.T) {
 		t.Error("the second run wrote without approval")
 	}
 }
+
+func TestRollbackOp(t *testing.T) {
+	f := newFixture(t)
+	type change struct {
+		SnapshotID string `json:"snapshotId"`
+		Status     string `json:"status"`
+		State      string `json:"state"`
+	}
+	var out bytes.Buffer
+	script := `{"tool":"Write","args":{"path":"made.txt","content":"new\n"},"approve":"once"}` + "\n"
+	toolcli.Run(t.Context(), []string{"--workspace", f.workspace, "--script", "-"}, toolcli.Env{
+		Stdin: strings.NewReader(script), Stdout: &out, Stderr: io.Discard,
+		ResolveDataDir: func(string) (string, error) { return f.data, nil },
+	})
+	var written struct {
+		OK     bool     `json:"ok"`
+		Review []change `json:"review"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &written); err != nil || !written.OK || len(written.Review) != 1 || written.Review[0].Status != "added" {
+		t.Fatalf("Write result %s", out.String())
+	}
+	id := written.Review[0].SnapshotID
+	lines := fmt.Sprintf(`{"op":"rollback","changeId":%q}`+"\n"+`{"op":"rollback","changeId":%q}`+"\n"+`{"op":"reviews"}`, id, id)
+	code, res, _ := f.run(t, strings.NewReader(lines), "--workspace", f.workspace, "--script", "-")
+	if code != 0 || len(res) != 3 {
+		t.Fatalf("exit %d, %+v", code, res)
+	}
+	if !res[0].OK {
+		t.Errorf("rollback = %+v", res[0])
+	}
+	if _, err := os.Stat(filepath.Join(f.workspace, "made.txt")); !os.IsNotExist(err) {
+		t.Error("rolling back a created file did not remove it")
+	}
+	if res[1].OK || res[1].Code != "CONFLICT" {
+		t.Errorf("second rollback = %+v; want CONFLICT", res[1])
+	}
+	if !res[2].OK {
+		t.Errorf("reviews = %+v", res[2])
+	}
+}

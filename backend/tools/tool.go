@@ -12,6 +12,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 )
 
 // PathShape is what a tool's path argument must name.
@@ -52,6 +53,24 @@ type Call struct {
 	// tools without a path.
 	Target   *pathguard.Resolved
 	Resolver *pathguard.Resolver
+	// Review records workspace mutations for the message that made them.
+	Review ReviewScope
+}
+
+// ReviewScope ties a mutation's review record to its session and message.
+// The zero value records nothing.
+type ReviewScope struct {
+	Store                            *review.Store
+	SessionID, MessageID, ToolCallID string
+}
+
+// capture takes the pre-change snapshot of t: nil (and no error) outside
+// the workspace root, where no review record is kept (spec §4c).
+func (r ReviewScope) capture(c *Call, t pathguard.Resolved) (*review.Capture, error) {
+	if r.Store == nil {
+		return nil, nil
+	}
+	return r.Store.Capture(r.SessionID, r.MessageID, r.ToolCallID, t, c.Resolver)
 }
 
 // Tool is a builtin tool.

@@ -16,6 +16,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 )
 
 type writeArgs struct {
@@ -140,6 +141,12 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	if err := ctx.Err(); err != nil {
 		return Failure(errs.New(errs.ToolAborted, "Write was stopped before it changed anything"))
 	}
+	// No workspace change without its review snapshot: a failed capture
+	// fails the call before anything is written.
+	capture, err := c.Review.capture(c, target)
+	if err != nil {
+		return Failure(err)
+	}
 	if err := c.Resolver.WriteFileAtomic(target, []byte(content), mode); err != nil {
 		return Failure(err)
 	}
@@ -149,6 +156,11 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	}
 	res := Result{OK: true, Root: string(target.Root), Path: display}
 	fields := map[string]any{"created": created, "bytes": len(landed)}
+	if change, err := capture.Finish(ctx, review.OpWrite, landed); err != nil {
+		res.Notice = joinNotice(res.Notice, "the change was made but its review record could not be saved, so it cannot be rolled back from the review pane")
+	} else if change.Version != 0 {
+		fields["review"] = []review.Change{change}
+	}
 	if hashline.IsBinary(landed) {
 		fields["binary"] = true
 		res.Content = "wrote " + display + " (not text: no tag)"
@@ -163,7 +175,7 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 		}
 		res.Content = header + "\n" + verb + " " + display
 		if string(landed) != content {
-			res.Notice = "post-write drift: the file on disk differs from the content sent; Read it before editing"
+			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the content sent; Read it before editing")
 		}
 	}
 	res.Fields = fields

@@ -190,3 +190,90 @@ export namespace permission {
 
 }
 
+export namespace review {
+	
+	export class Hunk {
+	    oldStart: number;
+	    oldLines: number;
+	    newStart: number;
+	    newLines: number;
+	    lines: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Hunk(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.oldStart = source["oldStart"];
+	        this.oldLines = source["oldLines"];
+	        this.newStart = source["newStart"];
+	        this.newLines = source["newLines"];
+	        this.lines = source["lines"];
+	    }
+	}
+	export class Change {
+	    version: number;
+	    snapshotId: string;
+	    messageId: string;
+	    path: string;
+	    operation: string;
+	    status: string;
+	    state: string;
+	    additions: number;
+	    deletions: number;
+	    hunks: Hunk[];
+	    binary?: boolean;
+	    truncated?: boolean;
+	    reversible: boolean;
+	    sessionId: string;
+	    toolCallId: string;
+	    groupId?: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Change(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.snapshotId = source["snapshotId"];
+	        this.messageId = source["messageId"];
+	        this.path = source["path"];
+	        this.operation = source["operation"];
+	        this.status = source["status"];
+	        this.state = source["state"];
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	        this.hunks = this.convertValues(source["hunks"], Hunk);
+	        this.binary = source["binary"];
+	        this.truncated = source["truncated"];
+	        this.reversible = source["reversible"];
+	        this.sessionId = source["sessionId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.groupId = source["groupId"];
+	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+

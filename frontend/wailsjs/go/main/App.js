@@ -66,6 +66,14 @@ export function RestoreSession(arg1) {
   return window['go']['main']['App']['RestoreSession'](arg1);
 }
 
+export function ReviewChanges(arg1, arg2) {
+  return window['go']['main']['App']['ReviewChanges'](arg1, arg2);
+}
+
+export function RollbackChange(arg1, arg2) {
+  return window['go']['main']['App']['RollbackChange'](arg1, arg2);
+}
+
 export function StopSession(arg1) {
   return window['go']['main']['App']['StopSession'](arg1);
 }
