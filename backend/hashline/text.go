@@ -63,20 +63,23 @@ func Decode(data []byte) Text {
 	if len(data) == 0 {
 		return t
 	}
-	t.Lines = make([]Line, 0, bytes.Count(data, []byte{'\n'})+1)
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
+	// One string conversion for the whole file; lines are substrings of it,
+	// so decoding a 10k-line file costs two allocations, not 10k.
+	rest := string(data)
+	t.Lines = make([]Line, 0, strings.Count(rest, "\n")+1)
+	for len(rest) > 0 {
+		i := strings.IndexByte(rest, '\n')
 		if i < 0 {
-			t.Lines = append(t.Lines, Line{Text: string(data)})
+			t.Lines = append(t.Lines, Line{Text: rest})
 			return t
 		}
-		line := data[:i]
+		line := rest[:i]
 		crlf := len(line) > 0 && line[len(line)-1] == '\r'
 		if crlf {
 			line = line[:len(line)-1]
 		}
-		t.Lines = append(t.Lines, Line{Text: string(line), CRLF: crlf})
-		data = data[i+1:]
+		t.Lines = append(t.Lines, Line{Text: line, CRLF: crlf})
+		rest = rest[i+1:]
 	}
 	t.FinalNewline = true
 	return t

@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -137,8 +138,13 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err)
 	}
+	edits := c.edits.get(req.SessionID)
 	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver,
-		Review: tools.ReviewScope{Store: c.review, SessionID: req.SessionID, MessageID: req.messageID(), ToolCallID: req.ToolCallID}}
+		Review:   tools.ReviewScope{Store: c.review, SessionID: req.SessionID, MessageID: req.messageID(), ToolCallID: req.ToolCallID},
+		Edits:    edits.store,
+		Guard:    edits.guard,
+		PromptID: cmp.Or(req.PromptID, req.TurnID),
+	}
 	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,
 		PermissionMode: mode, Temporary: binding.Temporary}
 	if spec.Shape != tools.NoPath {

@@ -70,6 +70,7 @@ type Core struct {
 		calls   sync.WaitGroup
 	}
 	registry  *tools.Registry
+	edits     editStates
 	review    *review.Store
 	broker    *permission.Broker
 	audit     *audit.Writer
@@ -198,6 +199,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	}
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
+	c.edits.drop(id)
 	if err := c.review.DeleteSession(ctx, id); err != nil {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)

@@ -107,7 +107,11 @@ func (readTool) Run(ctx context.Context, c *Call) Result {
 	for i, l := range text.Lines {
 		lines[i] = l.Text
 	}
-	return renderWindow(base, hashline.Header(display, tag), tag, lines, len(lines), a, lineCap)
+	res, seen := renderWindow(base, hashline.Header(display, tag), tag, lines, len(lines), a, lineCap)
+	if res.OK && c.Edits != nil {
+		c.Edits.Record(c.Resolver.Key(*c.Target), text, seen)
+	}
+	return res
 }
 
 func binaryResult(base Result, size int64) Result {
@@ -149,14 +153,14 @@ func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base R
 			return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", base.Path))
 		}
 	}
-	res := renderWindowAt(base, "["+base.Path+"]", "", window, a.Offset, total, a, lineCap)
+	res, _ := renderWindowAt(base, "["+base.Path+"]", "", window, a.Offset, total, a, lineCap)
 	if res.OK {
 		res.Notice = joinNotice(res.Notice, "the file is larger than 16 MiB: it has no tag, so Edit and Write cannot change it; use Bash")
 	}
 	return res
 }
 
-func renderWindow(base Result, header, tag string, lines []string, total int, a readArgs, lineCap int) Result {
+func renderWindow(base Result, header, tag string, lines []string, total int, a readArgs, lineCap int) (Result, hashline.LineSet) {
 	var window []string
 	if a.Offset <= total {
 		window = lines[a.Offset-1 : min(total, a.Offset-1+a.Limit)]
@@ -165,10 +169,13 @@ func renderWindow(base Result, header, tag string, lines []string, total int, a 
 }
 
 // renderWindowAt renders window (whose first line is number first) within
-// the byte budget, clipping long lines, and adds the trailer.
-func renderWindowAt(base Result, header, tag string, window []string, first, total int, a readArgs, lineCap int) Result {
+// the byte budget, clipping long lines, and adds the trailer. It also
+// returns the lines shown in full and byte-faithfully: the ones an Edit may
+// anchor on (a clipped line, or one holding a lone \r, is not "seen").
+func renderWindowAt(base Result, header, tag string, window []string, first, total int, a readArgs, lineCap int) (Result, hashline.LineSet) {
+	var seen hashline.LineSet
 	if a.Offset > total && total > 0 {
-		return Failure(errs.New(errs.InvalidArgument, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", a.Offset, base.Path, total, total).With("field", "offset"))
+		return Failure(errs.New(errs.InvalidArgument, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", a.Offset, base.Path, total, total).With("field", "offset")), seen
 	}
 	var b strings.Builder
 	b.Grow(min(ResultMaxBytes, 64*len(window)+len(header)+64))
@@ -178,7 +185,7 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 		b.WriteString("[empty file]")
 		base.Content = b.String()
 		base.Fields = map[string]any{"tag": tag, "offset": 1, "lineCount": 0, "totalLines": 0, "truncated": false, "clipped": 0}
-		return base
+		return base, seen
 	}
 	const trailerReserve = 128
 	shown, clipped, budgetHit := 0, 0, false
@@ -196,6 +203,8 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 		shown++
 		if isClipped {
 			clipped++
+		} else if !strings.ContainsRune(line, '\r') {
+			seen.Add(n, n)
 		}
 	}
 	last := first + shown - 1
@@ -220,7 +229,7 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 		base.Notice = joinNotice(base.Notice, fmt.Sprintf("%d long lines were clipped (N~:) and cannot be anchored by Edit; Read them with wide:true and limit<=10", clipped))
 	}
 	base.Fields = map[string]any{"tag": tag, "offset": first, "lineCount": shown, "totalLines": total, "truncated": truncated, "clipped": clipped}
-	return base
+	return base, seen
 }
 
 // renderLine renders "N:text", or "N~:<cap runes> …[+K chars]" for a line

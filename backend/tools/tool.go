@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
@@ -55,6 +56,11 @@ type Call struct {
 	Resolver *pathguard.Resolver
 	// Review records workspace mutations for the message that made them.
 	Review ReviewScope
+	// Edits is the session's snapshot store (tags and seen lines) and Guard
+	// its edit loop guard, scoped by PromptID.
+	Edits    *hashline.Store
+	Guard    *hashline.Guard
+	PromptID string
 }
 
 // ReviewScope ties a mutation's review record to its session and message.
@@ -71,6 +77,13 @@ func (r ReviewScope) capture(c *Call, t pathguard.Resolved) (*review.Capture, er
 		return nil, nil
 	}
 	return r.Store.Capture(r.SessionID, r.MessageID, r.ToolCallID, t, c.Resolver)
+}
+
+func (r ReviewScope) captureMove(c *Call, from, to pathguard.Resolved) (*review.MoveCapture, error) {
+	if r.Store == nil {
+		return nil, nil
+	}
+	return r.Store.CaptureMove(r.SessionID, r.MessageID, r.ToolCallID, from, to, c.Resolver)
 }
 
 // Tool is a builtin tool.
@@ -178,5 +191,5 @@ func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
 
 // Builtins returns the builtin tools of this build.
 func Builtins(opts Options) []Tool {
-	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}}
+	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}, editTool{}}
 }

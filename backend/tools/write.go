@@ -167,6 +167,15 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	} else {
 		text := hashline.Decode(landed)
 		tag := text.Digest().Tag()
+		if c.Edits != nil {
+			// Every line that landed was written by the model: all are seen.
+			var seen hashline.LineSet
+			if len(text.Lines) > 0 {
+				seen = hashline.LineRange(1, len(text.Lines))
+			}
+			c.Edits.Record(c.Resolver.Key(target), text, seen)
+			c.Guard.Succeed(c.PromptID, c.Resolver.Key(target))
+		}
 		header := hashline.Header(display, tag)
 		fields["tag"], fields["header"], fields["lines"] = tag, header, len(text.Lines)
 		verb := "updated"

@@ -1,0 +1,241 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
+)
+
+type editArgs struct {
+	Path string `json:"path"`
+	Tag  string `json:"tag"`
+	Ops  string `json:"ops"`
+}
+
+// commitAttempts bounds how often an Edit re-plans when the file keeps
+// changing between validation and the write.
+const commitAttempts = 3
+
+type editTool struct{}
+
+func (editTool) Spec() Spec {
+	return Spec{
+		Name: "Edit",
+		Description: "Change a file by line positions against the tag from your last Read/Grep/Write of it. Ops: " +
+			"PUT N.=M: (replace lines N..M), PUT N*: (replace the block opening at N), PUT <N: / >N: / >$: (insert before N, after N, at the end), " +
+			"PUT >N*: (after the block at N), each followed by +text rows; CUT N.=M [@reg], PUT <N @reg (paste), REM (delete the file), MV DEST (rename). " +
+			"Line numbers refer to the tagged version; never repeat old text.",
+		Class: permission.ClassEdit, Risk: permission.High, Mutates: true,
+		Timeout: 30 * time.Second, Shape: WritableFile, PathArg: "path",
+		Aliases: map[string]string{"file_path": "path"},
+		Schema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "File path, relative to the workspace or absolute."},
+    "file_path": {"type": "string", "description": "Alias of path."},
+    "tag": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$", "description": "The file's tag from the [path#TAG] header you last saw."},
+    "ops": {"type": "string", "description": "Line-anchored operations, one block per op; body rows start with +."}
+  },
+  "required": ["tag", "ops"],
+  "additionalProperties": false
+}`),
+	}
+}
+
+// Precheck refuses before any card an Edit of a missing file (Write creates
+// files) or of something that is not a regular file.
+func (editTool) Precheck(c *Call) error {
+	fi, err := c.Resolver.Stat(*c.Target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errs.New(errs.EditTargetMissing, "%s does not exist; create it with Write", DisplayPath(*c.Target)).With("field", "path")
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errs.New(errs.InvalidArgument, "%s is not a regular file", DisplayPath(*c.Target)).With("field", "path")
+	}
+	return nil
+}
+
+func (editTool) Run(ctx context.Context, c *Call) Result {
+	var a editArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return Failure(errs.Wrap(err, errs.InvalidArgument, "Edit arguments do not decode"))
+	}
+	t := *c.Target
+	key := c.Resolver.Key(t)
+	display := DisplayPath(t)
+	for range commitAttempts {
+		live, exists, err := readLive(c, t)
+		if err != nil {
+			return Failure(err)
+		}
+		plan, eerr := c.Edits.Plan(hashline.EditInput{Key: key, Display: display, Tag: a.Tag, Ops: a.Ops, Live: live, Exists: exists})
+		if eerr != nil {
+			return editFailure(c, key, eerr)
+		}
+		var dest *pathguard.Resolved
+		if plan.MoveTo != "" {
+			d, ferr := moveDestination(c, t, plan.MoveTo)
+			if ferr != nil {
+				return editFailure(c, key, ferr)
+			}
+			dest = &d
+		}
+		if err := ctx.Err(); err != nil {
+			return Failure(errs.New(errs.ToolAborted, "Edit was stopped before it changed anything"))
+		}
+		// Compare-and-swap on the digest: a file changed since it was
+		// validated goes back to the version check, never gets overwritten.
+		now, _, err := readLive(c, t)
+		if err != nil {
+			return Failure(err)
+		}
+		if hashline.DigestOf(now) != plan.LiveDigest {
+			continue
+		}
+		res, err := commitEdit(ctx, c, t, dest, plan)
+		if err != nil {
+			return Failure(err)
+		}
+		destKey := ""
+		if dest != nil {
+			destKey = c.Resolver.Key(*dest)
+		}
+		c.Edits.Commit(key, plan, destKey)
+		c.Guard.Succeed(c.PromptID, key)
+		return res
+	}
+	return Failure(errs.New(errs.Conflict, "%s kept changing while the edit was being applied; Read it again and retry", display))
+}
+
+// moveDestination resolves an MV target. It must stay in the source's root:
+// the approval covered the source path, not a second location.
+func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard.Resolved, *hashline.EditError) {
+	d, err := c.Resolver.Resolve(spelled)
+	if err != nil {
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops", Message: errs.ToPayload(err).Message}
+	}
+	if d.Root != src.Root || d.Root == pathguard.External {
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops",
+			Message: "MV moves a file within its own folder tree (" + string(src.Root) + "); " + spelled + " is outside it. Use Write at the new place and REM here"}
+	}
+	if _, err := c.Resolver.Stat(d); err == nil {
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.EditDestExists, Message: DisplayPath(d) + " already exists; MV never overwrites. Choose another name, or REM it first"}
+	}
+	return d, nil
+}
+
+// commitEdit writes the plan with its review record and builds the result.
+func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathguard.Resolved, plan *hashline.EditPlan) (Result, error) {
+	fi, err := c.Resolver.Stat(t)
+	if err != nil {
+		return Result{}, err
+	}
+	mode := fi.Mode().Perm()
+	res := Result{OK: true, Root: string(t.Root), Path: DisplayPath(t)}
+	fields := map[string]any{"changed": plan.Changed, "preview": plan.Preview, "resolvedBlocks": plan.ResolvedBlocks,
+		"warnings": plan.Warnings, "movedTo": nil}
+	if fields["resolvedBlocks"] == nil {
+		fields["resolvedBlocks"] = []hashline.ResolvedBlock{}
+	}
+	if plan.Warnings == nil {
+		fields["warnings"] = []string{}
+	}
+	var changes []review.Change
+	switch {
+	case plan.Remove:
+		capture, err := c.Review.capture(c, t)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := c.Resolver.Remove(t); err != nil {
+			return Result{}, err
+		}
+		if ch, err := capture.Finish(ctx, review.OpDelete, nil); err == nil && ch.Version != 0 {
+			changes = append(changes, ch)
+		}
+		res.Content = "removed " + res.Path
+		fields["removed"] = true
+	case dest != nil:
+		mc, err := c.Review.captureMove(c, t, *dest)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := c.Resolver.WriteFileAtomic(*dest, plan.NewBytes, mode); err != nil {
+			return Result{}, err
+		}
+		if err := c.Resolver.Remove(t); err != nil {
+			return Result{}, err
+		}
+		landed, err := readAll(c, *dest)
+		if err != nil {
+			return Result{}, err
+		}
+		if chs, err := mc.Finish(ctx, nil, landed); err == nil {
+			changes = append(changes, chs...)
+		}
+		moved := DisplayPath(*dest)
+		fields["movedTo"] = moved
+		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(moved, plan.NewTag)
+		res.Content = hashline.Header(moved, plan.NewTag) + "\n" + plan.Preview
+	default:
+		capture, err := c.Review.capture(c, t)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := c.Resolver.WriteFileAtomic(t, plan.NewBytes, mode); err != nil {
+			return Result{}, err
+		}
+		landed, err := readAll(c, t)
+		if err != nil {
+			return Result{}, err
+		}
+		if ch, err := capture.Finish(ctx, review.OpEdit, landed); err == nil && ch.Version != 0 {
+			changes = append(changes, ch)
+		}
+		if hashline.DigestOf(landed) != plan.NewDigest {
+			res.Notice = "post-write drift: the file on disk differs from the edit; Read it before the next Edit"
+		}
+		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(res.Path, plan.NewTag)
+		res.Content = hashline.Header(res.Path, plan.NewTag) + "\n" + plan.Preview
+	}
+	if len(changes) > 0 {
+		fields["review"] = changes
+	}
+	res.Fields = fields
+	return res, nil
+}
+
+// editFailure turns a contract error into the structured result of
+// edit-contract §7, counting it against the loop guard (§8).
+func editFailure(c *Call, key string, e *hashline.EditError) Result {
+	guard := c.Guard.Fail(c.PromptID, key, e.Code)
+	msg := e.Message
+	if guard.Terminate {
+		msg += " " + hashline.RecoveryHint(e.Code)
+	}
+	r := Result{OK: false, Code: e.Code, Message: msg, Details: e.Details, Path: DisplayPath(*c.Target), Root: string(c.Target.Root)}
+	r.Fields = map[string]any{"retry": e.Retry, "guard": guard}
+	if e.LiveTag != "" {
+		r.Fields["liveTag"] = e.LiveTag
+	}
+	return r
+}
+
+// readLive reads the file an Edit targets, bounded by the text limit.
+func readLive(c *Call, t pathguard.Resolved) ([]byte, bool, error) {
+	data, err := readAll(c, t)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return data, err == nil, err
+}
