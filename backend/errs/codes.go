@@ -65,6 +65,12 @@ const (
 	ShellNotFound       Code = "SHELL_NOT_FOUND"
 	CommandShellChanged Code = "COMMAND_SHELL_CHANGED"
 	CommandShellInvalid Code = "COMMAND_SHELL_INVALID"
+
+	// Background tasks (backend/bgtask).
+	BackgroundTaskLimit      Code = "BACKGROUND_TASK_LIMIT"       // the session's concurrent limit (10)
+	BackgroundTaskHostLimit  Code = "BACKGROUND_TASK_HOST_LIMIT"  // the process-wide ceiling
+	BackgroundTaskRunning    Code = "BACKGROUND_TASK_RUNNING"     // remove refused: not terminal
+	BackgroundTaskStopFailed Code = "BACKGROUND_TASK_STOP_FAILED" // the stop signal failed; retriable
 )
 
 // Codes lists every registered code in declaration order.
@@ -84,5 +90,6 @@ func Codes() []Code {
 		EditNoChange, EditTargetMissing, EditDestExists, EditLimit,
 		MutationRetryBudgetExhausted,
 		ReviewNotReversible,
+		BackgroundTaskLimit, BackgroundTaskHostLimit, BackgroundTaskRunning, BackgroundTaskStopFailed,
 	}
 }

@@ -31,7 +31,12 @@ type GuardState struct {
 type Guard struct {
 	mu      sync.Mutex
 	prompts map[string]map[string]*guardPath
+	order   []string // prompts by first use, to bound memory
 }
+
+// maxPrompts bounds how many prompts' counts a guard keeps; the oldest go
+// first (a prompt that old is long over).
+const maxPrompts = 64
 
 type guardPath struct {
 	count  int
@@ -91,6 +96,19 @@ func (g *Guard) EndPrompt(prompt string) {
 	delete(g.prompts, prompt)
 }
 
+// Exhausted reports whether some path of prompt reached the limit: the turn
+// must end, and the host refuses further mutations in it.
+func (g *Guard) Exhausted(prompt string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, p := range g.prompts[prompt] {
+		if p.count >= GuardLimit {
+			return true
+		}
+	}
+	return false
+}
+
 // State returns key's current state in prompt without recording anything.
 func (g *Guard) State(prompt, key string) GuardState {
 	g.mu.Lock()
@@ -107,6 +125,11 @@ func (g *Guard) path(prompt, key string) *guardPath {
 	if m == nil {
 		m = map[string]*guardPath{}
 		g.prompts[prompt] = m
+		g.order = append(g.order, prompt)
+		for len(g.order) > maxPrompts {
+			delete(g.prompts, g.order[0])
+			g.order = g.order[1:]
+		}
 	}
 	p := m[key]
 	if p == nil {

@@ -16,8 +16,10 @@ const (
 	RevealLines = 40
 	// RevealRunes clips each revealed line.
 	RevealRunes = 512
-	// PreviewRows bounds a success preview.
-	PreviewRows = 60
+	// PreviewRows and PreviewBytes bound a success preview; only rows it
+	// actually shows join Seen.
+	PreviewRows  = 60
+	PreviewBytes = 16 << 10
 )
 
 // RevealLine is one row of an EDIT_LINES_UNSEEN reveal.
@@ -134,14 +136,14 @@ func preview(lines []Line, inserted [][2]int, points []int) (string, LineSet) {
 			b.WriteString("\n…")
 		}
 		for n := r[0]; n <= r[1]; n++ {
-			if rows == PreviewRows {
+			s, ok := row(n, lines[n-1].Text, RevealRunes)
+			if rows == PreviewRows || b.Len()+len(s)+1 > PreviewBytes {
 				b.WriteString("\n…[+" + strconv.Itoa(want.Len()-rows) + " rows]")
 				return b.String(), full
 			}
 			if rows > 0 {
 				b.WriteByte('\n')
 			}
-			s, ok := row(n, lines[n-1].Text, RevealRunes)
 			b.WriteString(s)
 			rows++
 			if ok {

@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
@@ -52,9 +53,10 @@ func newAdmission(capacity, perSession, mutationSlots int) *admission {
 }
 
 // admit reserves what a call needs and returns its release. Every wait
-// honours ctx, so a Stop cancels a queued call before it starts. pathKey is
-// the normalized target path ("" when the call has none).
-func (a *admission) admit(ctx context.Context, session, pathKey string, mutates bool) (func(), error) {
+// honours ctx, so a Stop cancels a queued call before it starts. pathKeys
+// are the normalized paths the call touches; they are locked in sorted
+// order so two calls never wait on each other's second path.
+func (a *admission) admit(ctx context.Context, session string, pathKeys []string, mutates bool) (func(), error) {
 	gate, err := a.enterSession(session)
 	if err != nil {
 		return nil, err
@@ -80,9 +82,14 @@ func (a *admission) admit(ctx context.Context, session, pathKey string, mutates 
 			return nil, aborted(ctx)
 		}
 	}
-	if pathKey != "" {
-		l := a.pathLock(pathKey)
-		undo = append(undo, func() { a.dropPathLock(pathKey) })
+	keys := slices.Clone(pathKeys)
+	slices.Sort(keys)
+	for _, key := range slices.Compact(keys) {
+		if key == "" {
+			continue
+		}
+		l := a.pathLock(key)
+		undo = append(undo, func() { a.dropPathLock(key) })
 		weight := int64(1)
 		if mutates {
 			weight = pathWriteWeight

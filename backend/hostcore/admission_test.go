@@ -21,7 +21,7 @@ func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				session := string(rune('a' + s))
-				done, err := a.admit(t.Context(), session, "/p/"+session+"/"+string(rune('0'+i)), true)
+				done, err := a.admit(t.Context(), session, []string{"/p/" + session + "/" + string(rune('0'+i))}, true)
 				if err != nil {
 					t.Error(err)
 					return
@@ -46,14 +46,14 @@ func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
 
 func TestAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) {
 	a := newAdmission(64, 64, 4)
-	r1, _ := a.admit(t.Context(), "s", "/p/f", false)
-	r2, err := a.admit(t.Context(), "t", "/p/f", false) // two readers together
+	r1, _ := a.admit(t.Context(), "s", []string{"/p/f"}, false)
+	r2, err := a.admit(t.Context(), "t", []string{"/p/f"}, false) // two readers together
 	if err != nil {
 		t.Fatal(err)
 	}
 	wrote := make(chan struct{})
 	go func() {
-		w, err := a.admit(context.Background(), "s", "/p/f", true)
+		w, err := a.admit(context.Background(), "s", []string{"/p/f"}, true)
 		if err == nil {
 			close(wrote)
 			w()
@@ -71,18 +71,18 @@ func TestAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) 
 
 func TestAdmissionOverloadAndStop(t *testing.T) {
 	a := newAdmission(1, 1, 1)
-	hold, _ := a.admit(t.Context(), "s", "", false)
-	if _, err := a.admit(t.Context(), "s", "", false); !errs.Is(err, errs.HostOverloaded) {
+	hold, _ := a.admit(t.Context(), "s", []string{""}, false)
+	if _, err := a.admit(t.Context(), "s", []string{""}, false); !errs.Is(err, errs.HostOverloaded) {
 		t.Errorf("over capacity = %v; want HOST_OVERLOADED", err)
 	}
 	hold()
 
 	a = newAdmission(8, 8, 1)
-	first, _ := a.admit(t.Context(), "s", "/x", true)
+	first, _ := a.admit(t.Context(), "s", []string{"/x"}, true)
 	ctx, cancel := context.WithCancel(t.Context())
 	got := make(chan error, 1)
 	go func() {
-		_, err := a.admit(ctx, "s", "/y", true) // queued behind the first mutation
+		_, err := a.admit(ctx, "s", []string{"/y"}, true) // queued behind the first mutation
 		got <- err
 	}()
 	time.Sleep(10 * time.Millisecond)
@@ -95,12 +95,12 @@ func TestAdmissionOverloadAndStop(t *testing.T) {
 
 func TestAdmissionPerSessionShareAndStopOnPathLock(t *testing.T) {
 	a := newAdmission(8, 2, 4)
-	r1, _ := a.admit(t.Context(), "busy", "", false)
-	r2, _ := a.admit(t.Context(), "busy", "", false)
-	if _, err := a.admit(t.Context(), "busy", "", false); !errs.Is(err, errs.HostOverloaded) {
+	r1, _ := a.admit(t.Context(), "busy", []string{""}, false)
+	r2, _ := a.admit(t.Context(), "busy", []string{""}, false)
+	if _, err := a.admit(t.Context(), "busy", []string{""}, false); !errs.Is(err, errs.HostOverloaded) {
 		t.Errorf("third call of one session = %v; want HOST_OVERLOADED", err)
 	}
-	other, err := a.admit(t.Context(), "calm", "", false)
+	other, err := a.admit(t.Context(), "calm", []string{""}, false)
 	if err != nil {
 		t.Errorf("another session was starved: %v", err)
 	}
@@ -110,11 +110,11 @@ func TestAdmissionPerSessionShareAndStopOnPathLock(t *testing.T) {
 
 	// A mutation waiting for a path held by a reader of another session
 	// can be stopped.
-	reader, _ := a.admit(t.Context(), "s1", "/p/f", false)
+	reader, _ := a.admit(t.Context(), "s1", []string{"/p/f"}, false)
 	ctx, cancel := context.WithCancel(t.Context())
 	got := make(chan error, 1)
 	go func() {
-		_, err := a.admit(ctx, "s2", "/p/f", true)
+		_, err := a.admit(ctx, "s2", []string{"/p/f"}, true)
 		got <- err
 	}()
 	time.Sleep(10 * time.Millisecond)

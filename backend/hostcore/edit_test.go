@@ -1,12 +1,14 @@
 package hostcore_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 )
 
@@ -81,6 +83,17 @@ func TestEditLoopGuardTerminates(t *testing.T) {
 	if g, ok := last["guard"].(hashline.GuardState); !ok || !g.Terminate {
 		t.Errorf("third parse failure guard = %+v; want terminate", last["guard"])
 	}
+	// The prompt's mutations are over, even a valid one on another file…
+	res := e.call(e.session.ID, "Write", map[string]any{"path": "fresh.txt", "content": "x"})
+	if res.Code != errs.MutationRetryBudgetExhausted {
+		t.Errorf("Write after the guard terminated = %+v", res)
+	}
+	// …but a new prompt starts afresh.
+	res = e.core.Execute(t.Context(), hostcore.ToolRequest{SessionID: e.session.ID, TurnID: "turn-2", ToolCallID: "next", Tool: "Write",
+		Args: json.RawMessage(`{"path":"fresh.txt","content":"x"}`)})
+	if !res.OK {
+		t.Errorf("Write in the next prompt = %+v", res)
+	}
 }
 
 func TestEditMoveRollsBackAsAPair(t *testing.T) {
@@ -107,5 +120,27 @@ func TestEditMoveRollsBackAsAPair(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.project, "pkg/util/greet.go")); !os.IsNotExist(err) {
 		t.Error("destination not removed")
+	}
+}
+
+// Grep content rows count as seen for the version searched; other lines of
+// the file do not.
+func TestGrepRowsAreSeen(t *testing.T) {
+	e := newEnv(t)
+	e.configure("", "auto")
+	write(t, filepath.Join(e.project, "greet.go"), greetSrc)
+	res := e.call(e.session.ID, "Grep", map[string]any{"pattern": "return", "path": "greet.go"})
+	if !res.OK {
+		t.Fatal(res)
+	}
+	tags := res.Fields["tags"].(map[string]string)
+	if tags["greet.go"] != "A093" {
+		t.Fatalf("tags = %v", tags)
+	}
+	if res := e.call(e.session.ID, "Edit", map[string]any{"path": "greet.go", "tag": "A093", "ops": "PUT 10.=10:\n+x"}); res.Code != errs.EditLinesUnseen {
+		t.Errorf("Edit on a line Grep did not show = %+v", res)
+	}
+	if res := e.call(e.session.ID, "Edit", map[string]any{"path": "greet.go", "tag": "A093", "ops": "PUT 6.=6:\n+\treturn \"Hi, \" + name"}); !res.OK {
+		t.Errorf("Edit on the matched line = %+v", res)
 	}
 }

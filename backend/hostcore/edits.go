@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
@@ -34,10 +35,26 @@ func (e *editStates) get(sessionID string) *sessionEdits {
 	return s
 }
 
+// drop forgets a session's edit state and its delegates'.
 func (e *editStates) drop(sessionID string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	delete(e.byID, sessionID)
+	for k := range e.byID {
+		if k == sessionID || strings.HasPrefix(k, sessionID+"\x00") {
+			delete(e.byID, k)
+		}
+	}
+}
+
+// each runs f on the edit state of a session and its delegates.
+func (e *editStates) each(sessionID string, f func(*sessionEdits)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for k, s := range e.byID {
+		if k == sessionID || strings.HasPrefix(k, sessionID+"\x00") {
+			f(s)
+		}
+	}
 }
 
 // forgetEdits drops what the session's snapshot store holds for a workspace
@@ -47,5 +64,6 @@ func (c *Core) forgetEdits(sessionID string, r *pathguard.Resolver, rel string) 
 	if err != nil {
 		return
 	}
-	c.edits.get(sessionID).store.Invalidate(r.Key(res))
+	key := r.Key(res)
+	c.edits.each(sessionID, func(s *sessionEdits) { s.store.Invalidate(key) })
 }

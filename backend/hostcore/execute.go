@@ -138,12 +138,18 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err)
 	}
-	edits := c.edits.get(req.SessionID)
+	edits := c.edits.get(editScope(req))
+	prompt := cmp.Or(req.PromptID, req.TurnID)
+	if spec.Mutates && edits.guard.Exhausted(prompt) {
+		st.row.Decision = decisionDeny
+		return tools.Failure(errs.New(errs.MutationRetryBudgetExhausted,
+			"edit attempts in this prompt are used up after repeated failures; stop and report the last error to the user instead of retrying").With("retriable", true))
+	}
 	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver,
 		Review:   tools.ReviewScope{Store: c.review, SessionID: req.SessionID, MessageID: req.messageID(), ToolCallID: req.ToolCallID},
 		Edits:    edits.store,
 		Guard:    edits.guard,
-		PromptID: cmp.Or(req.PromptID, req.TurnID),
+		PromptID: prompt,
 	}
 	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,
 		PermissionMode: mode, Temporary: binding.Temporary}
@@ -198,7 +204,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if call.Target != nil {
 		lockKey = resolver.Key(*call.Target)
 	}
-	done, err := c.admission.admit(ctx, req.SessionID, lockKey, spec.Mutates)
+	done, err := c.admission.admit(ctx, req.SessionID, []string{lockKey}, spec.Mutates)
 	if err != nil {
 		return tools.Failure(err)
 	}
@@ -216,6 +222,15 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		call.Target = &again
 	}
 	return c.run(ctx, tool, spec, call, st)
+}
+
+// editScope keys the edit snapshot store and guard: a delegate run gets its
+// own (edit-contract §2: subagents get their own store).
+func editScope(req ToolRequest) string {
+	if req.Delegate == "" {
+		return req.SessionID
+	}
+	return req.SessionID + "\x00" + req.Delegate
 }
 
 func contractMode(m string) bool { return m == api.ModePlan || m == api.ModeGoal }

@@ -51,7 +51,27 @@ func (c *Core) rollback(ctx context.Context, sessionID, snapshotID string, row *
 	if err != nil {
 		return nil, err
 	}
-	done, err := c.admission.admit(ctx, sessionID, "", true)
+	// Lock every path the record touches, like a Write of each, so no edit
+	// lands between the hash check and the restore.
+	all, err := c.review.List(ctx, sessionID, "")
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	group := ""
+	for _, ch := range all {
+		if ch.SnapshotID == snapshotID {
+			group = ch.GroupID
+		}
+	}
+	for _, ch := range all {
+		if ch.SnapshotID == snapshotID || (group != "" && ch.GroupID == group) {
+			if res, err := resolver.Resolve(ch.Path); err == nil {
+				keys = append(keys, resolver.Key(res))
+			}
+		}
+	}
+	done, err := c.admission.admit(ctx, sessionID, keys, true)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,11 @@ func TestWriteReviewAndRollback(t *testing.T) {
 	mainGo := filepath.Join(e.project, "main.go")
 	orig, _ := os.ReadFile(mainGo)
 	tag := hashline.DigestOf(orig).Tag()
+	// A tag the session was never shown does not authorize an overwrite.
+	if res := e.call(e.session.ID, "Write", map[string]any{"path": "main.go", "content": "x", "tag": tag}); res.Code != errs.EditTagUnknown {
+		t.Fatalf("Write with an unshown tag = %+v", res)
+	}
+	e.call(e.session.ID, "Read", map[string]any{"path": "main.go"})
 	res := e.call(e.session.ID, "Write", map[string]any{"path": "main.go", "content": "package main\n", "tag": tag})
 	changes, ok := res.Fields["review"].([]review.Change)
 	if !res.OK || !ok || len(changes) != 1 || changes[0].Status != "modified" || changes[0].Path != "main.go" || !changes[0].Reversible {

@@ -23,6 +23,17 @@ import (
 // The rename replaces the directory entry: if the target was swapped for a
 // link, the link is replaced, never followed.
 func (r *Resolver) WriteFileAtomic(res Resolved, data []byte, perm os.FileMode) error {
+	return r.writeFile(res, data, perm, false)
+}
+
+// WriteFileNew is WriteFileAtomic for a file that must not exist yet: the
+// complete file appears under its name only if nothing is there, so a file
+// created meanwhile is never replaced (an error matching fs.ErrExist).
+func (r *Resolver) WriteFileNew(res Resolved, data []byte, perm os.FileMode) error {
+	return r.writeFile(res, data, perm, true)
+}
+
+func (r *Resolver) writeFile(res Resolved, data []byte, perm os.FileMode, noReplace bool) error {
 	if err := r.recheck(res); err != nil {
 		return err
 	}
@@ -43,9 +54,12 @@ func (r *Resolver) WriteFileAtomic(res Resolved, data []byte, perm os.FileMode) 
 			return opErr(err, res, "create the folders of")
 		}
 	}
-	if err := writeIn(dir, name, data, perm); err != nil {
+	if err := writeIn(dir, name, data, perm, noReplace); err != nil {
 		if errors.Is(err, errNotRegular) {
 			return isFolderErr(res)
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return err
 		}
 		return opErr(err, res, "write")
 	}
@@ -93,9 +107,16 @@ func isFolderErr(res Resolved) error {
 		With("field", "path")
 }
 
-// writeIn writes data to name inside dir through a temporary sibling.
-func writeIn(dir *os.Root, name string, data []byte, perm os.FileMode) error {
+// writeIn writes data to name inside dir through a temporary sibling. With
+// noReplace the finished file is hard-linked into place, which fails if the
+// name exists, instead of renamed over it.
+func writeIn(dir *os.Root, name string, data []byte, perm os.FileMode, noReplace bool) error {
 	mode := perm.Perm()
+	if noReplace {
+		if _, err := dir.Lstat(name); err == nil {
+			return fs.ErrExist
+		}
+	}
 	fi, err := dir.Stat(name)
 	switch {
 	case err == nil:
@@ -118,6 +139,18 @@ func writeIn(dir *os.Root, name string, data []byte, perm os.FileMode) error {
 	if err := f.Close(); err != nil {
 		dir.Remove(tmp)
 		return err
+	}
+	if noReplace {
+		err := dir.Link(tmp, name)
+		dir.Remove(tmp)
+		if err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return fs.ErrExist
+			}
+			return err
+		}
+		syncDir(dir, filepath.Dir(name))
+		return nil
 	}
 	if err := dir.Rename(tmp, name); err != nil {
 		dir.Remove(tmp)

@@ -259,3 +259,25 @@ func TestRemove(t *testing.T) {
 		t.Errorf("Remove followed a planted link: %v", err)
 	}
 }
+
+func TestWriteFileNewNeverReplaces(t *testing.T) {
+	ws := t.TempDir()
+	r, err := pathguard.New(pathguard.Roots{Workspace: ws}, pathguard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := r.Resolve("n.txt")
+	if err := r.WriteFileNew(res, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFileNew(res, []byte("second"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("second WriteFileNew = %v; want fs.ErrExist", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "n.txt")); string(b) != "first" {
+		t.Errorf("file = %q", b)
+	}
+	entries, _ := os.ReadDir(ws)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}

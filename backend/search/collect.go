@@ -75,7 +75,8 @@ func (c *collector) add(rel string, data []byte, lines []int) bool {
 			f.Count = len(lines)
 		}
 	}
-	f.Tag = hashline.DigestOf(data).Tag()
+	f.Digest = hashline.DigestOf(data)
+	f.Tag = f.Digest.Tag()
 	c.files = append(c.files, f)
 	return c.done
 }

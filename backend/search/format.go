@@ -68,9 +68,25 @@ func (w *budget) finish(notice string) string {
 // the files whose header or path made it into the text keyed by displayed
 // path, whether anything was left out, and the notice alone.
 func FormatGrep(res GrepResult, display func(rel string) string) (text string, tags map[string]string, truncated bool, notice string) {
-	tags = map[string]string{}
+	text, tags, truncated, notice, _ = FormatGrepShown(res, display)
+	return text, tags, truncated, notice
+}
+
+// Shown is what a content-mode Grep displayed of one file: the rows shown
+// in full and byte-faithfully (not clipped, no lone \r), and the digest of
+// the file version they came from. Edit provenance is recorded from this,
+// never by parsing the text.
+type Shown struct {
+	Digest hashline.Digest
+	Lines  []int
+}
+
+// FormatGrepShown is FormatGrep that also reports, per displayed path, the
+// rows that made it into the text in full.
+func FormatGrepShown(res GrepResult, display func(rel string) string) (text string, tags map[string]string, truncated bool, notice string, shown map[string]Shown) {
+	tags, shown = map[string]string{}, map[string]Shown{}
 	if len(res.Files) == 0 {
-		return noMatches(res, display), tags, false, ""
+		return noMatches(res, display), tags, false, "", shown
 	}
 	w := &budget{}
 	shownFiles, shownMatches, clipped := 0, 0, 0
@@ -105,6 +121,11 @@ func FormatGrep(res GrepResult, display func(rel string) string) (text string, t
 				}
 				if row.clipped {
 					clipped++
+				} else if row.n > 0 && f.Tag != "" && !strings.ContainsRune(row.text, '\r') {
+					s := shown[p]
+					s.Digest = f.Digest
+					s.Lines = append(s.Lines, row.n)
+					shown[p] = s
 				}
 			}
 			if w.cut {
@@ -133,11 +154,12 @@ func FormatGrep(res GrepResult, display func(rel string) string) (text string, t
 		}
 	}
 	notice = grepNotice(res, w.cut, shownFiles, shownMatches, clipped)
-	return w.finish(notice), tags, res.Truncated || w.cut, notice
+	return w.finish(notice), tags, res.Truncated || w.cut, notice, shown
 }
 
 type grepRow struct {
 	text           string
+	n              int // line number; 0 for a "--" separator
 	match, clipped bool
 }
 
@@ -162,7 +184,7 @@ func grepRows(f GrepFile, context int) []grepRow {
 		} else {
 			text += sep + l.Text
 		}
-		rows = append(rows, grepRow{text: text, match: !l.Context, clipped: l.Clipped})
+		rows = append(rows, grepRow{text: text, n: l.N, match: !l.Context, clipped: l.Clipped})
 	}
 	return rows
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,10 +51,11 @@ type GrepLine struct {
 
 // GrepFile is the result for one file.
 type GrepFile struct {
-	Path  string     // '/'-separated, relative to the root dir (a file root: its base name)
-	Tag   string     // hashline tag of the full file, "" for binary
-	Lines []GrepLine // content mode only
-	Count int        // matching lines: reported ones in content mode, all in count mode, 0 otherwise
+	Path   string          // '/'-separated, relative to the root dir (a file root: its base name)
+	Tag    string          // hashline tag of the full file, "" for binary
+	Digest hashline.Digest // the full digest behind Tag: what an Edit's provenance is recorded against
+	Lines  []GrepLine      // content mode only
+	Count  int             // matching lines: reported ones in content mode, all in count mode, 0 otherwise
 }
 
 // GrepResult is a finished Grep.

@@ -1,10 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -95,11 +98,13 @@ func (editTool) Run(ctx context.Context, c *Call) Result {
 		}
 		// Compare-and-swap on the digest: a file changed since it was
 		// validated goes back to the version check, never gets overwritten.
+		// Raw bytes, not the canonical digest: a line-ending or BOM change
+		// made meanwhile must not be silently reverted by NewBytes.
 		now, _, err := readLive(c, t)
 		if err != nil {
 			return Failure(err)
 		}
-		if hashline.DigestOf(now) != plan.LiveDigest {
+		if !bytes.Equal(now, live) {
 			continue
 		}
 		res, err := commitEdit(ctx, c, t, dest, plan)
@@ -124,12 +129,17 @@ func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard
 	if err != nil {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops", Message: errs.ToPayload(err).Message}
 	}
+	if d.Root == pathguard.Visualization && (strings.Contains(d.Rel, "/") || path.Ext(d.Rel) != ".html") {
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: hashline.RetryFixOps,
+			Message: "the visualization folder takes only single .html files such as chart.html, not " + d.Rel}
+	}
 	if d.Root != src.Root || d.Root == pathguard.External {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops",
 			Message: "MV moves a file within its own folder tree (" + string(src.Root) + "); " + spelled + " is outside it. Use Write at the new place and REM here"}
 	}
 	if _, err := c.Resolver.Stat(d); err == nil {
-		return pathguard.Resolved{}, &hashline.EditError{Code: errs.EditDestExists, Message: DisplayPath(d) + " already exists; MV never overwrites. Choose another name, or REM it first"}
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.EditDestExists, Retry: hashline.RetryFixOps,
+			Message: DisplayPath(d) + " already exists; MV never overwrites. Choose another name, or REM it first"}
 	}
 	return d, nil
 }
@@ -141,7 +151,14 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		return Result{}, err
 	}
 	mode := fi.Mode().Perm()
+	// The change is recorded even if the call is stopped once it has begun.
+	ctx = context.WithoutCancel(ctx)
 	res := Result{OK: true, Root: string(t.Root), Path: DisplayPath(t)}
+	lostRecord := func(err error) {
+		if err != nil {
+			res.Notice = joinNotice(res.Notice, "the change was made but its review record could not be saved, so it cannot be rolled back from the review pane")
+		}
+	}
 	fields := map[string]any{"changed": plan.Changed, "preview": plan.Preview, "resolvedBlocks": plan.ResolvedBlocks,
 		"warnings": plan.Warnings, "movedTo": nil}
 	if fields["resolvedBlocks"] == nil {
@@ -160,7 +177,9 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		if err := c.Resolver.Remove(t); err != nil {
 			return Result{}, err
 		}
-		if ch, err := capture.Finish(ctx, review.OpDelete, nil); err == nil && ch.Version != 0 {
+		ch, err := capture.Finish(ctx, review.OpDelete, nil)
+		lostRecord(err)
+		if err == nil && ch.Version != 0 {
 			changes = append(changes, ch)
 		}
 		res.Content = "removed " + res.Path
@@ -170,19 +189,26 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		if err != nil {
 			return Result{}, err
 		}
-		if err := c.Resolver.WriteFileAtomic(*dest, plan.NewBytes, mode); err != nil {
+		// Both or neither: the destination appears only if nothing is
+		// there, and is taken back if the source cannot be removed.
+		if err := c.Resolver.WriteFileNew(*dest, plan.NewBytes, mode); errors.Is(err, fs.ErrExist) {
+			return Result{}, errs.New(errs.EditDestExists, "%s appeared meanwhile; MV never overwrites", DisplayPath(*dest))
+		} else if err != nil {
 			return Result{}, err
 		}
 		if err := c.Resolver.Remove(t); err != nil {
+			if landed, rerr := readAll(c, *dest); rerr == nil && bytes.Equal(landed, plan.NewBytes) {
+				_ = c.Resolver.Remove(*dest)
+			}
 			return Result{}, err
 		}
 		landed, err := readAll(c, *dest)
 		if err != nil {
-			return Result{}, err
+			landed = plan.NewBytes
 		}
-		if chs, err := mc.Finish(ctx, nil, landed); err == nil {
-			changes = append(changes, chs...)
-		}
+		chs, err := mc.Finish(ctx, nil, landed)
+		lostRecord(err)
+		changes = append(changes, chs...)
 		moved := DisplayPath(*dest)
 		fields["movedTo"] = moved
 		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(moved, plan.NewTag)
@@ -197,13 +223,15 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		}
 		landed, err := readAll(c, t)
 		if err != nil {
-			return Result{}, err
+			landed = plan.NewBytes
 		}
-		if ch, err := capture.Finish(ctx, review.OpEdit, landed); err == nil && ch.Version != 0 {
+		ch, err := capture.Finish(ctx, review.OpEdit, landed)
+		lostRecord(err)
+		if err == nil && ch.Version != 0 {
 			changes = append(changes, ch)
 		}
 		if hashline.DigestOf(landed) != plan.NewDigest {
-			res.Notice = "post-write drift: the file on disk differs from the edit; Read it before the next Edit"
+			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the edit; Read it before the next Edit")
 		}
 		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(res.Path, plan.NewTag)
 		res.Content = hashline.Header(res.Path, plan.NewTag) + "\n" + plan.Preview

@@ -3,9 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -81,63 +78,36 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 		}
 		return displayUnder(t, dir, rel)
 	}
-	text, tags, truncated, notice := search.FormatGrep(res, display)
-	if a.OutputMode == "content" && c.Edits != nil {
-		recordGrepSeen(c, text, tags)
+	text, tags, truncated, notice, shown := search.FormatGrepShown(res, display)
+	if c.Edits != nil {
+		recordGrepSeen(c, shown)
 	}
 	out := Result{OK: true, Root: string(t.Root), Path: dir, Content: text, Truncated: truncated, Notice: notice}
 	out.Fields = map[string]any{"tags": tags, "engine": res.Engine}
 	return out
 }
 
-// grepRow matches an emitted content row: "N:text" (match) or "N-text"
-// (context). Clipped rows ("N~:", "N~-") do not match: they are not seen.
-var grepRow = regexp.MustCompile(`^([1-9][0-9]*)[:-]`)
-
 // recordGrepSeen records the rows a content-mode Grep displayed in full as
-// seen, per file, so an Edit can anchor on them (edit-contract §2). It reads
-// each file again and records only when its tag still matches what the
-// model was shown.
-func recordGrepSeen(c *Call, text string, tags map[string]string) {
-	var (
-		file string
-		seen hashline.LineSet
-	)
-	flush := func() {
-		if file == "" || seen.Empty() {
-			return
-		}
-		target, err := c.Resolver.Resolve(file)
+// seen, per file (edit-contract §2). The file is read again for its text,
+// and recorded only if it is still the very version that was searched.
+func recordGrepSeen(c *Call, shown map[string]search.Shown) {
+	for display, sh := range shown {
+		target, err := c.Resolver.Resolve(display)
 		if err != nil {
-			return
+			continue
 		}
 		data, err := readAll(c, target)
 		if err != nil || hashline.IsBinary(data) {
-			return
+			continue
 		}
 		t := hashline.Decode(data)
-		if t.Digest().Tag() != tags[file] {
-			return // changed since the search: nothing shown matches it
+		if t.Digest() != sh.Digest {
+			continue // changed since the search: what was shown is not this file
+		}
+		var seen hashline.LineSet
+		for _, n := range sh.Lines {
+			seen.Add(n, n)
 		}
 		c.Edits.Record(c.Resolver.Key(target), t, seen)
 	}
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
-			if i := strings.LastIndexByte(line, '#'); i > 0 {
-				if _, ok := tags[line[1:i]]; ok {
-					flush()
-					file, seen = line[1:i], hashline.LineSet{}
-					continue
-				}
-			}
-		}
-		m := grepRow.FindStringSubmatch(line)
-		if file == "" || m == nil || strings.ContainsRune(line, '\r') {
-			continue
-		}
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			seen.Add(n, n)
-		}
-	}
-	flush()
 }

@@ -194,16 +194,22 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 		n := first + i
 		num = strconv.AppendInt(num[:0], int64(n), 10)
 		row, isClipped := renderLine(num, line, lineCap)
-		if b.Len()+len(row)+1+trailerReserve > ResultMaxBytes && shown > 0 {
-			budgetHit = true
-			break
+		if room := ResultMaxBytes - trailerReserve - b.Len() - 1; len(row) > room {
+			if shown > 0 {
+				budgetHit = true
+				break
+			}
+			// A first row wider than the whole budget is clipped to fit, so
+			// the window always shows something and never passes a cut row
+			// off as complete.
+			row, isClipped = clipToBytes(num, line, room), true
 		}
 		b.WriteString(row)
 		b.WriteByte('\n')
 		shown++
 		if isClipped {
 			clipped++
-		} else if !strings.ContainsRune(line, '\r') {
+		} else {
 			seen.Add(n, n)
 		}
 	}
@@ -226,7 +232,7 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 		base.Notice = fmt.Sprintf("output stopped at the %d KB limit; continue with offset=%d", ResultMaxBytes>>10, last+1)
 	}
 	if clipped > 0 {
-		base.Notice = joinNotice(base.Notice, fmt.Sprintf("%d long lines were clipped (N~:) and cannot be anchored by Edit; Read them with wide:true and limit<=10", clipped))
+		base.Notice = joinNotice(base.Notice, fmt.Sprintf("%d lines are shown clipped (N~ rows: too long, or holding a lone carriage return ␍) and cannot be anchored by Edit; Read long ones with wide:true and limit<=10, or replace the file with Write", clipped))
 	}
 	base.Fields = map[string]any{"tag": tag, "offset": first, "lineCount": shown, "totalLines": total, "truncated": truncated, "clipped": clipped}
 	return base, seen
@@ -234,7 +240,18 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 
 // renderLine renders "N:text", or "N~:<cap runes> …[+K chars]" for a line
 // longer than lineCap runes.
+//
+// A line holding a lone \r cannot be shown byte-faithfully: it is rendered
+// as clipped ("N~:") with the \r drawn as ␍, so it is never taken as seen.
 func renderLine(num []byte, line string, lineCap int) (string, bool) {
+	if strings.ContainsRune(line, '\r') {
+		shown := strings.ReplaceAll(line, "\r", "␍")
+		if utf8.RuneCountInString(shown) > lineCap {
+			r, _ := renderLine(num, shown, lineCap)
+			return r, true
+		}
+		return string(num) + "~:" + shown, true
+	}
 	if len(line) <= lineCap || utf8.RuneCountInString(line) <= lineCap {
 		return string(num) + ":" + line, false
 	}
@@ -248,6 +265,17 @@ func renderLine(num []byte, line string, lineCap int) (string, bool) {
 	}
 	rest := utf8.RuneCountInString(line[cut:])
 	return fmt.Sprintf("%s~:%s …[+%d chars]", num, line[:cut], rest), true
+}
+
+// clipToBytes renders line as a clipped row of at most room bytes.
+func clipToBytes(num []byte, line string, room int) string {
+	head := string(num) + "~:"
+	budget := room - len(head) - 24 // the " …[+N chars]" tail
+	cut := min(max(budget, 0), len(line))
+	for cut > 0 && cut < len(line) && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s%s …[+%d chars]", head, line[:cut], utf8.RuneCountInString(line[cut:]))
 }
 
 func joinNotice(a, b string) string {

@@ -102,6 +102,7 @@ func TestReadGolden(t *testing.T) {
 		"wide.min.js":  "a\n" + strings.Repeat("é", 2100) + "\nc",
 		"long.txt":     long.String(),
 		"bin.dat":      "\x00\x01\x02",
+		"cr.txt":       "a\nb\rc\nd\n",
 	})
 	tests := []struct {
 		name string
@@ -115,6 +116,7 @@ func TestReadGolden(t *testing.T) {
 		{"read_paged", map[string]any{"path": "long.txt", "offset": 600, "limit": 3}},
 		{"read_default_limit_tail", map[string]any{"path": "long.txt", "offset": 1198}},
 		{"read_binary", map[string]any{"path": "bin.dat"}},
+		{"read_lone_cr", map[string]any{"path": "cr.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +148,14 @@ func TestReadWideAndBudget(t *testing.T) {
 	if res := w.run("Read", map[string]any{"path": "w.txt", "wide": true, "limit": 11}); res.Fields["clipped"] != 1 {
 		t.Errorf("wide needs limit<=10: %+v", res.Fields)
 	}
-	res := w.run("Read", map[string]any{"path": "big.txt"})
+	// One row wider than the whole budget (wide: 16,384 three-byte runes)
+	// is clipped to fit, never cut away by the result bound.
+	wc := newWS(t, map[string]string{"cjk.txt": "x\n" + strings.Repeat("漢", 16384) + "\n"})
+	res := wc.run("Read", map[string]any{"path": "cjk.txt", "offset": 2, "limit": 1, "wide": true})
+	if !res.OK || len(res.Content) > tools.ResultMaxBytes || res.Fields["clipped"] != 1 || !strings.Contains(res.Content, "\n2~:漢") {
+		t.Errorf("huge first row: %d bytes, fields %+v", len(res.Content), res.Fields)
+	}
+	res = w.run("Read", map[string]any{"path": "big.txt"})
 	if len(res.Content) > tools.ResultMaxBytes || !res.Truncated || !strings.Contains(res.Notice, "continue with offset=") {
 		t.Errorf("budget: %d bytes, truncated=%v, notice=%q", len(res.Content), res.Truncated, res.Notice)
 	}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -116,8 +117,10 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
+	key := c.Resolver.Key(target)
 	created := false
 	mode := fs.FileMode(0o644)
+	var live []byte
 	fi, err := c.Resolver.Stat(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -128,8 +131,8 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 		return Failure(errs.New(errs.InvalidArgument, "%s is not a regular file; choose a file path", display).With("field", "path"))
 	default:
 		mode = fi.Mode().Perm()
-		if err := checkWriteTag(c, target, display, a.Tag); err != nil {
-			return Failure(err)
+		if live, err = checkWriteTag(c, target, display, a.Tag); err != nil {
+			return mutationFailure(c, key, err)
 		}
 	}
 	if target.Root == pathguard.Scratch || target.Root == pathguard.Visualization {
@@ -147,12 +150,28 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
-	if err := c.Resolver.WriteFileAtomic(target, []byte(content), mode); err != nil {
-		return Failure(err)
+	if created {
+		// Created exclusively: a file that appeared since the check is kept.
+		if err := c.Resolver.WriteFileNew(target, []byte(content), mode); errors.Is(err, fs.ErrExist) {
+			return mutationFailure(c, key, errs.New(errs.EditTagRequired, "%s was created by someone else meanwhile; Read it and pass its tag to overwrite it", display).With("field", "tag"))
+		} else if err != nil {
+			return Failure(err)
+		}
+	} else {
+		// Compare-and-swap: the bytes validated against the tag must still
+		// be the ones on disk right before the rename.
+		if now, err := readAll(c, target); err != nil || !bytes.Equal(now, live) {
+			return mutationFailure(c, key, errs.New(errs.EditTagMismatch, "%s changed while it was being written; Read it again and use the new tag", display).With("field", "tag"))
+		}
+		if err := c.Resolver.WriteFileAtomic(target, []byte(content), mode); err != nil {
+			return Failure(err)
+		}
 	}
+	// Record the change even if the call was stopped meanwhile: it happened.
+	ctx = context.WithoutCancel(ctx)
 	landed, err := readAll(c, target)
 	if err != nil {
-		return Failure(err)
+		landed = []byte(content) // unreadable right after the write: record what was sent
 	}
 	res := Result{OK: true, Root: string(target.Root), Path: display}
 	fields := map[string]any{"created": created, "bytes": len(landed)}
@@ -167,14 +186,16 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	} else {
 		text := hashline.Decode(landed)
 		tag := text.Digest().Tag()
+		drift := string(landed) != content
 		if c.Edits != nil {
-			// Every line that landed was written by the model: all are seen.
+			// Every line the model sent is seen; if something else landed (a
+			// formatter, a concurrent writer), none of it was displayed.
 			var seen hashline.LineSet
-			if len(text.Lines) > 0 {
+			if len(text.Lines) > 0 && !drift {
 				seen = hashline.LineRange(1, len(text.Lines))
 			}
-			c.Edits.Record(c.Resolver.Key(target), text, seen)
-			c.Guard.Succeed(c.PromptID, c.Resolver.Key(target))
+			c.Edits.Record(key, text, seen)
+			c.Guard.Succeed(c.PromptID, key)
 		}
 		header := hashline.Header(display, tag)
 		fields["tag"], fields["header"], fields["lines"] = tag, header, len(text.Lines)
@@ -183,7 +204,7 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 			verb = "created"
 		}
 		res.Content = header + "\n" + verb + " " + display
-		if string(landed) != content {
+		if drift {
 			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the content sent; Read it before editing")
 		}
 	}
@@ -191,23 +212,58 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	return res
 }
 
-// checkWriteTag requires the tag of the live content before an overwrite, so
-// a file changed since the model read it is never silently replaced.
-func checkWriteTag(c *Call, target pathguard.Resolved, display, tag string) error {
+// mutationFailure is a failed Write/Edit result that counts against the
+// loop guard (edit-contract §8) and says how to retry.
+func mutationFailure(c *Call, key string, err error) Result {
+	r := Failure(err)
+	if c.Guard == nil {
+		return r
+	}
+	guard := c.Guard.Fail(c.PromptID, key, r.Code)
+	if guard.Terminate {
+		r.Message += " " + hashline.RecoveryHint(r.Code)
+	}
+	retry := hashline.RetryFixOps
+	switch r.Code {
+	case errs.EditTagUnknown, errs.EditTagMismatch:
+		retry = hashline.RetryAfterRead
+	}
+	r.Fields = map[string]any{"retry": retry, "guard": guard}
+	return r
+}
+
+// checkWriteTag requires, before an overwrite, a tag naming a version this
+// session was shown whose full digest is the live file's, so a file changed
+// since the model read it is never silently replaced. It returns the live
+// bytes it validated.
+func checkWriteTag(c *Call, target pathguard.Resolved, display, tag string) ([]byte, error) {
 	if tag == "" {
-		return errs.New(errs.EditTagRequired, "%s already exists; Read it and pass its tag to overwrite it", display).With("field", "tag")
+		return nil, errs.New(errs.EditTagRequired, "%s already exists; Read it and pass its tag to overwrite it", display).With("field", "tag")
 	}
 	live, err := readAll(c, target)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if hashline.IsBinary(live) {
-		return errs.New(errs.EditNotText, "%s is not a text file, so it has no tag and cannot be overwritten with Write", display).With("field", "path")
+		return nil, errs.New(errs.EditNotText, "%s is not a text file, so it has no tag and cannot be overwritten with Write", display).With("field", "path")
 	}
-	if !strings.EqualFold(hashline.DigestOf(live).Tag(), tag) {
-		return errs.New(errs.EditTagMismatch, "%s changed since tag %s was read; Read it again and use the new tag", display, strings.ToUpper(tag)).With("field", "tag").With("expectedTag", strings.ToUpper(tag))
+	digest := hashline.DigestOf(live)
+	if c.Edits == nil { // no session store (unit use): the tag itself must match
+		if !strings.EqualFold(digest.Tag(), tag) {
+			return nil, errs.New(errs.EditTagMismatch, "%s changed since tag %s was read; Read it again and use the new tag", display, strings.ToUpper(tag)).With("field", "tag")
+		}
+		return live, nil
 	}
-	return nil
+	cands := c.Edits.Candidates(c.Resolver.Key(target), strings.ToUpper(tag))
+	if len(cands) == 0 {
+		return nil, errs.New(errs.EditTagUnknown, "tag %s is not one this session was shown for %s; Read the file and use the tag it prints", strings.ToUpper(tag), display).With("field", "tag")
+	}
+	for _, v := range cands {
+		if v.Digest == digest {
+			return live, nil
+		}
+	}
+	return nil, errs.New(errs.EditTagMismatch, "%s changed since tag %s was read; Read it again and use the new tag", display, strings.ToUpper(tag)).With("field", "tag").With("expectedTag", strings.ToUpper(tag))
 }
 
 func readAll(c *Call, target pathguard.Resolved) ([]byte, error) {
