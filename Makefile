@@ -12,7 +12,7 @@ APT_BUILD  := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config
 APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 
-.PHONY: run build frontend test test-frontend test-go vet-cross bindings-check smoke deps-build deps-test bindings clean
+.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean
 
 run: deps-build build
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -38,7 +38,7 @@ frontend: $(NPM_STAMP)
 build: frontend
 	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 
-test: deps-test test-frontend test-go vet-cross bindings-check smoke
+test: deps-test test-frontend test-go vet-cross test-windows bindings-check smoke
 	@echo "make test: all checks passed"
 
 test-frontend: $(NPM_STAMP)
@@ -57,6 +57,11 @@ vet-cross:
 	GOOS=windows GOARCH=amd64 go vet ./backend/... ./platform/...
 	GOOS=darwin GOARCH=arm64 go vet ./backend/... ./platform/...
 	CGO_ENABLED=0 go build ./backend/... ./platform/... ./migrations/...
+
+# The Windows process-tree and shell-catalog code, run for real under Wine.
+test-windows:
+	@scripts/ensure-apt.sh --with-recommends wine64 wine
+	scripts/wine-test.sh
 
 bindings:
 	@tmp=$$(mktemp -d); go build -tags bindings -o $$tmp/bindings . && $$tmp/bindings >/dev/null; rm -rf $$tmp

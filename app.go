@@ -10,6 +10,7 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
@@ -279,4 +280,40 @@ func (a *App) RollbackChange(sessionID, snapshotID string) ([]review.Change, err
 		return nil, err
 	}
 	return c.Rollback(a.bg(), sessionID, snapshotID)
+}
+
+// Tasks lists a session's background tasks.
+func (a *App) Tasks(sessionID string) ([]bgtask.Task, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Tasks(sessionID), nil
+}
+
+// TaskOutput returns a bounded preview of a background task's output.
+func (a *App) TaskOutput(sessionID, taskID string) (bgtask.TaskOutput, error) {
+	c, err := a.ready()
+	if err != nil {
+		return bgtask.TaskOutput{}, err
+	}
+	return c.TaskOutput(sessionID, taskID)
+}
+
+// StopTask stops a running background task.
+func (a *App) StopTask(sessionID, taskID string) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	return c.StopTask(sessionID, taskID)
+}
+
+// RemoveTask removes a finished background task from its session's list.
+func (a *App) RemoveTask(sessionID, taskID string) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	return c.RemoveTask(sessionID, taskID)
 }

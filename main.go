@@ -23,6 +23,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/toolcli"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
+	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
 
 //go:embed all:frontend/dist
@@ -47,7 +48,14 @@ Options:
                    (default: the platform's app data folder; env PI_DESKTOP_DATA_DIR)
 `
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// The hidden runner that owns a command's process tree (platform/proc)
+	// is this same binary: dispatch it before anything else.
+	if len(os.Args) > 1 && os.Args[1] == proc.RunnerArg {
+		os.Exit(proc.RunnerMain(os.Args[2:]))
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pi-desktop", flag.ContinueOnError)

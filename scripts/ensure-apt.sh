@@ -2,6 +2,8 @@
 # Installs the Debian/Ubuntu packages named as arguments that are missing.
 # As root it installs them; otherwise it prints the exact command and fails.
 set -euo pipefail
+recommends=--no-install-recommends
+if [ "${1:-}" = "--with-recommends" ]; then recommends=; shift; fi
 missing=()
 for pkg in "$@"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -20,4 +22,4 @@ fi
 echo "Installing system packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt-get install -y -qq $recommends "${missing[@]}" >/dev/null

@@ -61,6 +61,9 @@ const (
 	// Review and rollback.
 	ReviewNotReversible Code = "REVIEW_NOT_REVERSIBLE"
 
+	// Processes.
+	ProcessResourceExhausted Code = "PROCESS_RESOURCE_EXHAUSTED"
+
 	// Shells.
 	ShellNotFound       Code = "SHELL_NOT_FOUND"
 	CommandShellChanged Code = "COMMAND_SHELL_CHANGED"
@@ -91,5 +94,6 @@ func Codes() []Code {
 		MutationRetryBudgetExhausted,
 		ReviewNotReversible,
 		BackgroundTaskLimit, BackgroundTaskHostLimit, BackgroundTaskRunning, BackgroundTaskStopFailed,
+		ProcessResourceExhausted,
 	}
 }

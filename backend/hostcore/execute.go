@@ -37,6 +37,9 @@ type ToolRequest struct {
 	MessageID string `json:"messageId,omitempty"`
 	// PromptID scopes the edit loop guard (one user prompt); empty = TurnID.
 	PromptID string `json:"promptId,omitempty"`
+	// Shell is the command shell the turn pinned (Bash); empty = the
+	// default shell from settings.
+	Shell tools.ShellPin `json:"shell,omitzero"`
 }
 
 func (r ToolRequest) messageID() string {
@@ -150,6 +153,16 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		Edits:    edits.store,
 		Guard:    edits.guard,
 		PromptID: prompt,
+		Env: tools.CallEnv{
+			Workspace:     binding.Workspace,
+			EnsureScratch: func() (string, error) { return c.Sessions.EnsureScratch(context.WithoutCancel(ctx), req.SessionID) },
+			DefaultShell:  settings.DefaultCommandShell,
+			Pin:           req.Shell,
+			ToolCallID:    req.ToolCallID,
+			Emit:          c.Emit,
+			SessionExists: func() bool { _, err := c.Sessions.Get(context.WithoutCancel(ctx), req.SessionID); return err == nil },
+			SpillSeq:      &c.spillSeq,
+		},
 	}
 	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,
 		PermissionMode: mode, Temporary: binding.Temporary}
@@ -274,11 +287,21 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, spec tools.Spec, b 
 // abandoned on Stop or timeout (they change nothing); a mutation that has
 // started is always waited for, so a Stop can never hide a write.
 func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *tools.Call, st *callState) tools.Result {
-	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
-	defer cancel()
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
+		defer cancel()
+	}
 	start := time.Now()
 	defer func() { st.bodyDur = time.Since(start) }()
-	if spec.Mutates {
+	// A mutation that has started, and a command (which stops its own process
+	// tree and returns what it printed), is always waited for: a Stop can
+	// never hide a write or leave a process behind. Commands bound their own
+	// output (decisions.md: 96 KB per stream).
+	switch {
+	case spec.Class == permission.ClassExec:
+		return tool.Run(ctx, call)
+	case spec.Mutates:
 		return tools.Bound(tool.Run(ctx, call))
 	}
 	out := make(chan tools.Result, 1)

@@ -11,10 +11,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
+	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/session"
@@ -49,6 +51,11 @@ type Config struct {
 	// ExtraTools are registered beside the builtins (the seam plugin tools
 	// will use; tests use it for instrumented tools).
 	ExtraTools []tools.Tool
+	// RunnerExe is the binary that owns command trees (proc.RunnerArg);
+	// "" = this executable.
+	RunnerExe string
+	// Shells is where command shells are looked up (zero = this machine).
+	Shells shells.Env
 }
 
 // Core is the running backend.
@@ -70,6 +77,8 @@ type Core struct {
 		calls   sync.WaitGroup
 	}
 	registry  *tools.Registry
+	tasks     *bgtask.Registry
+	spillSeq  atomic.Int64
 	edits     editStates
 	review    *review.Store
 	broker    *permission.Broker
@@ -105,21 +114,29 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		_ = logFile.Close()
 		return nil, err
 	}
-	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath}), cfg.ExtraTools...)...)
+	if cfg.Shells.GOOS == "" {
+		cfg.Shells = shells.HostEnv()
+	}
+	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink}
+	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.Emit})
+	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
+		Shells: cfg.Shells, PathProbe: &shells.PathProbe{}, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
+	}}), cfg.ExtraTools...)...)
 	if err != nil {
 		_ = st.Close()
 		_ = logFile.Close()
 		return nil, err
 	}
-	c := &Core{
-		cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink,
-		Sessions:  session.New(st.DB(), layout, cfg.Now),
-		Settings:  settings.New(st.DB(), cfg.GOOS),
-		registry:  registry,
-		review:    review.New(st.DB(), layout.Reviews(), cfg.Now),
-		cancels:   newCancels(),
-		admission: newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots),
+	c.Sessions = session.New(st.DB(), layout, cfg.Now)
+	c.Settings = settings.New(st.DB(), cfg.GOOS)
+	c.Settings.Available = func(id string) bool {
+		_, err := shells.Resolve(id, cfg.Shells)
+		return err == nil
 	}
+	c.registry = registry
+	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
+	c.cancels = newCancels()
+	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
 	c.broker = permission.NewBroker(c.Emit, cfg.Now)
 	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
 	report, err := c.Sessions.Sweep(ctx)
@@ -136,6 +153,12 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
 	return c, nil
 }
+
+// Background task limits (spec §5): per session, and a host-wide ceiling.
+const (
+	maxSessionTasks = 10
+	maxHostTasks    = 64
+)
 
 // shutdownGrace bounds how long Close waits for started calls to return.
 const shutdownGrace = 10 * time.Second
@@ -160,6 +183,7 @@ func (c *Core) Close() error {
 	c.life.Unlock()
 	c.cancels.stopAll()
 	c.broker.Close()
+	c.tasks.Shutdown()
 	drained := make(chan struct{})
 	go func() { c.life.calls.Wait(); close(drained) }()
 	select {
@@ -185,7 +209,7 @@ func (c *Core) Log() *slog.Logger { return c.log }
 // Info describes the running application.
 func (c *Core) Info() api.AppInfo {
 	info := api.AppInfo{Version: c.cfg.Version, Platform: c.cfg.GOOS, DataDir: c.cfg.DataDir, CommandShells: []api.ShellOption{}}
-	for _, e := range shells.ForPlatform(c.cfg.GOOS) {
+	for _, e := range shells.Available(c.cfg.Shells) {
 		info.CommandShells = append(info.CommandShells, api.ShellOption{ID: e.ID, Label: e.Label})
 	}
 	return info
@@ -199,6 +223,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	}
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
+	c.tasks.StopSession(id) // signals and returns: never waits, never fails
 	c.edits.drop(id)
 	if err := c.review.DeleteSession(ctx, id); err != nil {
 		// The folder is swept at the next start; the rows stay as history.
@@ -232,3 +257,18 @@ func (c *Core) AuditRows(ctx context.Context, sessionID string) ([]audit.Row, er
 	c.audit.Flush()
 	return audit.List(ctx, c.store.DB(), sessionID)
 }
+
+// Tasks lists a session's background tasks.
+func (c *Core) Tasks(sessionID string) []bgtask.Task { return c.tasks.List(sessionID) }
+
+// TaskOutput returns a bounded preview of a task's output (8,000 stdout and
+// 4,000 stderr characters, from the end).
+func (c *Core) TaskOutput(sessionID, taskID string) (bgtask.TaskOutput, error) {
+	return c.tasks.Output(sessionID, taskID, 0, 0)
+}
+
+// StopTask stops a background task (retriable).
+func (c *Core) StopTask(sessionID, taskID string) error { return c.tasks.Stop(sessionID, taskID) }
+
+// RemoveTask removes a finished task from its session's list.
+func (c *Core) RemoveTask(sessionID, taskID string) error { return c.tasks.Remove(sessionID, taskID) }

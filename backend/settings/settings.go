@@ -22,6 +22,9 @@ const MaxPermissionTimeoutSeconds = 86400
 type Service struct {
 	db   *sql.DB
 	goos string
+	// Available reports whether a catalog shell resolves on this machine;
+	// nil accepts every shell of the platform (tests, other platforms).
+	Available func(id string) bool
 }
 
 // New returns a Service; goos selects the command-shell catalog.
@@ -109,12 +112,15 @@ func (s *Service) checkPermission(mode string) error {
 }
 
 func (s *Service) checkShell(id string) error {
-	if shells.Supported(s.goos, id) {
+	if shells.Supported(s.goos, id) && (s.Available == nil || s.Available(id)) {
 		return nil
 	}
 	var ids []string
 	for _, e := range shells.ForPlatform(s.goos) {
 		ids = append(ids, e.ID)
+	}
+	if shells.Supported(s.goos, id) {
+		return errs.New(errs.CommandShellInvalid, "%q is not installed on this machine; install it or choose another of %s", id, strings.Join(ids, ", ")).With("field", "defaultCommandShell")
 	}
 	return errs.New(errs.CommandShellInvalid, "%q is not a command shell on %s; choose one of %s", id, s.goos, strings.Join(ids, ", ")).With("field", "defaultCommandShell")
 }

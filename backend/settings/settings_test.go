@@ -89,3 +89,17 @@ func TestPersistsAndRepairsStaleValues(t *testing.T) {
 		t.Errorf("on another platform = %+v; want %+v", got, want)
 	}
 }
+
+func TestUnavailableShellRefused(t *testing.T) {
+	svc, _ := newService(t, "windows")
+	svc.Available = func(id string) bool { return id != "windows-pwsh" }
+	in := svc.Defaults()
+	in.DefaultCommandShell = "windows-pwsh"
+	if _, err := svc.Update(t.Context(), in); !errs.Is(err, errs.CommandShellInvalid) {
+		t.Errorf("an uninstalled shell = %v; want COMMAND_SHELL_INVALID", err)
+	}
+	in.DefaultCommandShell = "git-bash"
+	if _, err := svc.Update(t.Context(), in); err != nil {
+		t.Errorf("an installed shell = %v", err)
+	}
+}

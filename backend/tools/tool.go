@@ -61,6 +61,8 @@ type Call struct {
 	Edits    *hashline.Store
 	Guard    *hashline.Guard
 	PromptID string
+	// Env is what command-running tools need from the session.
+	Env CallEnv
 }
 
 // ReviewScope ties a mutation's review record to its session and message.
@@ -103,6 +105,7 @@ type Options struct {
 	// RgPath selects ripgrep for Grep: "" looks it up on PATH, "-" forces the
 	// in-process searcher.
 	RgPath string
+	Bash   BashDeps
 }
 
 const readOnly = os.O_RDONLY
@@ -191,5 +194,5 @@ func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
 
 // Builtins returns the builtin tools of this build.
 func Builtins(opts Options) []Tool {
-	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}, editTool{}}
+	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}, editTool{}, bashTool{deps: opts.Bash}}
 }

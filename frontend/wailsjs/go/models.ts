@@ -149,6 +149,109 @@ export namespace api {
 
 }
 
+export namespace bgtask {
+	
+	export class StreamOutput {
+	    text: string;
+	    truncated: boolean;
+	    totalBytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new StreamOutput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.truncated = source["truncated"];
+	        this.totalBytes = source["totalBytes"];
+	    }
+	}
+	export class Task {
+	    id: string;
+	    sessionId: string;
+	    command: string;
+	    state: string;
+	    exitCode?: number;
+	    error?: string;
+	    // Go type: time
+	    startedAt: any;
+	    // Go type: time
+	    endedAt: any;
+	    removed?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Task(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.command = source["command"];
+	        this.state = source["state"];
+	        this.exitCode = source["exitCode"];
+	        this.error = source["error"];
+	        this.startedAt = this.convertValues(source["startedAt"], null);
+	        this.endedAt = this.convertValues(source["endedAt"], null);
+	        this.removed = source["removed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TaskOutput {
+	    task: Task;
+	    stdout: StreamOutput;
+	    stderr: StreamOutput;
+	
+	    static createFrom(source: any = {}) {
+	        return new TaskOutput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task = this.convertValues(source["task"], Task);
+	        this.stdout = this.convertValues(source["stdout"], StreamOutput);
+	        this.stderr = this.convertValues(source["stderr"], StreamOutput);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace permission {
 	
 	export class Request {

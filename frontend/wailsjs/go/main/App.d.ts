@@ -3,6 +3,7 @@
 import {api} from '../models';
 import {permission} from '../models';
 import {review} from '../models';
+import {bgtask} from '../models';
 
 export function AddProject(arg1:string):Promise<api.Project>;
 
@@ -30,6 +31,8 @@ export function PendingApprovals(arg1:string):Promise<Array<permission.Request>>
 
 export function RemoveProject(arg1:string):Promise<void>;
 
+export function RemoveTask(arg1:string,arg2:string):Promise<void>;
+
 export function RenameSession(arg1:string,arg2:string):Promise<api.Session>;
 
 export function ResolveApproval(arg1:string,arg2:string,arg3:string):Promise<void>;
@@ -41,5 +44,11 @@ export function ReviewChanges(arg1:string,arg2:string):Promise<Array<review.Chan
 export function RollbackChange(arg1:string,arg2:string):Promise<Array<review.Change>>;
 
 export function StopSession(arg1:string):Promise<number>;
+
+export function StopTask(arg1:string,arg2:string):Promise<void>;
+
+export function TaskOutput(arg1:string,arg2:string):Promise<bgtask.TaskOutput>;
+
+export function Tasks(arg1:string):Promise<Array<bgtask.Task>>;
 
 export function UpdateSettings(arg1:api.Settings):Promise<api.Settings>;

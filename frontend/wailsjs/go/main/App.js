@@ -54,6 +54,10 @@ export function RemoveProject(arg1) {
   return window['go']['main']['App']['RemoveProject'](arg1);
 }
 
+export function RemoveTask(arg1, arg2) {
+  return window['go']['main']['App']['RemoveTask'](arg1, arg2);
+}
+
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
 }
@@ -76,6 +80,18 @@ export function RollbackChange(arg1, arg2) {
 
 export function StopSession(arg1) {
   return window['go']['main']['App']['StopSession'](arg1);
+}
+
+export function StopTask(arg1, arg2) {
+  return window['go']['main']['App']['StopTask'](arg1, arg2);
+}
+
+export function TaskOutput(arg1, arg2) {
+  return window['go']['main']['App']['TaskOutput'](arg1, arg2);
+}
+
+export function Tasks(arg1) {
+  return window['go']['main']['App']['Tasks'](arg1);
 }
 
 export function UpdateSettings(arg1) {

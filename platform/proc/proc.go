@@ -1,0 +1,440 @@
+package proc
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// RunnerArg is the hidden argv[1] that makes the host binary act as a
+// runner. main.go dispatches it before anything else:
+//
+//	if len(os.Args) > 1 && os.Args[1] == proc.RunnerArg {
+//		os.Exit(proc.RunnerMain(os.Args[2:]))
+//	}
+const RunnerArg = "__pi_runner"
+
+// DefaultKillGrace is how long the tree gets between the polite signal
+// (SIGTERM) and SIGKILL when Spec.KillGrace is zero.
+const DefaultKillGrace = 2 * time.Second
+
+// drainBound bounds how long Wait waits for the output pipes to reach EOF
+// once the tree is gone. Only a process that escaped the tree (impossible on
+// Linux, best effort on macOS) can hold them open that long.
+const drainBound = 5 * time.Second
+
+var (
+	// ErrResourceExhausted matches (errors.Is) a spawn that failed because
+	// the OS ran out of processes, threads, memory or handles. It is
+	// retriable.
+	ErrResourceExhausted = errors.New("proc: the OS is out of process resources")
+	// ErrKilled matches the error Wait returns when the tree was terminated
+	// by Kill or by the cancellation of Start's context (the context's cause
+	// is wrapped too, e.g. context.DeadlineExceeded).
+	ErrKilled = errors.New("proc: process tree killed")
+	// ErrUnsupported is returned by Start on an OS without a tree owner.
+	ErrUnsupported = errors.New("proc: owned process trees are not supported on this OS")
+)
+
+// Spec describes one command.
+type Spec struct {
+	// Path is the executable; a bare name is looked up in the host's PATH.
+	Path string
+	// Args are the arguments after argv[0] (argv[0] is Path).
+	Args []string
+	// CmdLine, on Windows only, replaces the command line built from Path
+	// and Args (cmd.exe's /s /c quoting needs it). Ignored elsewhere.
+	CmdLine string
+	// Dir is the working directory ("" = the host's).
+	Dir string
+	// Env is the complete environment of the command (nil = the host's).
+	Env []string
+	// Stdout and Stderr receive the command's output (nil = discarded). They
+	// are written from two goroutines: when they are the same writer it
+	// must be safe for concurrent use. A writer error does not stop the
+	// command; the output is drained and the first error returned by Wait.
+	Stdout, Stderr io.Writer
+	// RunnerExe is the binary that dispatches RunnerArg ("" = os.Executable()).
+	RunnerExe string
+	// KillGrace is the pause between SIGTERM and SIGKILL (0 = DefaultKillGrace).
+	// Windows terminates the job at once.
+	KillGrace time.Duration
+}
+
+// header is what the host sends the runner on its stdin: a big-endian uint32
+// length and this JSON. Every later byte on stdin, or its EOF, is a kill request.
+type header struct {
+	Path    string   `json:"path"`
+	Args    []string `json:"args"`
+	CmdLine string   `json:"cmdLine,omitempty"`
+	Dir     string   `json:"dir,omitempty"`
+	Env     []string `json:"env"`
+	GraceMs int64    `json:"graceMs"`
+}
+
+// status is one line the runner writes on its status pipe: first either Pid
+// or SpawnErr, and last (just before it exits) Exit.
+type status struct {
+	Pid      int    `json:"pid,omitempty"`
+	SpawnErr string `json:"spawnErr,omitempty"`
+	Errno    uint64 `json:"errno,omitempty"`
+	Exit     *int   `json:"exit,omitempty"`
+	Signal   int    `json:"signal,omitempty"`
+	// Killed: the shell ended because of a kill request.
+	Killed bool `json:"killed,omitempty"`
+	// Survivors counts processes the runner could not kill before giving up.
+	Survivors int `json:"survivors,omitempty"`
+}
+
+// Process is a command running in a process tree owned by a runner.
+type Process struct {
+	cmd   *exec.Cmd
+	pid   int
+	grace time.Duration
+	plat  *platState
+
+	ctlMu sync.Mutex
+	ctl   *os.File // write end of the runner's stdin; nil once closed
+
+	killOnce  sync.Once
+	killMu    sync.Mutex
+	killCause error
+
+	pumps  sync.WaitGroup
+	outR   *os.File
+	errR   *os.File
+	pumpMu sync.Mutex
+	outErr error
+
+	stR  *bufio.Reader
+	stF  *os.File
+	done chan struct{}
+	code int
+	err  error
+}
+
+// Start starts s in a new process tree. Cancelling ctx kills the tree (Wait
+// then reports ErrKilled and the context's cause). A spawn that fails for
+// lack of OS resources returns an error matching ErrResourceExhausted.
+func Start(ctx context.Context, s Spec) (*Process, error) {
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	if s.Path == "" {
+		return nil, errors.New("proc: empty Path")
+	}
+	path := s.Path
+	if filepath.Base(path) == path {
+		lp, err := exec.LookPath(path)
+		if err != nil {
+			return nil, fmt.Errorf("proc: %w", err)
+		}
+		path = lp
+	}
+	runner := s.RunnerExe
+	if runner == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("proc: locate the runner: %w", err)
+		}
+		runner = exe
+	}
+	grace := s.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	hdr, err := json.Marshal(header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env, GraceMs: grace.Milliseconds()})
+	if err != nil {
+		return nil, fmt.Errorf("proc: %w", err)
+	}
+
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	ctlR, ctlW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	stR, stW, err4 := pipe()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		closeAll()
+		return nil, classifySpawnError(fmt.Errorf("proc: pipes: %w", err))
+	}
+
+	cmd := exec.Command(runner, RunnerArg)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = ctlR, outW, errW
+	plat, err := prepare(cmd)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cmd.Args = append(cmd.Args, attachStatus(cmd, stW))
+	if err := cmd.Start(); err != nil {
+		plat.close()
+		closeAll()
+		return nil, classifySpawnError(fmt.Errorf("proc: start the runner: %w", err))
+	}
+	// The child's ends now live in the runner.
+	_ = ctlR.Close()
+	_ = outW.Close()
+	_ = errW.Close()
+	_ = stW.Close()
+
+	p := &Process{cmd: cmd, grace: grace, plat: plat, ctl: ctlW, outR: outR, errR: errR,
+		stR: bufio.NewReader(stR), stF: stR, done: make(chan struct{})}
+	p.pumps.Add(2)
+	go p.pump(s.Stdout, outR)
+	go p.pump(s.Stderr, errR)
+
+	fail := func(err error) (*Process, error) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		p.plat.afterExit(0, false)
+		p.closeCtl()
+		p.finishPumps()
+		_ = stR.Close()
+		p.plat.close()
+		return nil, err
+	}
+	if err := plat.started(cmd); err != nil {
+		return fail(err)
+	}
+	var lenBuf [4]byte
+	binary.BigEndian.PutUint32(lenBuf[:], uint32(len(hdr)))
+	if _, err := ctlW.Write(append(lenBuf[:], hdr...)); err != nil {
+		return fail(fmt.Errorf("proc: send the command to the runner: %w", err))
+	}
+	first, err := p.readStatus()
+	if err != nil {
+		return fail(fmt.Errorf("proc: runner did not report a start: %w", err))
+	}
+	if first.SpawnErr != "" {
+		_ = cmd.Wait()
+		p.plat.afterExit(0, false)
+		p.closeCtl()
+		p.finishPumps()
+		_ = stR.Close()
+		p.plat.close()
+		return nil, classifySpawnError(&os.PathError{Op: "start", Path: path, Err: spawnErrno(first)})
+	}
+	p.pid = first.Pid
+	go p.supervise()
+	if ctx.Done() != nil {
+		go func() {
+			select {
+			case <-ctx.Done():
+				p.kill(fmt.Errorf("%w: %w", ErrKilled, context.Cause(ctx)))
+			case <-p.done:
+			}
+		}()
+	}
+	return p, nil
+}
+
+// Pid is the process id of the command (the shell), not of the runner.
+func (p *Process) Pid() int { return p.pid }
+
+// Kill terminates the whole tree: SIGTERM, then SIGKILL after the grace
+// period (Windows: the job is terminated at once). It does not wait; Wait
+// returns once the tree is gone. Kill is idempotent and safe after exit.
+func (p *Process) Kill() error {
+	p.kill(ErrKilled)
+	return nil
+}
+
+// Wait returns the command's exit status once the whole tree is gone and the
+// output writers have received everything. A shell killed by a signal
+// reports 128+signal, as shells do. err matches ErrKilled when Kill or the
+// context ended the command, and reports host faults (runner crash, writer
+// errors, a pipe held open by a process outside the tree).
+func (p *Process) Wait() (exitCode int, err error) {
+	<-p.done
+	return p.code, p.err
+}
+
+func (p *Process) kill(cause error) {
+	p.killOnce.Do(func() {
+		p.killMu.Lock()
+		p.killCause = cause
+		p.killMu.Unlock()
+		p.ctlMu.Lock()
+		if p.ctl != nil {
+			_, _ = p.ctl.Write([]byte{'K'})
+		}
+		p.ctlMu.Unlock()
+		p.plat.kill()
+		// Backstop: a runner that does not finish in time is killed by the host.
+		go func() {
+			t := time.NewTimer(p.grace + 5*time.Second)
+			defer t.Stop()
+			select {
+			case <-p.done:
+			case <-t.C:
+				_ = p.cmd.Process.Kill()
+			}
+		}()
+	})
+}
+
+func (p *Process) killRequested() error {
+	p.killMu.Lock()
+	defer p.killMu.Unlock()
+	return p.killCause
+}
+
+func (p *Process) closeCtl() {
+	p.ctlMu.Lock()
+	if p.ctl != nil {
+		_ = p.ctl.Close()
+		p.ctl = nil
+	}
+	p.ctlMu.Unlock()
+}
+
+func (p *Process) readStatus() (status, error) {
+	var st status
+	line, err := p.stR.ReadBytes('\n')
+	if err != nil {
+		return st, err
+	}
+	if err := json.Unmarshal(line, &st); err != nil {
+		return st, fmt.Errorf("bad status %q: %w", line, err)
+	}
+	return st, nil
+}
+
+func (p *Process) supervise() {
+	defer close(p.done)
+	werr := p.cmd.Wait()
+	last, serr := p.readStatus()
+	clean := serr == nil && last.Exit != nil && last.Survivors == 0
+	p.plat.afterExit(p.pid, clean)
+	p.closeCtl()
+	_ = p.stF.Close()
+	drainErr := p.finishPumps()
+	p.plat.close()
+
+	switch {
+	case serr == nil && last.Exit != nil:
+		p.code = *last.Exit
+		if last.Signal != 0 {
+			p.code = 128 + last.Signal
+		}
+	default:
+		p.code = -1
+	}
+	var errs []error
+	cause := p.killRequested()
+	if cause != nil && (last.Exit == nil || last.Killed) {
+		errs = append(errs, cause)
+	} else if serr != nil || last.Exit == nil {
+		// A killed runner (Windows terminates the job, runner included)
+		// has no last word; anything else without one is a fault.
+		errs = append(errs, fmt.Errorf("proc: runner ended without a status (%v)", werr))
+	}
+	if last.Survivors > 0 {
+		errs = append(errs, fmt.Errorf("proc: %d processes of the tree could not be killed", last.Survivors))
+	}
+	if drainErr != nil {
+		errs = append(errs, drainErr)
+	}
+	p.err = errors.Join(errs...)
+	if len(errs) == 1 {
+		p.err = errs[0]
+	}
+}
+
+// finishPumps waits for both output pipes to reach EOF, forcing them closed
+// after drainBound.
+func (p *Process) finishPumps() error {
+	ch := make(chan struct{})
+	go func() { p.pumps.Wait(); close(ch) }()
+	var err error
+	select {
+	case <-ch:
+	case <-time.After(drainBound):
+		err = errors.New("proc: output pipes still open after the tree ended (a process escaped it); output may be incomplete")
+		_ = p.outR.Close()
+		_ = p.errR.Close()
+		<-ch
+	}
+	_ = p.outR.Close()
+	_ = p.errR.Close()
+	p.pumpMu.Lock()
+	defer p.pumpMu.Unlock()
+	return errors.Join(err, p.outErr)
+}
+
+func (p *Process) pump(dst io.Writer, src *os.File) {
+	defer p.pumps.Done()
+	buf := make([]byte, 32*1024)
+	var werr error
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && dst != nil && werr == nil {
+			if _, werr = dst.Write(buf[:n]); werr != nil {
+				p.pumpMu.Lock()
+				if p.outErr == nil {
+					p.outErr = fmt.Errorf("proc: output writer: %w", werr)
+				}
+				p.pumpMu.Unlock()
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readHeader reads the runner's command header from r.
+func readHeader(r io.Reader) (header, error) {
+	var h header
+	var lenBuf [4]byte
+	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+		return h, err
+	}
+	n := binary.BigEndian.Uint32(lenBuf[:])
+	if n > 64<<20 {
+		return h, fmt.Errorf("header too large (%d bytes)", n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return h, err
+	}
+	return h, json.Unmarshal(buf, &h)
+}
+
+// statusWriter writes status lines; safe for concurrent use.
+type statusWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *statusWriter) send(st status) {
+	b, _ := json.Marshal(st)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = s.w.Write(append(b, '\n'))
+}

@@ -1,0 +1,40 @@
+package proc
+
+import (
+	"fmt"
+	"os"
+)
+
+// RunnerMain is the runner's entry point (see RunnerArg). It reads the
+// command from stdin, runs it in a tree it owns, and exits with the
+// command's status once no process of the tree is left. Any byte on stdin,
+// or its EOF (the host died), kills the tree.
+func RunnerMain(args []string) int {
+	if len(args) < 1 {
+		fmt.Fprintln(os.Stderr, "pi runner: internal subcommand; not for direct use")
+		return 2
+	}
+	stf, err := openStatus(args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pi runner:", err)
+		return 2
+	}
+	st := &statusWriter{w: stf}
+	h, err := readHeader(os.Stdin)
+	if err != nil {
+		st.send(status{SpawnErr: "runner: read the command: " + err.Error()})
+		return 125
+	}
+	return runTree(h, st)
+}
+
+// watchKill closes the returned channel on the first byte or EOF on stdin.
+func watchKill() <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		var b [1]byte
+		_, _ = os.Stdin.Read(b[:])
+		close(ch)
+	}()
+	return ch
+}

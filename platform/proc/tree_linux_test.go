@@ -1,0 +1,492 @@
+package proc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/shirou/gopsutil/v3/process"
+)
+
+var markerSeq atomic.Int64 // test-only counter
+
+func newMarker(t *testing.T) string {
+	return fmt.Sprintf("m%d-%d-%s", os.Getpid(), markerSeq.Add(1), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))
+}
+
+// markerProcs lists the live processes whose environment carries marker.
+func markerProcs(t *testing.T, marker string) []int32 {
+	t.Helper()
+	procs, err := process.Processes()
+	if err != nil {
+		t.Fatalf("process scan: %v", err)
+	}
+	want := markerVar + "=" + marker
+	var out []int32
+	for _, p := range procs {
+		env, err := p.Environ()
+		if err != nil {
+			continue // gone, or a zombie
+		}
+		for _, kv := range env {
+			if kv == want {
+				if st, err := p.Status(); err == nil && len(st) > 0 && st[0] == process.Zombie {
+					break
+				}
+				out = append(out, p.Pid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func describe(pids []int32) string {
+	var b strings.Builder
+	for _, pid := range pids {
+		p, err := process.NewProcess(pid)
+		if err != nil {
+			continue
+		}
+		cmd, _ := p.Cmdline()
+		ppid, _ := p.Ppid()
+		fmt.Fprintf(&b, "\n  pid %d ppid %d: %s", pid, ppid, cmd)
+	}
+	return b.String()
+}
+
+func waitMarkers(t *testing.T, marker string, atLeast int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := len(markerProcs(t, marker))
+		if n >= atLeast {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d marked processes came up, want >= %d", n, atLeast)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func assertNoSurvivors(t *testing.T, marker string) {
+	t.Helper()
+	if left := markerProcs(t, marker); len(left) > 0 {
+		t.Errorf("%d processes survived:%s", len(left), describe(left))
+		for _, pid := range left {
+			_ = syscall.Kill(int(pid), syscall.SIGKILL)
+		}
+	}
+}
+
+func bashSpec(script, marker string, stdout, stderr *syncBuffer) Spec {
+	s := Spec{
+		Path:      "bash",
+		Args:      []string{"-c", script},
+		Env:       append(os.Environ(), markerVar+"="+marker),
+		KillGrace: 300 * time.Millisecond,
+	}
+	if stdout != nil {
+		s.Stdout = stdout
+	}
+	if stderr != nil {
+		s.Stderr = stderr
+	}
+	return s
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// treeCases start descendants that try to leave the tree. spawn runs in the
+// background of the shell; want is how many marked processes must be up
+// before the kill: the sleeps (bash execs its last command, so the shell
+// may count as the final sleep).
+var treeCases = []struct {
+	name  string
+	spawn string
+	want  int
+}{
+	{"plain child", "", 1},
+	{"background", "sleep 1000 &", 2},
+	{"disown", "sleep 1000 & disown", 2},
+	{"setsid", "setsid sh -c 'sleep 1000' &", 2},
+	{"nohup", "nohup sleep 1000 >/dev/null 2>&1 &", 2},
+	{"double fork", "(sh -c 'sleep 1000 &' &)", 2},
+	{"holds stdout and stderr", "sleep 1000 >&1 2>&2 &", 2},
+	{"closes pipes", "sleep 1000 >/dev/null 2>&1 <&- &", 2},
+	{"setsid double fork holding pipes", "setsid sh -c '(sleep 1000 &) ; sleep 1000' &", 3},
+	{"ignores SIGTERM", "sh -c 'trap \"\" TERM HUP; sleep 1000' &", 2},
+}
+
+// script runs spawn, reports readiness, then keeps the shell busy (keep) or
+// lets it exit with the descendants still running.
+func script(spawn string, keep bool) string {
+	s := spawn
+	if s != "" {
+		s += "\n"
+	}
+	s += "echo ready\n"
+	if keep {
+		s += "sleep 1000\n"
+	} else {
+		s += "exit 0\n"
+	}
+	return s
+}
+
+func TestTreeKill(t *testing.T) {
+	for _, tc := range treeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Run("abort", func(t *testing.T) {
+				t.Parallel()
+				marker := newMarker(t)
+				var out, errb syncBuffer
+				p, err := Start(t.Context(), bashSpec(script(tc.spawn, true), marker, &out, &errb))
+				if err != nil {
+					t.Fatal(err)
+				}
+				waitMarkers(t, marker, tc.want)
+				_ = p.Kill()
+				code, err := p.Wait()
+				if !errors.Is(err, ErrKilled) {
+					t.Errorf("Wait err = %v, want ErrKilled", err)
+				}
+				if code == 0 {
+					t.Errorf("killed shell reported exit 0")
+				}
+				assertNoSurvivors(t, marker)
+				if !strings.Contains(out.String(), "ready") {
+					t.Errorf("stdout = %q", out.String())
+				}
+			})
+			t.Run("timeout", func(t *testing.T) {
+				t.Parallel()
+				marker := newMarker(t)
+				ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
+				defer cancel()
+				p, err := Start(ctx, bashSpec(script(tc.spawn, true), marker, nil, nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				waitMarkers(t, marker, tc.want)
+				_, err = p.Wait()
+				if !errors.Is(err, ErrKilled) || !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("Wait err = %v, want ErrKilled and DeadlineExceeded", err)
+				}
+				assertNoSurvivors(t, marker)
+			})
+			if tc.spawn != "" {
+				t.Run("shell exits first", func(t *testing.T) {
+					t.Parallel()
+					marker := newMarker(t)
+					var out syncBuffer
+					p, err := Start(t.Context(), bashSpec(script(tc.spawn, false), marker, &out, nil))
+					if err != nil {
+						t.Fatal(err)
+					}
+					code, err := p.Wait()
+					if code != 0 || err != nil {
+						t.Errorf("Wait = %d, %v; want 0, nil", code, err)
+					}
+					assertNoSurvivors(t, marker)
+					if out.String() != "ready\n" {
+						t.Errorf("stdout = %q", out.String())
+					}
+				})
+			}
+			t.Run("host crash", func(t *testing.T) {
+				t.Parallel()
+				marker := newMarker(t)
+				host := exec.Command(os.Args[0])
+				host.Env = append(os.Environ(), fakeHostEnv+"="+marker, "PI_PROC_TEST_SCRIPT="+script(tc.spawn, true))
+				stdout, err := host.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := host.Start(); err != nil {
+					t.Fatal(err)
+				}
+				defer func() { _ = host.Process.Kill(); _ = host.Wait() }()
+				line, _ := bufio.NewReader(stdout).ReadString('\n')
+				if line != "ready\n" {
+					t.Fatalf("fake host said %q", line)
+				}
+				waitMarkers(t, marker, tc.want)
+				_ = host.Process.Kill() // SIGKILL: the host gets no chance to clean up
+				_ = host.Wait()
+				deadline := time.Now().Add(5 * time.Second)
+				for len(markerProcs(t, marker)) > 0 && time.Now().Before(deadline) {
+					time.Sleep(50 * time.Millisecond)
+				}
+				assertNoSurvivors(t, marker)
+			})
+		})
+	}
+}
+
+// TestShutdown starts every case at once and kills them all concurrently,
+// as app shutdown does.
+func TestShutdown(t *testing.T) {
+	marker := newMarker(t)
+	var procs []*Process
+	want := 0
+	for _, tc := range treeCases {
+		p, err := Start(t.Context(), bashSpec(script(tc.spawn, true), marker, nil, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		procs = append(procs, p)
+		want += tc.want
+	}
+	waitMarkers(t, marker, want)
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = p.Kill()
+			if _, err := p.Wait(); !errors.Is(err, ErrKilled) {
+				t.Errorf("Wait err = %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	assertNoSurvivors(t, marker)
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   int
+	}{
+		{"true", 0},
+		{"exit 3", 3},
+		{"exit 255", 255},
+		{"false", 1},
+		{"kill -TERM $$", 128 + 15},
+		{"kill -KILL $$", 128 + 9},
+		{"nonexistent-command-xyz 2>/dev/null", 127},
+	} {
+		t.Run(tc.script, func(t *testing.T) {
+			t.Parallel()
+			p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", tc.script}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Pid() <= 0 {
+				t.Errorf("Pid = %d", p.Pid())
+			}
+			code, err := p.Wait()
+			if code != tc.want || err != nil {
+				t.Errorf("Wait = %d, %v; want %d, nil", code, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestOutputDeliveredCompletely(t *testing.T) {
+	t.Parallel()
+	t.Run("large", func(t *testing.T) {
+		var out, errb syncBuffer
+		p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", "head -c 5000000 /dev/zero | tr '\\0' a; head -c 3000000 /dev/zero | tr '\\0' b >&2"}, Stdout: &out, Stderr: &errb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, err := p.Wait(); code != 0 || err != nil {
+			t.Fatalf("Wait = %d, %v", code, err)
+		}
+		if n := len(out.String()); n != 5000000 || strings.Trim(out.String(), "a") != "" {
+			t.Errorf("stdout: %d bytes", n)
+		}
+		if n := len(errb.String()); n != 3000000 || strings.Trim(errb.String(), "b") != "" {
+			t.Errorf("stderr: %d bytes", n)
+		}
+	})
+	t.Run("background child before the shell exits", func(t *testing.T) {
+		var out syncBuffer
+		script := "(for i in $(seq 1 20000); do echo bg$i; done; echo bg-done) & sleep 0.05; echo fg; wait"
+		p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", script}, Stdout: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, err := p.Wait(); code != 0 || err != nil {
+			t.Fatalf("Wait = %d, %v", code, err)
+		}
+		s := out.String()
+		if !strings.Contains(s, "bg20000\nbg-done\n") || !strings.Contains(s, "fg\n") || strings.Count(s, "\n") != 20002 {
+			t.Errorf("output incomplete: %d lines", strings.Count(s, "\n"))
+		}
+	})
+	t.Run("background child writes then shell exits", func(t *testing.T) {
+		var out syncBuffer
+		// The child writes while the shell exits; everything written before
+		// the tree is killed reaches the writer.
+		script := "(echo child-start; head -c 1000000 /dev/zero | tr '\\0' c; echo; echo child-end) & wait $!; echo shell-end"
+		p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", script}, Stdout: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, err := p.Wait(); code != 0 || err != nil {
+			t.Fatalf("Wait = %d, %v", code, err)
+		}
+		if s := out.String(); !strings.HasPrefix(s, "child-start\n") || !strings.HasSuffix(s, "child-end\nshell-end\n") || len(s) != 1000000+len("child-start\n\nchild-end\nshell-end\n") {
+			t.Errorf("output: %d bytes", len(s))
+		}
+	})
+}
+
+func TestStdinIsDevNullAndNoTTY(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", `cat; echo "cat=$?"; test -t 0 || echo stdin-not-tty; readlink /proc/self/fd/0`}, Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, err := p.Wait(); code != 0 || err != nil {
+		t.Fatalf("Wait = %d, %v", code, err)
+	}
+	if out.String() != "cat=0\nstdin-not-tty\n/dev/null\n" {
+		t.Errorf("stdout = %q", out.String())
+	}
+}
+
+func TestDirEnvAndFileDescriptors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var out syncBuffer
+	p, err := Start(t.Context(), Spec{
+		Path:   "bash",
+		Args:   []string{"-c", `pwd; echo "$FOO"; ls /proc/$$/fd >"$PWD/fds"; echo $(cat "$PWD/fds")`},
+		Dir:    dir,
+		Env:    []string{"FOO=bar", "PATH=" + os.Getenv("PATH")},
+		Stdout: &out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, err := p.Wait(); code != 0 || err != nil {
+		t.Fatalf("Wait = %d, %v", code, err)
+	}
+	// The shell has 0, 1 and 2 only: the status pipe is not inherited.
+	want := dir + "\nbar\n0 1 2\n"
+	if out.String() != want {
+		t.Errorf("stdout = %q, want %q", out.String(), want)
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	t.Parallel()
+	_, err := Start(t.Context(), Spec{Path: "/nonexistent/shell"})
+	if err == nil || errors.Is(err, ErrResourceExhausted) || !errors.Is(err, syscall.ENOENT) {
+		t.Errorf("missing executable: %v", err)
+	}
+	_, err = Start(t.Context(), Spec{Path: "bash", RunnerExe: "/nonexistent/runner"})
+	if err == nil {
+		t.Error("missing runner: no error")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := Start(ctx, Spec{Path: "bash"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled ctx: %v", err)
+	}
+	if _, err := Start(t.Context(), Spec{}); err == nil {
+		t.Error("empty spec: no error")
+	}
+}
+
+func TestKillIdempotentAndConcurrentWait(t *testing.T) {
+	t.Parallel()
+	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", "sleep 1000"}, KillGrace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(2)
+		go func() { defer wg.Done(); _ = p.Kill() }()
+		go func() {
+			defer wg.Done()
+			if _, err := p.Wait(); !errors.Is(err, ErrKilled) {
+				t.Errorf("Wait err = %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.Kill(); err != nil {
+		t.Errorf("Kill after exit: %v", err)
+	}
+	// Kill after a normal exit does not turn it into a kill.
+	q, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", "exit 4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := q.Wait()
+	_ = q.Kill()
+	if code2, err2 := q.Wait(); code != 4 || err != nil || code2 != 4 || err2 != nil {
+		t.Errorf("Wait = %d, %v then %d, %v", code, err, code2, err2)
+	}
+}
+
+type failingWriter struct{ n atomic.Int64 }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.n.Add(int64(len(p)))
+	return 0, errors.New("sink full")
+}
+
+func TestWriterErrorDoesNotBlockTheCommand(t *testing.T) {
+	t.Parallel()
+	w := &failingWriter{}
+	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", "head -c 2000000 /dev/zero; exit 7"}, Stdout: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := p.Wait()
+	if code != 7 || err == nil || !strings.Contains(err.Error(), "sink full") {
+		t.Errorf("Wait = %d, %v", code, err)
+	}
+}
+
+func TestSubreaper(t *testing.T) {
+	// The runner marks itself a subreaper: a double-forked orphan's parent
+	// is the runner, not init.
+	t.Parallel()
+	var out syncBuffer
+	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", `(sh -c 'sleep 0.3; ps -o ppid= -p $$' &); sleep 0.6; echo runner=$PPID`}, Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(out.String())
+	if len(f) != 2 || "runner="+f[0] != f[1] {
+		t.Errorf("orphan's parent vs runner: %q", out.String())
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !windows
+
+package shells
+
+func isAppExecLink(string) bool { return false }

@@ -1,0 +1,5 @@
+package shells
+
+import "os/exec"
+
+func setProbeGroup(*exec.Cmd) {}
