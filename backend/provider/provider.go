@@ -1,0 +1,130 @@
+// Package provider talks to language models through one streaming
+// interface, implemented on the official Anthropic and OpenAI SDKs.
+package provider
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role of a message in the conversation.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// BlockType is the kind of a content block.
+type BlockType string
+
+const (
+	BlockText       BlockType = "text"
+	BlockThinking   BlockType = "thinking"
+	BlockToolUse    BlockType = "tool_use"
+	BlockToolResult BlockType = "tool_result"
+)
+
+// Block is one piece of a message. Tool results travel in user messages,
+// as both wire protocols model them (OpenAI's "tool" role is mapped).
+type Block struct {
+	Type BlockType `json:"type"`
+	Text string    `json:"text,omitempty"` // text, thinking, and tool_result content
+	// Signature is the opaque signature of a thinking block (Anthropic),
+	// sent back unchanged.
+	Signature string `json:"signature,omitempty"`
+	// ToolUse: the call id, tool name and JSON input.
+	ToolUseID string          `json:"toolUseId,omitempty"`
+	ToolName  string          `json:"toolName,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	// ToolResult: IsError marks a failed call; ToolUseID names the call.
+	IsError bool `json:"isError,omitempty"`
+}
+
+// Message is one conversation turn.
+type Message struct {
+	Role    Role    `json:"role"`
+	Content []Block `json:"content"`
+}
+
+// ToolDef is a tool the model may call.
+type ToolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+}
+
+// Request is one model call.
+type Request struct {
+	System      string
+	Messages    []Message
+	Tools       []ToolDef
+	MaxTokens   int      // 0 = the config's MaxOutputTokens
+	Temperature *float64 // nil = the config's (or the provider's default)
+}
+
+// StopReason says why a response ended.
+type StopReason string
+
+const (
+	StopEndTurn   StopReason = "end_turn"
+	StopToolUse   StopReason = "tool_use"
+	StopMaxTokens StopReason = "max_tokens" // cut by the output limit: its tool calls must be re-issued
+	StopOther     StopReason = "other"
+)
+
+// EventType is the kind of a streamed event.
+type EventType string
+
+const (
+	EventText          EventType = "text"           // Text holds a delta
+	EventThinking      EventType = "thinking"       // Text holds a delta
+	EventToolUseStart  EventType = "tool_use_start" // ToolUseID, ToolName
+	EventToolUseDelta  EventType = "tool_use_delta" // ToolUseID, Text holds a partial-JSON delta
+	EventToolUseFinish EventType = "tool_use_done"  // ToolUseID, ToolName, Input complete
+)
+
+// Event is one streamed piece of a response, delivered in order.
+type Event struct {
+	Type      EventType       `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	ToolUseID string          `json:"toolUseId,omitempty"`
+	ToolName  string          `json:"toolName,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+}
+
+// Usage counts tokens of one response.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Response is a finished model response: the assistant message assembled
+// from the stream (text, thinking and tool_use blocks in order).
+type Response struct {
+	Message    Message    `json:"message"`
+	StopReason StopReason `json:"stopReason"`
+	Usage      Usage      `json:"usage"`
+}
+
+// Provider streams one response. onEvent is called in order on the caller's
+// goroutine; an error it returns aborts the stream. Failures carry stable
+// codes (errs): MODEL_NOT_CONFIGURED, PROVIDER_UNAUTHORIZED,
+// PROVIDER_RATE_LIMITED (after the silent retries), PROVIDER_ERROR,
+// STREAM_FAILED (the stream broke mid-way; the caller may retry the turn
+// once), CONTEXT_TOO_LARGE, TURN_ABORTED (ctx cancelled). A response with
+// no content at all is EMPTY_MODEL_RESPONSE.
+type Provider interface {
+	Stream(ctx context.Context, req Request, onEvent func(Event) error) (Response, error)
+	// Info describes the configured model (for the system prompt and the
+	// context budget).
+	Info() ModelInfo
+}
+
+// ModelInfo describes the configured model.
+type ModelInfo struct {
+	API             string `json:"api"` // anthropic | openai | openai-compatible
+	Model           string `json:"model"`
+	ContextWindow   int    `json:"contextWindow"`
+	MaxOutputTokens int    `json:"maxOutputTokens"`
+}
