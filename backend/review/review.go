@@ -202,15 +202,22 @@ func (m *MoveCapture) Finish(ctx context.Context, fromAfter, toAfter []byte) ([]
 	}
 	var ps []*pending
 	var s *Store
+	// The source side is a deletion (when the move took it away), the
+	// destination a creation by the edit.
+	fromOp := OpEdit
+	if fromAfter == nil {
+		fromOp = OpDelete
+	}
 	for _, e := range []struct {
 		c     *Capture
+		op    string
 		after []byte
-	}{{m.from, fromAfter}, {m.to, toAfter}} {
+	}{{m.from, fromOp, fromAfter}, {m.to, OpEdit, toAfter}} {
 		if e.c == nil {
 			continue
 		}
 		s = e.c.s
-		p, err := e.c.prepare(OpEdit, e.after, group)
+		p, err := e.c.prepare(e.op, e.after, group)
 		if err != nil {
 			for _, q := range ps {
 				s.removeSnapshot(q.change.SessionID, q.change.SnapshotID)

@@ -359,7 +359,7 @@ func TestMovePairRecords(t *testing.T) {
 	}
 	if src.Path != "old.txt" || src.Status != review.StatusDeleted || src.Deletions != 2 ||
 		dst.Path != "sub/new.txt" || dst.Status != review.StatusAdded || dst.Additions != 2 ||
-		src.Operation != review.OpEdit || dst.Operation != review.OpEdit {
+		src.Operation != review.OpDelete || dst.Operation != review.OpEdit {
 		t.Errorf("pair = %+v / %+v", src, dst)
 	}
 	// Rolling back either half rolls back both.

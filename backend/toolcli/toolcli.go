@@ -36,7 +36,7 @@ Runs tool calls through the same host pipeline the agent uses, in one durable
 session bound to DIR (created on first use, reused after). A script has one
 JSON object per line:
   {"tool":"Read","args":{"path":"main.go"},"approve":"once|session|deny"}
-  {"op":"rollback","changeId":"<review snapshotId>"}   {"op":"reviews"}
+  {"op":"rollback","changeId":"<review snapshotId>"}   {"op":"reviews","messageId":"<optional>"}
 Each result is printed as one JSON line as soon as it completes. A call that
 needs approval and has no "approve" is denied.
 
@@ -59,8 +59,9 @@ type Line struct {
 	Approve string          `json:"approve"`
 	// Prompt scopes the edit loop guard; lines without one share the run's.
 	Prompt   string `json:"prompt"`
-	Op       string `json:"op"`
-	ChangeID string `json:"changeId"`
+	Op        string `json:"op"`
+	ChangeID  string `json:"changeId"`
+	MessageID string `json:"messageId"` // reviews: only this message's records
 }
 
 // Env is what Run needs from the process.
@@ -287,7 +288,7 @@ func (d *driver) op(ctx context.Context, sessionID string, line Line, n int) too
 		}
 		return tools.Result{OK: true, Message: fmt.Sprintf("rolled back %d change(s)", len(changes)), Fields: map[string]any{"changes": changes}}
 	case "reviews":
-		changes, err := d.core.ReviewChanges(ctx, sessionID, "")
+		changes, err := d.core.ReviewChanges(ctx, sessionID, line.MessageID)
 		if err != nil {
 			return tools.Failure(err)
 		}
