@@ -245,7 +245,7 @@ func (c *Capture) emit(p []byte) {
 		}
 		c.npend = 0
 	}
-	keep := incompleteSuffix(p)
+	keep := IncompleteSuffix(p)
 	body := p[:len(p)-keep]
 	c.npend = copy(c.pend[:], p[len(p)-keep:])
 	if utf8.Valid(body) {
@@ -313,10 +313,16 @@ func (c *Capture) pumpSpill(final bool) {
 func spillHeadEnd(head []byte, total int64, limit int, final bool) int {
 	n := min(len(head), limit)
 	if total <= int64(limit) {
-		if !final && n > limit-utf8.UTFMax {
-			n = limit - utf8.UTFMax
+		if final {
+			return n
 		}
-		return max(n, 0)
+		// While the stream runs, spill whole lines only: whether the limit
+		// will cut the current line is not known yet, and bytes once
+		// spilled cannot be taken back.
+		if i := bytes.LastIndexByte(head[:n], '\n'); i >= 0 {
+			return i + 1
+		}
+		return 0
 	}
 	if i := bytes.LastIndexByte(head[:n], '\n'); i >= 0 {
 		return i + 1

@@ -374,3 +374,23 @@ func TestCaptureConcurrentSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// The spill file holds exactly what the marker says: never a partial line
+// written while the stream was still running.
+func TestSpillFileMatchesMarker(t *testing.T) {
+	dir := t.TempDir()
+	c := NewCapture(Stdout, CaptureOptions{Spill: FileSpill(dir, "out.log"), Limits: Limits{ModelBytes: 20, ModelLines: 100, MemoryBytes: 200, SpillBytes: 60}})
+	line := []byte("abcdefghij\n") // 11 bytes: 60 is not a multiple
+	for range 30 {
+		c.Write(line)
+	}
+	c.Close()
+	out := c.Result()
+	b, err := os.ReadFile(out.SpillPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(b)) != out.SpillBytes || len(b)%len(line) != 0 {
+		t.Errorf("spill file has %d bytes, marker says %d", len(b), out.SpillBytes)
+	}
+}

@@ -2,11 +2,11 @@ package bash
 
 import "unicode/utf8"
 
-// incompleteSuffix returns how many bytes at the end of b form the beginning
+// IncompleteSuffix returns how many bytes at the end of b form the beginning
 // of a UTF-8 sequence that more bytes could still complete (0 to 3). Bytes
 // that can never become valid are not held back: they are invalid whatever
 // follows.
-func incompleteSuffix(b []byte) int {
+func IncompleteSuffix(b []byte) int {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-(utf8.UTFMax-1); i-- {
 		c := b[i]
 		if c&0xC0 == 0x80 { // continuation byte: keep looking for its lead
@@ -22,7 +22,7 @@ func incompleteSuffix(b []byte) int {
 
 // completePrefix returns the length of the longest prefix of b that does not
 // end inside a UTF-8 sequence.
-func completePrefix(b []byte) int { return len(b) - incompleteSuffix(b) }
+func completePrefix(b []byte) int { return len(b) - IncompleteSuffix(b) }
 
 // skipContinuation returns the index of the first byte of b that is not a
 // UTF-8 continuation byte, looking at most 3 bytes in: where a window was cut

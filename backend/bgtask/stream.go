@@ -64,7 +64,7 @@ func (s *stream) tail(maxChars int) StreamOutput {
 	}
 	end := len(b)
 	if !sealed {
-		end -= incompleteSuffix(b[start:])
+		end -= bash.IncompleteSuffix(b[start:])
 	}
 	// Walk back maxChars characters (an invalid byte counts as one).
 	i, n := end, 0
@@ -78,20 +78,6 @@ func (s *stream) tail(maxChars int) StreamOutput {
 		Truncated:  int64(end-i) < total,
 		TotalBytes: total,
 	}
-}
-
-// incompleteSuffix is the length of a trailing sequence more bytes could
-// still complete.
-func incompleteSuffix(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-(utf8.UTFMax-1); i-- {
-		if utf8.RuneStart(b[i]) {
-			if b[i] < utf8.RuneSelf || utf8.FullRune(b[i:]) {
-				return 0
-			}
-			return len(b) - i
-		}
-	}
-	return 0
 }
 
 // notifyOutput emits EventOutput, at most once per OutputInterval with a

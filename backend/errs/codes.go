@@ -74,6 +74,21 @@ const (
 	BackgroundTaskHostLimit  Code = "BACKGROUND_TASK_HOST_LIMIT"  // the process-wide ceiling
 	BackgroundTaskRunning    Code = "BACKGROUND_TASK_RUNNING"     // remove refused: not terminal
 	BackgroundTaskStopFailed Code = "BACKGROUND_TASK_STOP_FAILED" // the stop signal failed; retriable
+
+	// Model providers (backend/provider) and turns.
+	ModelNotConfigured   Code = "MODEL_NOT_CONFIGURED"  // no model or key: blocking, before any request
+	ProviderUnauthorized Code = "PROVIDER_UNAUTHORIZED" // 401/403: the key was rejected
+	ProviderRateLimited  Code = "PROVIDER_RATE_LIMITED" // 429 after the silent retries
+	ProviderError        Code = "PROVIDER_ERROR"        // any other provider failure, with its message
+	StreamFailed         Code = "STREAM_FAILED"         // the stream broke mid-way; partial output was delivered
+	ContextTooLarge      Code = "CONTEXT_TOO_LARGE"     // the request exceeds the model's context window
+	EmptyModelResponse   Code = "EMPTY_MODEL_RESPONSE"  // no text and no tool calls
+	TurnAborted          Code = "TURN_ABORTED"          // the turn was stopped (context cancelled)
+
+	// The agent loop (backend/agent).
+	AgentBusy         Code = "AGENT_BUSY"          // a turn is already running in the session
+	TurnInterrupted   Code = "TURN_INTERRUPTED"    // PI-Desktop stopped mid-turn; marked at the next start, never replayed
+	ToolCallTruncated Code = "TOOL_CALL_TRUNCATED" // a call in a response cut by the output limit: not run, re-issue it
 )
 
 // Codes lists every registered code in declaration order.
@@ -95,5 +110,8 @@ func Codes() []Code {
 		ReviewNotReversible,
 		BackgroundTaskLimit, BackgroundTaskHostLimit, BackgroundTaskRunning, BackgroundTaskStopFailed,
 		ProcessResourceExhausted,
+		ModelNotConfigured, ProviderUnauthorized, ProviderRateLimited, ProviderError,
+		StreamFailed, ContextTooLarge, EmptyModelResponse, TurnAborted,
+		AgentBusy, TurnInterrupted, ToolCallTruncated,
 	}
 }

@@ -100,7 +100,8 @@ func processesWith(marker string) []string {
 func TestBashBackgroundTasks(t *testing.T) {
 	e := newEnv(t)
 	e.configure("", "auto")
-	res := e.call(e.session.ID, "Bash", map[string]any{"command": "echo hello-from-bg; sleep 1000", "runInBackground": true})
+	marker := fmt.Sprintf("pi-bg-%d", time.Now().UnixNano())
+	res := e.call(e.session.ID, "Bash", map[string]any{"command": "echo hello-from-bg; echo x > \"$PI_SCRATCH_DIR/busy\"; sh -c 'sleep 1000; echo " + marker + "'", "runInBackground": true})
 	id, _ := res.Fields["backgroundTaskId"].(string)
 	if !res.OK || id == "" {
 		t.Fatalf("background = %+v", res)
@@ -126,14 +127,11 @@ func TestBashBackgroundTasks(t *testing.T) {
 	if err := e.core.DeleteSession(t.Context(), e.session.ID); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(10 * time.Second)
-	for {
-		tasks := e.core.Tasks(e.session.ID)
-		if len(tasks) == 0 || tasks[0].State != "running" {
-			break
-		}
+	// Deleting signals the task and returns; its whole tree ends soon after.
+	deadline = time.Now().Add(15 * time.Second)
+	for len(processesWith(marker)) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("deleting the session did not stop its task: %+v", tasks)
+			t.Fatalf("deleting the session left its task running: %v", processesWith(marker))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

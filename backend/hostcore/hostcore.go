@@ -4,6 +4,7 @@ package hostcore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -119,8 +120,10 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	}
 	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink}
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.Emit})
+	probe := &shells.PathProbe{}
+	go probe.Result() // warm the login-PATH probe now, not in the first command
 	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
-		Shells: cfg.Shells, PathProbe: &shells.PathProbe{}, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
+		Shells: cfg.Shells, PathProbe: probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
 	}}), cfg.ExtraTools...)...)
 	if err != nil {
 		_ = st.Close()
@@ -184,6 +187,11 @@ func (c *Core) Close() error {
 	c.cancels.stopAll()
 	c.broker.Close()
 	c.tasks.Shutdown()
+	idle, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	if err := c.tasks.WaitIdle(idle); err != nil {
+		c.log.Warn("background tasks still stopping at shutdown", "err", err)
+	}
+	cancel()
 	drained := make(chan struct{})
 	go func() { c.life.calls.Wait(); close(drained) }()
 	select {
@@ -218,12 +226,23 @@ func (c *Core) Info() api.AppInfo {
 // DeleteSession deletes a session, cancelling its in-flight calls and
 // pending approvals and forgetting its grants.
 func (c *Core) DeleteSession(ctx context.Context, id string) error {
-	if err := c.Sessions.Delete(ctx, id); err != nil {
+	if _, err := c.Sessions.Get(ctx, id); err != nil {
 		return err
 	}
+	// Stop first, so nothing is still writing into the folders removed next.
+	// Tasks are signalled, not waited for (spec §5).
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
-	c.tasks.StopSession(id) // signals and returns: never waits, never fails
+	c.tasks.StopSession(id)
+	err := c.Sessions.Delete(ctx, id)
+	var left *session.FilesLeftError
+	if errors.As(err, &left) {
+		c.log.Warn("session folders left for the startup sweep", "session", id, "err", err)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
 	c.edits.drop(id)
 	if err := c.review.DeleteSession(ctx, id); err != nil {
 		// The folder is swept at the next start; the rows stay as history.

@@ -185,11 +185,21 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 		}
 	}
 	if len(failed) > 0 {
-		return errs.Wrap(errors.Join(failed...), errs.Internal,
-			"the session was deleted but some of its files could not be removed; they will be swept at the next start")
+		return &FilesLeftError{Err: errors.Join(failed...)}
 	}
 	return nil
 }
+
+// FilesLeftError reports a deleted session some of whose folders could not
+// be removed (a process still writing, say). The session is gone; the
+// folders are swept at the next start.
+type FilesLeftError struct{ Err error }
+
+func (e *FilesLeftError) Error() string {
+	return "the session was deleted but some of its files could not be removed: " + e.Err.Error()
+}
+
+func (e *FilesLeftError) Unwrap() error { return e.Err }
 
 func (s *Service) sessionBases() []string {
 	return []string{s.layout.Scratch(), s.layout.Visualizations(), s.layout.Reviews()}

@@ -58,7 +58,7 @@ type Line struct {
 	Args    json.RawMessage `json:"args"`
 	Approve string          `json:"approve"`
 	// Prompt scopes the edit loop guard; lines without one share the run's.
-	Prompt   string `json:"prompt"`
+	Prompt    string `json:"prompt"`
 	Op        string `json:"op"`
 	ChangeID  string `json:"changeId"`
 	MessageID string `json:"messageId"` // reviews: only this message's records

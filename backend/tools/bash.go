@@ -85,9 +85,31 @@ func (bashTool) Spec() Spec {
 	}
 }
 
-// shellPatch matches commands whose failure counts toward the Edit loop
-// guard (spec §4d step 3).
-var shellPatch = regexp.MustCompile(`(^|[\s;&|(])(apply_patch|git\s+apply|patch)(\s|$)`)
+// Live output limits: chunks stream to the UI as they come, up to a bound
+// per stream per call; the final result and the spill file have the rest.
+const liveOutputMax = 1 << 20
+
+// abortGrace is how long a stopped command may take to hand back the output
+// it collected (spec §3: the runtime waits up to 10 s).
+const abortGrace = 10 * time.Second
+
+// patchCommand matches a command segment that runs a patch tool: apply_patch,
+// patch, or git … apply (with options before the subcommand).
+var patchCommand = regexp.MustCompile(`^(\S+=\S*\s+)*(apply_patch|patch|git(\s+(-C\s+\S+|-c\s+\S+|--\S+|-\S+))*\s+apply)(\s|$)`)
+
+var commandSeparators = regexp.MustCompile(`[;&|\n]+`)
+
+// isPatchCommand reports whether any segment of a command line (split at
+// ; & | && || and newlines) starts with a patch tool, so "echo patch" does
+// not count but "cd x && git -C y apply z.diff" does.
+func isPatchCommand(cmd string) bool {
+	for _, seg := range commandSeparators.Split(cmd, -1) {
+		if patchCommand.MatchString(strings.TrimLeft(strings.TrimSpace(seg), "( ")) {
+			return true
+		}
+	}
+	return false
+}
 
 func (t bashTool) Run(ctx context.Context, c *Call) Result {
 	var a bashArgs
@@ -164,11 +186,18 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 	}
 	spillDir := filepath.Join(scratch, "tool-output")
 	capture := func(kind bash.Stream, label string) *bash.Capture {
+		live := 0
 		return bash.NewCapture(kind, bash.CaptureOptions{
 			OnChunk: func(seq int, text string) {
-				if c.Env.Emit != nil {
-					c.Env.Emit(EventToolOutput, map[string]any{"sessionId": c.SessionID, "toolCallId": c.Env.ToolCallID, "stream": label, "seq": seq, "text": text})
+				if c.Env.Emit == nil || live >= liveOutputMax {
+					return
 				}
+				live += len(text)
+				ev := map[string]any{"sessionId": c.SessionID, "toolCallId": c.Env.ToolCallID, "stream": label, "seq": seq, "text": text}
+				if live >= liveOutputMax {
+					ev["paused"] = true // the UI shows the rest from the result
+				}
+				c.Env.Emit(EventToolOutput, ev)
 			},
 			Spill: bash.FileSpill(spillDir, bash.SpillFileName("bash-"+label, now().UnixMilli(), int(c.Env.nextSpill()))),
 		})
@@ -184,7 +213,7 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 		}
 		return Failure(errs.Wrap(err, errs.ToolFailed, "the command could not start: %v", err))
 	}
-	code, waitErr := p.Wait()
+	code, waitErr := waitBounded(ctx, runCtx, p)
 	stdout.Close()
 	stderr.Close()
 	out, errOut := stdout.Result(), stderr.Result()
@@ -206,7 +235,7 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 		res.Code, res.Message = errs.ToolFailed, fmt.Sprintf("the command ended abnormally: %v", waitErr)
 	case code != 0:
 		res.Code, res.Message = errs.ToolFailed, fmt.Sprintf("the command exited with status %d", code)
-		if shellPatch.MatchString(a.Command) && c.Guard != nil {
+		if isPatchCommand(a.Command) && c.Guard != nil {
 			g := c.Guard.FailShellPatch(c.PromptID)
 			fields["guard"] = g
 			if g.Terminate {
@@ -247,6 +276,33 @@ func (t bashTool) background(c *Call, a bashArgs, spec proc.Spec) Result {
 	}
 	return Result{OK: true, Content: fmt.Sprintf("started background task %s: %s", task.ID, a.Command),
 		Fields: map[string]any{"backgroundTaskId": task.ID}}
+}
+
+// waitBounded waits for the command's tree. Once the call is stopped or
+// timed out the tree is being killed; if that takes longer than abortGrace
+// the call returns with the output collected so far (the kill goes on).
+func waitBounded(ctx, runCtx context.Context, p *proc.Process) (int, error) {
+	type exit struct {
+		code int
+		err  error
+	}
+	done := make(chan exit, 1)
+	go func() {
+		code, err := p.Wait()
+		done <- exit{code, err}
+	}()
+	select {
+	case e := <-done:
+		return e.code, e.err
+	case <-runCtx.Done():
+	}
+	select {
+	case e := <-done:
+		return e.code, e.err
+	case <-time.After(abortGrace):
+		_ = p.Kill()
+		return -1, fmt.Errorf("%w: the process tree did not end within %s", proc.ErrKilled, abortGrace)
+	}
 }
 
 func (e CallEnv) nextSpill() int64 {

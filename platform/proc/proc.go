@@ -32,6 +32,10 @@ const DefaultKillGrace = 2 * time.Second
 // Linux, best effort on macOS) can hold them open that long.
 const drainBound = 5 * time.Second
 
+// hardKillLimit bounds the runner's SIGKILL phase; a process stuck in the
+// kernel (state D) can outlive it, and is then reported as a survivor.
+const hardKillLimit = 10 * time.Second
+
 var (
 	// ErrResourceExhausted matches (errors.Is) a spawn that failed because
 	// the OS ran out of processes, threads, memory or handles. It is
@@ -285,9 +289,11 @@ func (p *Process) kill(cause error) {
 		}
 		p.ctlMu.Unlock()
 		p.plat.kill()
-		// Backstop: a runner that does not finish in time is killed by the host.
+		// Backstop: a runner that does not finish in time is killed by the
+		// host. It waits out the runner's own kill phase first: killing the
+		// runner early would orphan descendants it was still reaping.
 		go func() {
-			t := time.NewTimer(p.grace + 5*time.Second)
+			t := time.NewTimer(p.grace + hardKillLimit + 2*time.Second)
 			defer t.Stop()
 			select {
 			case <-p.done:

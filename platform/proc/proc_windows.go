@@ -121,8 +121,6 @@ func (s *platState) close() {
 	}
 }
 
-const hardKillLimit = 10 * time.Second
-
 // attachStatus lets the runner inherit w and returns its handle value.
 func attachStatus(cmd *exec.Cmd, w *os.File) string {
 	h := windows.Handle(w.Fd())

@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-// hardKillLimit bounds the SIGKILL phase; a process stuck in the kernel
-// (state D) can outlive it, and is then reported as a survivor.
-const hardKillLimit = 10 * time.Second
-
 func runTree(h header, st *statusWriter) int {
 	closeInheritedFDs()
 	t := &tree{self: os.Getpid()}
