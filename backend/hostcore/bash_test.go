@@ -67,10 +67,18 @@ func TestBashStopKillsTheTree(t *testing.T) {
 	e.configure("", "auto")
 	marker := fmt.Sprintf("pi-test-%d", time.Now().UnixNano())
 	done := make(chan tools.Result, 1)
+	ready := filepath.Join(e.project, "ready")
 	go func() {
-		done <- e.call(e.session.ID, "Bash", map[string]any{"command": "echo started; setsid sh -c 'sleep 1000; echo " + marker + "' & sleep 1000"})
+		done <- e.call(e.session.ID, "Bash", map[string]any{"command": "echo started; setsid sh -c 'sleep 1000; echo " + marker + "' & touch ready; sleep 1000"})
 	}()
-	time.Sleep(500 * time.Millisecond)
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command never started")
+		}
+	}
 	e.core.StopSession(e.session.ID)
 	select {
 	case res := <-done:
