@@ -9,6 +9,7 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -316,4 +317,22 @@ func (a *App) RemoveTask(sessionID, taskID string) error {
 		return err
 	}
 	return c.RemoveTask(sessionID, taskID)
+}
+
+// SendPrompt starts an agent turn; its progress arrives as agent:* events.
+func (a *App) SendPrompt(sessionID, prompt string) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	return c.StartTurn(a.bg(), sessionID, prompt)
+}
+
+// Transcript returns a session's stored conversation.
+func (a *App) Transcript(sessionID string) (agent.Transcript, error) {
+	c, err := a.ready()
+	if err != nil {
+		return agent.Transcript{}, err
+	}
+	return c.Agent.Load(a.bg(), sessionID)
 }

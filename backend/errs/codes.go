@@ -89,6 +89,19 @@ const (
 	AgentBusy         Code = "AGENT_BUSY"          // a turn is already running in the session
 	TurnInterrupted   Code = "TURN_INTERRUPTED"    // PI-Desktop stopped mid-turn; marked at the next start, never replayed
 	ToolCallTruncated Code = "TOOL_CALL_TRUNCATED" // a call in a response cut by the output limit: not run, re-issue it
+
+	// Isolated session worktrees and host-run git (backend/worktree).
+	WorktreeNotGit         Code = "WORKTREE_NOT_GIT"         // isolated refused: the project is not a git work tree (or has no commit)
+	WorktreeMissing        Code = "WORKTREE_MISSING"         // the session's worktree is gone or was replaced by a link: never used
+	WorktreeExists         Code = "WORKTREE_EXISTS"          // the session already has a worktree folder or branch
+	WorktreeStalePreview   Code = "WORKTREE_STALE_PREVIEW"   // merge token no longer matches the project or the worktree
+	WorktreeConflict       Code = "WORKTREE_CONFLICT"        // syncing the project branch into the worktree conflicted; files stay there
+	WorktreeProjectDirty   Code = "WORKTREE_PROJECT_DIRTY"   // the project checkout has local changes in files the merge touches
+	WorktreeMergeBlocked   Code = "WORKTREE_MERGE_BLOCKED"   // merge impossible as things stand (detached HEAD, worktree off its branch, …)
+	WorktreePortsExhausted Code = "WORKTREE_PORTS_EXHAUSTED" // no free 10-port block in 41000–48999
+	GitNotFound            Code = "GIT_NOT_FOUND"            // no git executable
+	GitFailed              Code = "GIT_FAILED"               // a host-run git command failed
+	GitTimeout             Code = "GIT_TIMEOUT"              // a host-run git command exceeded its timeout
 )
 
 // Codes lists every registered code in declaration order.
@@ -113,5 +126,8 @@ func Codes() []Code {
 		ModelNotConfigured, ProviderUnauthorized, ProviderRateLimited, ProviderError,
 		StreamFailed, ContextTooLarge, EmptyModelResponse, TurnAborted,
 		AgentBusy, TurnInterrupted, ToolCallTruncated,
+		WorktreeNotGit, WorktreeMissing, WorktreeExists, WorktreeStalePreview,
+		WorktreeConflict, WorktreeProjectDirty, WorktreeMergeBlocked, WorktreePortsExhausted,
+		GitNotFound, GitFailed, GitTimeout,
 	}
 }

@@ -15,10 +15,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/settings"
@@ -57,6 +59,9 @@ type Config struct {
 	RunnerExe string
 	// Shells is where command shells are looked up (zero = this machine).
 	Shells shells.Env
+	// Provider returns a session's model provider (nil = from the
+	// environment: PI_DESKTOP_PROVIDER, PI_DESKTOP_MODEL, … ).
+	Provider func(sessionID string) (provider.Provider, error)
 }
 
 // Core is the running backend.
@@ -69,6 +74,7 @@ type Core struct {
 	sink     Sink
 	Sessions *session.Service
 	Settings *settings.Service
+	Agent    *agent.Agent
 
 	// life gates Execute against Close: no call starts after Close begins,
 	// and Close waits for the ones in flight so none runs unrecorded.
@@ -140,6 +146,12 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
 	c.cancels = newCancels()
 	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
+	c.Agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
+	if n, err := c.Agent.MarkInterrupted(ctx); err != nil {
+		log.Warn("mark interrupted turns", "err", err)
+	} else if n > 0 {
+		log.Info("turns interrupted by the last exit", "count", n)
+	}
 	c.broker = permission.NewBroker(c.Emit, cfg.Now)
 	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
 	report, err := c.Sessions.Sweep(ctx)
@@ -231,6 +243,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	}
 	// Stop first, so nothing is still writing into the folders removed next.
 	// Tasks are signalled, not waited for (spec §5).
+	c.Agent.Stop(id)
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
 	c.tasks.StopSession(id)
@@ -251,9 +264,13 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	return nil
 }
 
-// StopSession cancels every in-flight call of a session (the Stop button):
-// pending approvals end as cancelled and queued calls never start.
-func (c *Core) StopSession(sessionID string) int { return c.cancels.stopSession(sessionID) }
+// StopSession is the Stop button: it stops the session's agent turn and
+// cancels every in-flight call (pending approvals end as cancelled, queued
+// calls never start). It returns how many calls were cancelled.
+func (c *Core) StopSession(sessionID string) int {
+	c.Agent.Stop(sessionID)
+	return c.cancels.stopSession(sessionID)
+}
 
 // Abort cancels one call; an abort that arrives before its call keeps the
 // call from starting.

@@ -23,6 +23,9 @@ const (
 	BlockThinking   BlockType = "thinking"
 	BlockToolUse    BlockType = "tool_use"
 	BlockToolResult BlockType = "tool_result"
+	// BlockRedactedThinking is an encrypted thinking block (Anthropic): its
+	// opaque data travels in Signature and is sent back unchanged.
+	BlockRedactedThinking BlockType = "redacted_thinking"
 )
 
 // Block is one piece of a message. Tool results travel in user messages,
@@ -114,6 +117,11 @@ type Response struct {
 // STREAM_FAILED (the stream broke mid-way; the caller may retry the turn
 // once), CONTEXT_TOO_LARGE, TURN_ABORTED (ctx cancelled). A response with
 // no content at all is EMPTY_MODEL_RESPONSE.
+//
+// Next to STREAM_FAILED, TURN_ABORTED, EMPTY_MODEL_RESPONSE or an onEvent
+// error, the returned Response holds what arrived: text and thinking so far
+// and the tool calls whose input was complete. An error from onEvent is
+// returned unchanged.
 type Provider interface {
 	Stream(ctx context.Context, req Request, onEvent func(Event) error) (Response, error)
 	// Info describes the configured model (for the system prompt and the

@@ -1,3 +1,209 @@
+export namespace agent {
+	
+	export class Checkpoint {
+	    id: string;
+	    turnId: string;
+	    uptoSeq: number;
+	    messages: provider.Message[];
+	    summary: string;
+	    retained: string[];
+	    tokensBefore: number;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Checkpoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.turnId = source["turnId"];
+	        this.uptoSeq = source["uptoSeq"];
+	        this.messages = this.convertValues(source["messages"], provider.Message);
+	        this.summary = source["summary"];
+	        this.retained = source["retained"];
+	        this.tokensBefore = source["tokensBefore"];
+	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolCallRecord {
+	    id: string;
+	    turnId: string;
+	    messageId: string;
+	    toolUseId: string;
+	    position: number;
+	    tool: string;
+	    args: number[];
+	    state: string;
+	    result?: number[];
+	    modelText: string;
+	    isError: boolean;
+	    errorCode?: string;
+	    createdAt: number;
+	    startedAt?: number;
+	    finishedAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCallRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.turnId = source["turnId"];
+	        this.messageId = source["messageId"];
+	        this.toolUseId = source["toolUseId"];
+	        this.position = source["position"];
+	        this.tool = source["tool"];
+	        this.args = source["args"];
+	        this.state = source["state"];
+	        this.result = source["result"];
+	        this.modelText = source["modelText"];
+	        this.isError = source["isError"];
+	        this.errorCode = source["errorCode"];
+	        this.createdAt = source["createdAt"];
+	        this.startedAt = source["startedAt"];
+	        this.finishedAt = source["finishedAt"];
+	    }
+	}
+	export class Message {
+	    seq: number;
+	    id: string;
+	    sessionId: string;
+	    turnId: string;
+	    role: string;
+	    kind: string;
+	    content: provider.Block[];
+	    stopReason: string;
+	    usage: provider.Usage;
+	    toolCalls?: ToolCallRecord[];
+	    createdAt: number;
+	    updatedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.role = source["role"];
+	        this.kind = source["kind"];
+	        this.content = this.convertValues(source["content"], provider.Block);
+	        this.stopReason = source["stopReason"];
+	        this.usage = this.convertValues(source["usage"], provider.Usage);
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCallRecord);
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Turn {
+	    id: string;
+	    sessionId: string;
+	    prompt: string;
+	    state: string;
+	    errorCode?: string;
+	    errorMessage?: string;
+	    createdAt: number;
+	    updatedAt: number;
+	    endedAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Turn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.prompt = source["prompt"];
+	        this.state = source["state"];
+	        this.errorCode = source["errorCode"];
+	        this.errorMessage = source["errorMessage"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	        this.endedAt = source["endedAt"];
+	    }
+	}
+	export class Transcript {
+	    sessionId: string;
+	    turns: Turn[];
+	    messages: Message[];
+	    checkpoint?: Checkpoint;
+	
+	    static createFrom(source: any = {}) {
+	        return new Transcript(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.turns = this.convertValues(source["turns"], Turn);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.checkpoint = this.convertValues(source["checkpoint"], Checkpoint);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace api {
 	
 	export class ShellOption {
@@ -288,6 +494,81 @@ export namespace permission {
 	        this.workspace = source["workspace"];
 	        this.delegate = source["delegate"];
 	        this.createdAt = source["createdAt"];
+	    }
+	}
+
+}
+
+export namespace provider {
+	
+	export class Block {
+	    type: string;
+	    text?: string;
+	    signature?: string;
+	    toolUseId?: string;
+	    toolName?: string;
+	    input?: number[];
+	    isError?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Block(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.signature = source["signature"];
+	        this.toolUseId = source["toolUseId"];
+	        this.toolName = source["toolName"];
+	        this.input = source["input"];
+	        this.isError = source["isError"];
+	    }
+	}
+	export class Message {
+	    role: string;
+	    content: Block[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = this.convertValues(source["content"], Block);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Usage {
+	    inputTokens: number;
+	    outputTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.inputTokens = source["inputTokens"];
+	        this.outputTokens = source["outputTokens"];
 	    }
 	}
 

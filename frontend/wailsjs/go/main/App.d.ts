@@ -4,6 +4,7 @@ import {api} from '../models';
 import {permission} from '../models';
 import {review} from '../models';
 import {bgtask} from '../models';
+import {agent} from '../models';
 
 export function AddProject(arg1:string):Promise<api.Project>;
 
@@ -43,6 +44,8 @@ export function ReviewChanges(arg1:string,arg2:string):Promise<Array<review.Chan
 
 export function RollbackChange(arg1:string,arg2:string):Promise<Array<review.Change>>;
 
+export function SendPrompt(arg1:string,arg2:string):Promise<void>;
+
 export function StopSession(arg1:string):Promise<number>;
 
 export function StopTask(arg1:string,arg2:string):Promise<void>;
@@ -50,5 +53,7 @@ export function StopTask(arg1:string,arg2:string):Promise<void>;
 export function TaskOutput(arg1:string,arg2:string):Promise<bgtask.TaskOutput>;
 
 export function Tasks(arg1:string):Promise<Array<bgtask.Task>>;
+
+export function Transcript(arg1:string):Promise<agent.Transcript>;
 
 export function UpdateSettings(arg1:api.Settings):Promise<api.Settings>;

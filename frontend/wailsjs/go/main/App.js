@@ -78,6 +78,10 @@ export function RollbackChange(arg1, arg2) {
   return window['go']['main']['App']['RollbackChange'](arg1, arg2);
 }
 
+export function SendPrompt(arg1, arg2) {
+  return window['go']['main']['App']['SendPrompt'](arg1, arg2);
+}
+
 export function StopSession(arg1) {
   return window['go']['main']['App']['StopSession'](arg1);
 }
@@ -92,6 +96,10 @@ export function TaskOutput(arg1, arg2) {
 
 export function Tasks(arg1) {
   return window['go']['main']['App']['Tasks'](arg1);
+}
+
+export function Transcript(arg1) {
+  return window['go']['main']['App']['Transcript'](arg1);
 }
 
 export function UpdateSettings(arg1) {

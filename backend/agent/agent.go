@@ -1,0 +1,609 @@
+// Package agent is the agent loop: one user prompt becomes one turn of
+// repeated model calls and tool batches until the model ends its turn. It
+// reaches the world only through Host (host-core's Execute); it streams
+// every token to the UI and persists every message, tool call and result as
+// it happens, so a restart restores a session exactly.
+package agent
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// Events emitted to the UI. Every payload carries sessionId and turnId.
+const (
+	EventTurn       = "agent:turn"        // TurnEvent: state changes, retries
+	EventMessage    = "agent:message"     // MessageEvent: a message started or ended
+	EventText       = "agent:text"        // DeltaEvent: assistant text, token by token
+	EventThinking   = "agent:thinking"    // DeltaEvent: thinking, token by token
+	EventToolCall   = "agent:tool_call"   // ToolCallEvent: streaming, ready (args), running
+	EventToolResult = "agent:tool_result" // ToolResultEvent
+	EventContext    = "agent:context"     // ContextEvent: compaction
+)
+
+// TurnEvent reports a turn's state. Retry names the code that caused a
+// same-turn retry of the model call (the partial message was dropped).
+type TurnEvent struct {
+	SessionID string    `json:"sessionId"`
+	TurnID    string    `json:"turnId"`
+	State     string    `json:"state"`
+	Code      errs.Code `json:"code,omitempty"`
+	Message   string    `json:"message,omitempty"`
+	Retriable bool      `json:"retriable,omitempty"`
+	Retry     errs.Code `json:"retry,omitempty"`
+}
+
+// MessageEvent reports a message starting (State "streaming") or ending
+// (State = its stop reason: end_turn, tool_use, max_tokens, other,
+// aborted, failed). Kind is prompt, model or summary.
+type MessageEvent struct {
+	SessionID string         `json:"sessionId"`
+	TurnID    string         `json:"turnId"`
+	MessageID string         `json:"messageId"`
+	Role      provider.Role  `json:"role"`
+	Kind      string         `json:"kind"`
+	State     string         `json:"state"`
+	Usage     provider.Usage `json:"usage,omitzero"`
+}
+
+// DeltaEvent carries one streamed piece of text or thinking.
+type DeltaEvent struct {
+	SessionID string `json:"sessionId"`
+	TurnID    string `json:"turnId"`
+	MessageID string `json:"messageId"`
+	Delta     string `json:"delta"`
+}
+
+// Tool call phases of ToolCallEvent.
+const (
+	PhaseStreaming = "streaming" // the model started the call; ArgsDelta may follow
+	PhaseReady     = "ready"     // the arguments are complete (Args)
+	PhaseRunning   = "running"   // the host is executing it
+)
+
+// ToolCallEvent reports a tool call as it streams and starts.
+type ToolCallEvent struct {
+	SessionID  string          `json:"sessionId"`
+	TurnID     string          `json:"turnId"`
+	MessageID  string          `json:"messageId"`
+	ToolCallID string          `json:"toolCallId"`
+	ToolUseID  string          `json:"toolUseId"`
+	Tool       string          `json:"tool"`
+	Phase      string          `json:"phase"`
+	ArgsDelta  string          `json:"argsDelta,omitempty"`
+	Args       json.RawMessage `json:"args,omitempty"`
+}
+
+// ToolResultEvent reports a finished call; events of a parallel batch may
+// arrive in any order.
+type ToolResultEvent struct {
+	SessionID  string       `json:"sessionId"`
+	TurnID     string       `json:"turnId"`
+	MessageID  string       `json:"messageId"`
+	ToolCallID string       `json:"toolCallId"`
+	ToolUseID  string       `json:"toolUseId"`
+	Tool       string       `json:"tool"`
+	State      string       `json:"state"` // done | failed | aborted | skipped
+	Result     tools.Result `json:"result"`
+	ModelText  string       `json:"modelText"`
+	IsError    bool         `json:"isError"`
+}
+
+// ContextEvent reports a compaction: State compacting, then done or failed.
+type ContextEvent struct {
+	SessionID    string    `json:"sessionId"`
+	TurnID       string    `json:"turnId"`
+	State        string    `json:"state"`
+	CheckpointID string    `json:"checkpointId,omitempty"`
+	TokensBefore int       `json:"tokensBefore"`
+	TokensAfter  int       `json:"tokensAfter,omitempty"`
+	Code         errs.Code `json:"code,omitempty"`
+}
+
+// TurnResult is how a turn ended.
+type TurnResult struct {
+	TurnID     string         `json:"turnId"`
+	State      string         `json:"state"` // done | failed | aborted
+	Code       errs.Code      `json:"code,omitempty"`
+	Message    string         `json:"message,omitempty"`
+	Retriable  bool           `json:"retriable,omitempty"`
+	Text       string         `json:"text"` // the last assistant message's text
+	Usage      provider.Usage `json:"usage"`
+	ModelCalls int            `json:"modelCalls"`
+}
+
+// Agent runs turns, at most one per session at a time.
+type Agent struct {
+	st        *store
+	host      Host
+	providers func(sessionID string) (provider.Provider, error)
+	emitFn    func(event string, payload any)
+	now       func() time.Time
+	newID     func() string
+
+	// bashGrace is how long Stop waits for Bash to return the output it
+	// collected (spec §3: 10 s); flushEvery throttles writes of a streaming
+	// message (a crash loses at most that much of the stream).
+	bashGrace  time.Duration
+	flushEvery time.Duration
+
+	mu          sync.Mutex
+	runs        map[string]*run
+	compactNext map[string]bool
+}
+
+// New returns an Agent over db (migrated by backend/store). providers
+// returns the session's configured model; emit receives UI events (nil
+// drops them); now may be nil (time.Now).
+func New(db *sql.DB, host Host, providers func(sessionID string) (provider.Provider, error), emit func(event string, payload any), now func() time.Time) *Agent {
+	if now == nil {
+		now = time.Now
+	}
+	if emit == nil {
+		emit = func(string, any) {}
+	}
+	return &Agent{
+		st:          &store{db: db, now: now},
+		host:        host,
+		providers:   providers,
+		emitFn:      emit,
+		now:         now,
+		newID:       func() string { return uuid.Must(uuid.NewV7()).String() },
+		bashGrace:   10 * time.Second,
+		flushEvery:  100 * time.Millisecond,
+		runs:        map[string]*run{},
+		compactNext: map[string]bool{},
+	}
+}
+
+func (a *Agent) emit(event string, payload any) { a.emitFn(event, payload) }
+
+// Load returns a session's transcript (for the UI and the next request).
+func (a *Agent) Load(ctx context.Context, sessionID string) (Transcript, error) {
+	return a.st.load(ctx, sessionID)
+}
+
+// MarkInterrupted ends every turn left running by a crash or kill as
+// interrupted; call it once at startup, before any Run. Interrupted turns
+// are never replayed. It returns how many turns it marked.
+func (a *Agent) MarkInterrupted(ctx context.Context) (int, error) {
+	return a.st.markInterrupted(ctx)
+}
+
+// Running reports whether a turn is running in sessionID.
+func (a *Agent) Running(sessionID string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.runs[sessionID] != nil
+}
+
+// Stop stops the session's running turn: the model stream is cancelled,
+// every in-flight tool call is aborted through Host.Abort (Read, Glob and
+// Grep end at once with TOOL_ABORTED; Bash returns its collected output
+// within 10 s; a started Write or Edit drains), unstarted calls are
+// skipped, partial text is kept, and the turn ends aborted (TURN_ABORTED).
+// Run returns once everything settled. Stop reports whether a turn was
+// running.
+func (a *Agent) Stop(sessionID string) bool {
+	a.mu.Lock()
+	r := a.runs[sessionID]
+	a.mu.Unlock()
+	if r == nil {
+		return false
+	}
+	r.stopped.Store(true)
+	r.cancel()
+	return true
+}
+
+// RequestCompaction asks for a compaction at the session's next request
+// boundary (the new_context tool's hook).
+func (a *Agent) RequestCompaction(sessionID string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.compactNext[sessionID] = true
+}
+
+func (a *Agent) takeCompactionRequest(sessionID string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	v := a.compactNext[sessionID]
+	delete(a.compactNext, sessionID)
+	return v
+}
+
+// run is one turn in flight.
+type run struct {
+	a                 *Agent
+	sessionID, turnID string
+	info              SessionInfo
+	prov              provider.Provider
+	model             provider.ModelInfo
+	system            string
+	tools             []provider.ToolDef
+	cancel            context.CancelFunc
+	stopped           atomic.Bool
+
+	msgs      []provider.Message // what the next request sends
+	prompt    string             // this turn's prompt
+	prompts   []string           // the user's messages since the last checkpoint (for the next one)
+	promptSeq int64              // seq of this turn's prompt message
+	lastSeq   int64              // seq of the newest message of this turn
+	firstCall bool               // no model call has answered in this turn yet
+	callIDs   map[string]string  // tool_use id → tool call id of the last response
+	dbErr     error              // the first failed transcript write of a batch
+
+	usage      provider.Usage
+	calls      int
+	lastText   string
+	reported   int // tokens of the context as the provider last reported them
+	reportedAt int // estimateChars at that moment
+}
+
+// outcome is how a turn ends.
+type outcome struct {
+	state     string
+	code      errs.Code
+	message   string
+	retriable bool
+}
+
+const errBusy = "a turn is already running in this session; wait for it to finish or stop it first"
+
+// Run runs one user prompt as one turn: model calls and tool batches until
+// the model ends its turn. It returns AGENT_BUSY while another turn of the
+// session runs, and a failure before the turn exists (no model configured,
+// unknown session) as an error without persisting anything. Otherwise the
+// turn is persisted and the result says how it ended; the error is non-nil
+// (with the turn's code) unless it ended done.
+func (a *Agent) Run(ctx context.Context, sessionID, prompt string) (TurnResult, error) {
+	if strings.TrimSpace(prompt) == "" {
+		return TurnResult{}, errs.New(errs.InvalidArgument, "the prompt is empty; type what the agent should do").With("field", "prompt")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &run{a: a, sessionID: sessionID, turnID: a.newID(), prompt: prompt, cancel: cancel, firstCall: true}
+	a.mu.Lock()
+	if a.runs[sessionID] != nil {
+		a.mu.Unlock()
+		return TurnResult{}, errs.New(errs.AgentBusy, "%s", errBusy).With("sessionId", sessionID)
+	}
+	a.runs[sessionID] = r
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.runs, sessionID)
+		a.mu.Unlock()
+	}()
+
+	dbctx := context.WithoutCancel(ctx)
+	if err := r.setup(ctx); err != nil {
+		return TurnResult{}, err
+	}
+	now := a.now().UnixMilli()
+	promptID := a.newID()
+	seq, err := a.st.beginTurn(dbctx, Turn{ID: r.turnID, SessionID: sessionID, Prompt: prompt, CreatedAt: now}, promptID)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	r.promptSeq, r.lastSeq = seq, seq
+	r.msgs = appendMessage(r.msgs, userText(prompt))
+	r.prompts = append(r.prompts, prompt)
+	a.emit(EventTurn, TurnEvent{SessionID: sessionID, TurnID: r.turnID, State: TurnRunning})
+	a.emit(EventMessage, MessageEvent{SessionID: sessionID, TurnID: r.turnID, MessageID: promptID, Role: provider.RoleUser, Kind: KindPrompt, State: string(provider.StopEndTurn)})
+
+	out := r.loop(ctx)
+	if err := a.st.finishTurn(dbctx, r.turnID, out.state, out.code, out.message); err != nil && out.state == TurnDone {
+		out = outcome{state: TurnFailed, code: errs.CodeOf(err), message: errs.ToPayload(err).Message}
+	}
+	a.emit(EventTurn, TurnEvent{SessionID: sessionID, TurnID: r.turnID, State: out.state, Code: out.code, Message: out.message, Retriable: out.retriable})
+	res := TurnResult{TurnID: r.turnID, State: out.state, Code: out.code, Message: out.message, Retriable: out.retriable,
+		Text: r.lastText, Usage: r.usage, ModelCalls: r.calls}
+	if out.state != TurnDone {
+		e := errs.New(out.code, "%s", out.message).With("turnId", r.turnID)
+		if out.retriable {
+			e = e.With("retriable", true)
+		}
+		return res, e
+	}
+	return res, nil
+}
+
+// setup resolves everything a turn needs before it is persisted.
+func (r *run) setup(ctx context.Context) error {
+	a := r.a
+	prov, err := a.providers(r.sessionID)
+	if err != nil {
+		return err
+	}
+	if prov == nil {
+		return errs.New(errs.ModelNotConfigured, "no model is configured; choose a provider and model in Settings → Models")
+	}
+	r.prov, r.model = prov, prov.Info()
+	info, err := a.host.Binding(ctx, r.sessionID)
+	if err != nil {
+		return err
+	}
+	instr, err := a.host.Instructions(ctx, r.sessionID)
+	if err != nil {
+		return err
+	}
+	r.info = info
+	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now()})
+	r.tools = slices.Concat(a.host.Tools(info.OperatingMode), a.runtimeTools(info.OperatingMode))
+	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
+	if err != nil {
+		return err
+	}
+	r.msgs = tr.Context()
+	r.prompts = promptsSince(tr)
+	return nil
+}
+
+// runtimeTools are the tools the runtime owns itself (TodoWrite, asktool,
+// new_context, EnterPlanMode/EnterGoalMode, SubmitPlan/SubmitGoal,
+// ToolSearch): none yet. This is the hook they slot into.
+func (a *Agent) runtimeTools(mode string) []provider.ToolDef { return nil }
+
+func (r *run) stopOutcome() outcome {
+	if r.stopped.Load() {
+		return outcome{state: TurnAborted, code: errs.TurnAborted, message: "the turn was stopped; partial output is kept"}
+	}
+	return outcome{state: TurnAborted, code: errs.TurnAborted, message: "the turn was cancelled because PI-Desktop is shutting down"}
+}
+
+func failOutcome(err error) outcome {
+	p := errs.ToPayload(err)
+	retriable, _ := p.Details["retriable"].(bool)
+	return outcome{state: TurnFailed, code: p.Code, message: p.Message, retriable: retriable}
+}
+
+// loop alternates model calls and tool batches until the model ends.
+func (r *run) loop(ctx context.Context) outcome {
+	for {
+		if ctx.Err() != nil {
+			return r.stopOutcome()
+		}
+		if err := r.maybeCompact(ctx); err != nil {
+			if ctx.Err() != nil {
+				return r.stopOutcome()
+			}
+			return failOutcome(err)
+		}
+		resp, msgID, err := r.modelCall(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return r.stopOutcome()
+			}
+			return failOutcome(err)
+		}
+		r.msgs = appendMessage(r.msgs, resp.Message)
+		r.noteUsage(resp.Usage)
+		calls := r.prepare(msgID, resp.Message)
+		if len(calls) == 0 {
+			return outcome{state: TurnDone}
+		}
+		if err := r.a.st.prepareCalls(context.WithoutCancel(ctx), msgID, calls); err != nil {
+			return failOutcome(err)
+		}
+		terminate := false
+		if resp.StopReason == provider.StopMaxTokens {
+			// The response was cut by the output limit: its calls may be
+			// truncated, so none runs and the model is told to re-issue.
+			for _, c := range calls {
+				if !c.settled {
+					c.finish(CallFailed, tools.Failure(errs.New(errs.ToolCallTruncated,
+						"not run: the response hit the output token limit, so this %s call may be incomplete. Re-issue it; split large content across smaller calls", c.tool)))
+				}
+			}
+		} else {
+			terminate = r.runBatch(ctx, calls)
+		}
+		results := provider.Message{Role: provider.RoleUser}
+		for _, c := range calls {
+			if !c.persisted {
+				r.settle(ctx, c)
+			}
+			results.Content = append(results.Content, toolResult(c.toolUseID, c.modelText, c.isError))
+		}
+		r.msgs = appendMessage(r.msgs, results)
+		if r.dbErr != nil {
+			return failOutcome(r.dbErr)
+		}
+		if terminate {
+			return outcome{state: TurnFailed, code: errs.MutationRetryBudgetExhausted, retriable: true,
+				message: "the turn ended after repeated failed edits of one file; review the last error, then send a new prompt to continue"}
+		}
+		if ctx.Err() != nil {
+			return r.stopOutcome()
+		}
+	}
+}
+
+// modelCall streams one response, retrying a broken stream once, an empty
+// response once, and a context overflow once after compacting.
+func (r *run) modelCall(ctx context.Context) (provider.Response, string, error) {
+	var streamRetried, emptyRetried, compacted bool
+	for {
+		resp, msgID, err := r.streamOnce(ctx)
+		if err == nil {
+			r.firstCall = false
+			return resp, msgID, nil
+		}
+		if ctx.Err() != nil {
+			return resp, msgID, err
+		}
+		code := errs.CodeOf(err)
+		retry := false
+		switch code {
+		case errs.StreamFailed:
+			retry, streamRetried = !streamRetried, true
+		case errs.EmptyModelResponse:
+			retry, emptyRetried = !emptyRetried, true
+		case errs.ContextTooLarge:
+			if !compacted && r.canCompact() {
+				compacted = true
+				if cerr := r.compact(ctx); cerr != nil {
+					return resp, msgID, cerr
+				}
+				retry = true
+			}
+		}
+		if !retry {
+			return resp, msgID, err
+		}
+		r.a.emit(EventTurn, TurnEvent{SessionID: r.sessionID, TurnID: r.turnID, State: TurnRunning, Retry: code})
+	}
+}
+
+// streamOnce makes one model request, streaming to the UI and persisting
+// the response as it arrives.
+func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error) {
+	a := r.a
+	dbctx := context.WithoutCancel(ctx)
+	msgID := a.newID()
+	r.calls++
+	var (
+		blocks    []provider.Block
+		inserted  bool
+		lastFlush time.Time
+		dbErr     error
+		callIDs   = map[string]string{}
+		names     = map[string]string{}
+	)
+	insert := func() {
+		if inserted {
+			return
+		}
+		inserted = true
+		seq, err := a.st.insertMessage(dbctx, Message{ID: msgID, SessionID: r.sessionID, TurnID: r.turnID, Role: provider.RoleAssistant,
+			Kind: KindModel, CreatedAt: a.now().UnixMilli()})
+		if err != nil {
+			dbErr = err
+			return
+		}
+		r.lastSeq = seq
+		lastFlush = time.Now()
+		a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: "streaming"})
+	}
+	flush := func(force bool) {
+		if dbErr != nil || (!force && time.Since(lastFlush) < a.flushEvery) {
+			return
+		}
+		lastFlush = time.Now()
+		dbErr = a.st.updateMessage(dbctx, msgID, blocks, stopStreaming, provider.Usage{})
+	}
+	appendDelta := func(t provider.BlockType, s string) {
+		if n := len(blocks); n > 0 && blocks[n-1].Type == t {
+			blocks[n-1].Text += s
+			return
+		}
+		blocks = append(blocks, provider.Block{Type: t, Text: s})
+	}
+	onEvent := func(ev provider.Event) error {
+		insert()
+		if dbErr != nil {
+			return dbErr // a transcript we cannot write is not worth streaming
+		}
+		switch ev.Type {
+		case provider.EventText:
+			appendDelta(provider.BlockText, ev.Text)
+			a.emit(EventText, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Delta: ev.Text})
+		case provider.EventThinking:
+			appendDelta(provider.BlockThinking, ev.Text)
+			a.emit(EventThinking, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Delta: ev.Text})
+		case provider.EventToolUseStart:
+			if _, dup := callIDs[ev.ToolUseID]; !dup {
+				callIDs[ev.ToolUseID], names[ev.ToolUseID] = a.newID(), ev.ToolName
+			}
+			a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, ToolCallID: callIDs[ev.ToolUseID],
+				ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseStreaming})
+		case provider.EventToolUseDelta:
+			a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, ToolCallID: callIDs[ev.ToolUseID],
+				ToolUseID: ev.ToolUseID, Tool: names[ev.ToolUseID], Phase: PhaseStreaming, ArgsDelta: ev.Text})
+		case provider.EventToolUseFinish:
+			if _, ok := callIDs[ev.ToolUseID]; !ok {
+				callIDs[ev.ToolUseID] = a.newID()
+			}
+			blocks = append(blocks, provider.Block{Type: provider.BlockToolUse, ToolUseID: ev.ToolUseID, ToolName: ev.ToolName, Input: ev.Input})
+			a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, ToolCallID: callIDs[ev.ToolUseID],
+				ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseReady, Args: ev.Input})
+			flush(true)
+			return dbErr
+		}
+		flush(false)
+		return dbErr
+	}
+	req := provider.Request{System: r.system, Messages: r.msgs, Tools: r.tools}
+	resp, err := r.prov.Stream(ctx, req, onEvent)
+	if err == nil && dbErr != nil {
+		err = dbErr
+	}
+	if err == nil && emptyResponse(resp.Message) {
+		err = errs.New(errs.EmptyModelResponse, "the model returned no text and no tool calls; send the prompt again or try another model")
+	}
+	if err != nil {
+		if ctx.Err() != nil && !errs.Is(err, errs.StorageUnavailable) {
+			err = errs.Wrap(err, errs.TurnAborted, "the turn was stopped")
+		}
+		if inserted {
+			stop := stopFailed
+			if ctx.Err() != nil {
+				stop = stopAborted
+			}
+			_ = a.st.updateMessage(dbctx, msgID, blocks, stop, provider.Usage{})
+			a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: stop})
+		}
+		return resp, msgID, err
+	}
+	// The assembled response is authoritative (thinking signatures); the
+	// call ids given to the UI while streaming are kept.
+	resp.Message.Role = provider.RoleAssistant
+	insert()
+	if dbErr != nil {
+		return resp, msgID, dbErr
+	}
+	if err := a.st.updateMessage(dbctx, msgID, resp.Message.Content, string(resp.StopReason), resp.Usage); err != nil {
+		return resp, msgID, err
+	}
+	r.callIDs = callIDs
+	r.usage.InputTokens += resp.Usage.InputTokens
+	r.usage.OutputTokens += resp.Usage.OutputTokens
+	if t := textOf(resp.Message); t != "" {
+		r.lastText = t
+	}
+	a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
+		State: string(resp.StopReason), Usage: resp.Usage})
+	return resp, msgID, nil
+}
+
+func emptyResponse(m provider.Message) bool {
+	for _, b := range m.Content {
+		if b.Type == provider.BlockToolUse || (b.Type == provider.BlockText && strings.TrimSpace(b.Text) != "") {
+			return false
+		}
+	}
+	return true
+}
+
+func textOf(m provider.Message) string {
+	var parts []string
+	for _, b := range m.Content {
+		if b.Type == provider.BlockText && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

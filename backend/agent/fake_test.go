@@ -1,0 +1,361 @@
+package agent
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
+	dbstore "github.com/pi-desktop/pi-desktop/backend/store"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// ---- scripted provider ----
+
+// step answers one model call.
+type step func(ctx context.Context, req provider.Request, emit func(provider.Event) error) (provider.Response, error)
+
+// fakeProvider answers model calls from a script, one step per call, and
+// records every request (deep-copied).
+type fakeProvider struct {
+	t    *testing.T
+	info provider.ModelInfo
+	mu   sync.Mutex
+	reqs []provider.Request
+	play []step
+}
+
+func newProvider(t *testing.T, steps ...step) *fakeProvider {
+	return &fakeProvider{t: t, info: provider.ModelInfo{API: "fake", Model: "fake-1", ContextWindow: 200_000, MaxOutputTokens: 8_000}, play: steps}
+}
+
+func (p *fakeProvider) Info() provider.ModelInfo { return p.info }
+
+func (p *fakeProvider) Stream(ctx context.Context, req provider.Request, onEvent func(provider.Event) error) (provider.Response, error) {
+	p.mu.Lock()
+	p.reqs = append(p.reqs, cloneRequest(req))
+	n := len(p.reqs)
+	if n > len(p.play) {
+		p.mu.Unlock()
+		p.t.Errorf("unexpected model call %d (script has %d)", n, len(p.play))
+		return provider.Response{}, errs.New(errs.ProviderError, "script exhausted")
+	}
+	s := p.play[n-1]
+	p.mu.Unlock()
+	return s(ctx, req, onEvent)
+}
+
+func (p *fakeProvider) requests() []provider.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]provider.Request(nil), p.reqs...)
+}
+
+func cloneRequest(r provider.Request) provider.Request {
+	b, _ := json.Marshal(r.Messages)
+	var msgs []provider.Message
+	_ = json.Unmarshal(b, &msgs)
+	r.Messages = msgs
+	r.Tools = append([]provider.ToolDef(nil), r.Tools...)
+	return r
+}
+
+// say streams text token by token and ends the turn.
+func say(text string) step {
+	return func(ctx context.Context, req provider.Request, emit func(provider.Event) error) (provider.Response, error) {
+		for _, tok := range strings.SplitAfter(text, " ") {
+			if err := emit(provider.Event{Type: provider.EventText, Text: tok}); err != nil {
+				return provider.Response{}, err
+			}
+		}
+		return provider.Response{Message: provider.Message{Role: provider.RoleAssistant,
+			Content: []provider.Block{{Type: provider.BlockText, Text: text}}},
+			StopReason: provider.StopEndTurn, Usage: provider.Usage{InputTokens: 10, OutputTokens: 5}}, nil
+	}
+}
+
+type use struct {
+	id, tool string
+	args     string
+}
+
+// callTools streams a little text, then tool calls, stopping with stop.
+func callTools(stop provider.StopReason, uses ...use) step {
+	return func(ctx context.Context, req provider.Request, emit func(provider.Event) error) (provider.Response, error) {
+		content := []provider.Block{{Type: provider.BlockText, Text: "Let me look."}}
+		if err := emit(provider.Event{Type: provider.EventText, Text: "Let me look."}); err != nil {
+			return provider.Response{}, err
+		}
+		for _, u := range uses {
+			evs := []provider.Event{
+				{Type: provider.EventToolUseStart, ToolUseID: u.id, ToolName: u.tool},
+				{Type: provider.EventToolUseDelta, ToolUseID: u.id, Text: u.args},
+				{Type: provider.EventToolUseFinish, ToolUseID: u.id, ToolName: u.tool, Input: json.RawMessage(u.args)},
+			}
+			for _, ev := range evs {
+				if err := emit(ev); err != nil {
+					return provider.Response{}, err
+				}
+			}
+			content = append(content, provider.Block{Type: provider.BlockToolUse, ToolUseID: u.id, ToolName: u.tool, Input: json.RawMessage(u.args)})
+		}
+		return provider.Response{Message: provider.Message{Role: provider.RoleAssistant, Content: content},
+			StopReason: stop, Usage: provider.Usage{InputTokens: 20, OutputTokens: 10}}, nil
+	}
+}
+
+// fail returns an error with code after streaming partial text.
+func fail(code errs.Code, partial string) step {
+	return func(ctx context.Context, req provider.Request, emit func(provider.Event) error) (provider.Response, error) {
+		if partial != "" {
+			if err := emit(provider.Event{Type: provider.EventText, Text: partial}); err != nil {
+				return provider.Response{}, err
+			}
+		}
+		return provider.Response{}, errs.New(code, "scripted %s", code)
+	}
+}
+
+// hang streams partial text, signals started, then waits for ctx.
+func hang(partial []string, started chan<- struct{}) step {
+	return func(ctx context.Context, req provider.Request, emit func(provider.Event) error) (provider.Response, error) {
+		for _, tok := range partial {
+			if err := emit(provider.Event{Type: provider.EventText, Text: tok}); err != nil {
+				return provider.Response{}, err
+			}
+		}
+		close(started)
+		<-ctx.Done()
+		return provider.Response{}, errs.Wrap(ctx.Err(), errs.TurnAborted, "stopped")
+	}
+}
+
+// ---- fake host ----
+
+type execRecord struct {
+	call       ToolCall
+	start, end time.Time
+}
+
+// fakeHost records calls; behave decides each result (default: wait
+// delay_ms from the args, honouring ctx, then succeed).
+type fakeHost struct {
+	mu        sync.Mutex
+	info      SessionInfo
+	instr     string
+	execs     []execRecord
+	aborts    []string
+	active    int
+	maxActive int
+	behave    func(ctx context.Context, call ToolCall) tools.Result
+	onStart   func(call ToolCall)
+	onAbort   func(toolCallID string)
+}
+
+func newHost() *fakeHost {
+	return &fakeHost{info: SessionInfo{Workspace: "/work/proj", Scratch: "/data/scratch/s1", OperatingMode: "agent",
+		Platform: "linux", ShellID: "bash", ShellDialect: "bash"}, instr: "Run go test before you finish."}
+}
+
+func (h *fakeHost) Execute(ctx context.Context, call ToolCall) tools.Result {
+	h.mu.Lock()
+	h.active++
+	h.maxActive = max(h.maxActive, h.active)
+	i := len(h.execs)
+	h.execs = append(h.execs, execRecord{call: call, start: time.Now()})
+	behave, onStart := h.behave, h.onStart
+	h.mu.Unlock()
+	if onStart != nil {
+		onStart(call)
+	}
+	var res tools.Result
+	if behave != nil {
+		res = behave(ctx, call)
+	} else {
+		res = defaultBehave(ctx, call)
+	}
+	h.mu.Lock()
+	h.active--
+	h.execs[i].end = time.Now()
+	h.mu.Unlock()
+	return res
+}
+
+func defaultBehave(ctx context.Context, call ToolCall) tools.Result {
+	var a struct {
+		DelayMs int    `json:"delay_ms"`
+		Path    string `json:"path"`
+	}
+	_ = json.Unmarshal(call.Args, &a)
+	select {
+	case <-time.After(time.Duration(a.DelayMs) * time.Millisecond):
+	case <-ctx.Done():
+		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped", call.Tool))
+	}
+	return tools.Result{OK: true, Content: fmt.Sprintf("%s %s ok", call.Tool, a.Path)}
+}
+
+func (h *fakeHost) Abort(sessionID, toolCallID, tool string) bool {
+	h.mu.Lock()
+	h.aborts = append(h.aborts, tool+":"+toolCallID)
+	onAbort := h.onAbort
+	h.mu.Unlock()
+	if onAbort != nil {
+		onAbort(toolCallID)
+	}
+	return true
+}
+
+func (h *fakeHost) Binding(ctx context.Context, sessionID string) (SessionInfo, error) {
+	return h.info, nil
+}
+
+func (h *fakeHost) Instructions(ctx context.Context, sessionID string) (string, error) {
+	return h.instr, nil
+}
+
+func (h *fakeHost) Tools(mode string) []provider.ToolDef {
+	var out []provider.ToolDef
+	for _, n := range ToolNames(mode) {
+		out = append(out, provider.ToolDef{Name: n, Description: n + " tool", Schema: json.RawMessage(`{"type":"object"}`)})
+	}
+	return out
+}
+
+func (h *fakeHost) records() []execRecord {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]execRecord(nil), h.execs...)
+}
+
+func (h *fakeHost) abortList() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.aborts...)
+}
+
+// ---- events ----
+
+type event struct {
+	name    string
+	payload any
+}
+
+type recorder struct {
+	mu     sync.Mutex
+	events []event
+	hook   func(name string, payload any)
+}
+
+func (r *recorder) emit(name string, payload any) {
+	r.mu.Lock()
+	r.events = append(r.events, event{name, payload})
+	hook := r.hook
+	r.mu.Unlock()
+	if hook != nil {
+		hook(name, payload)
+	}
+}
+
+func (r *recorder) named(name string) []any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []any
+	for _, e := range r.events {
+		if e.name == name {
+			out = append(out, e.payload)
+		}
+	}
+	return out
+}
+
+// ---- fixture ----
+
+const sid = "s1"
+
+type fixture struct {
+	t    *testing.T
+	db   *sql.DB
+	file string
+	host *fakeHost
+	prov *fakeProvider
+	rec  *recorder
+	a    *Agent
+}
+
+func newFixture(t *testing.T, steps ...step) *fixture {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "pi.sqlite")
+	st, err := dbstore.Open(t.Context(), file, dbstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	if _, err := st.DB().ExecContext(t.Context(),
+		`INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, 'test', 1, 1)`, sid); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, db: st.DB(), file: file, host: newHost(), prov: newProvider(t, steps...), rec: &recorder{}}
+	f.a = f.newAgent()
+	return f
+}
+
+func (f *fixture) newAgent() *Agent {
+	now := func() time.Time { return time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC) }
+	return New(f.db, f.host, func(string) (provider.Provider, error) { return f.prov, nil }, f.rec.emit, now)
+}
+
+func (f *fixture) run(prompt string) (TurnResult, error) {
+	f.t.Helper()
+	return f.a.Run(f.t.Context(), sid, prompt)
+}
+
+func (f *fixture) load() Transcript {
+	f.t.Helper()
+	tr, err := f.a.Load(f.t.Context(), sid)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return tr
+}
+
+// lastResults returns the tool_result blocks of request i's last message.
+func lastResults(t *testing.T, req provider.Request) []provider.Block {
+	t.Helper()
+	last := req.Messages[len(req.Messages)-1]
+	var out []provider.Block
+	for _, b := range last.Content {
+		if b.Type == provider.BlockToolResult {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func toolUseIDs(blocks []provider.Block) []string {
+	var out []string
+	for _, b := range blocks {
+		out = append(out, b.ToolUseID)
+	}
+	return out
+}
+
+func mustCode(t *testing.T, err error, want errs.Code) {
+	t.Helper()
+	if got := errs.CodeOf(err); got != want {
+		t.Fatalf("error code = %q (%v), want %s", got, err, want)
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

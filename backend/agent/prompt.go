@@ -1,0 +1,120 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+)
+
+// PromptInput is everything the system prompt is built from.
+type PromptInput struct {
+	Info SessionInfo
+	// Instructions is the workspace's AGENTS.md (or CLAUDE.md) as host-core
+	// returned it: already bounded, with its truncation note.
+	Instructions string
+	Today        time.Time
+}
+
+// BuildPrompt renders the system prompt. It is deterministic, so a debug
+// flag can print exactly what the model receives.
+func BuildPrompt(in PromptInput) string {
+	var b strings.Builder
+	info := in.Info
+	b.WriteString("You are the coding agent of PI-Desktop. You help the user with software tasks in their workspace, " +
+		"working through the tools you are given. Every tool call goes through the host, which checks paths and " +
+		"permissions, may ask the user, and records what happened.\n")
+
+	b.WriteString("\n# Environment\n")
+	fmt.Fprintf(&b, "- Platform: %s\n", platformName(info.Platform))
+	shell := info.ShellID
+	if shell == "" {
+		shell = "the default shell"
+	}
+	dialect := info.ShellDialect
+	if dialect == "" {
+		dialect = "bash"
+	}
+	fmt.Fprintf(&b, "- Bash runs commands in %s (dialect: %s). Write every command in that dialect; it is pinned for this turn.\n", shell, dialect)
+	fmt.Fprintf(&b, "- Workspace root: %s\n", info.Workspace)
+	b.WriteString("  Relative paths resolve against it, and it is the working directory of every command.\n")
+	if info.Temporary {
+		b.WriteString("  This is a temporary session: the workspace is its own scratch folder and is deleted with the session.\n")
+	}
+	fmt.Fprintf(&b, "- Scratch folder (absolute path): %s\n", info.Scratch)
+	b.WriteString("  Put temporary files, notes and experiments there, never in the workspace. Address it with absolute paths.\n")
+	if info.Visualization != "" {
+		fmt.Fprintf(&b, "- Visualization folder (absolute path): %s\n", info.Visualization)
+		b.WriteString("  A self-contained HTML file written there is shown inline to the user. It runs sandboxed: no network, no external scripts.\n")
+	}
+	fmt.Fprintf(&b, "- Operating mode: %s\n", modeName(info.OperatingMode))
+	fmt.Fprintf(&b, "- Today's date: %s\n", in.Today.Format("2006-01-02"))
+
+	b.WriteString("\n# How to work\n")
+	b.WriteString("- Read, Glob and Grep calls in one response run in parallel: issue independent lookups together. " +
+		"Any other tool in a response makes all its calls run one after another, in order.\n")
+	b.WriteString("- Read a file before you change it. Edit works on line anchors from Read output (the [path#TAG] header and " +
+		"numbered lines); Write replaces a whole file and needs the tag of the version you read to overwrite one.\n")
+	b.WriteString("- When an edit fails, classify the error first: a stale tag or unseen lines needs one fresh Read; a parse or " +
+		"range error needs a corrected operation, not another Read. After repeated failures on one path the host ends " +
+		"the turn: then report the exact mismatch instead of trying again.\n")
+	b.WriteString("- Keep changes to one file sequential. Do not hand-edit unified-diff hunk headers.\n")
+	b.WriteString("- A result that says \"user denied permission\" means the user said no: do not retry the call; continue " +
+		"without it or ask how to proceed.\n")
+	b.WriteString("- Results may be cut to size; their notice says how to get the rest (an offset, a narrower pattern, a saved file).\n")
+	switch info.OperatingMode {
+	case api.ModePlan:
+		b.WriteString("\n# Plan mode\nYou are planning, not changing anything: investigate with Read, Glob, Grep and " +
+			"read-only Bash commands. Write, Edit and other changes are refused by the host in this mode.\n")
+	case api.ModeGoal:
+		b.WriteString("\n# Goal mode\nYou are defining a goal and its acceptance criteria, not changing anything: " +
+			"investigate with Read, Glob, Grep and read-only Bash commands. Write, Edit and other changes are refused by the host in this mode.\n")
+	}
+
+	if s := strings.TrimSpace(in.Instructions); s != "" {
+		b.WriteString("\n# Project instructions\nFrom the workspace's AGENTS.md (or CLAUDE.md). Follow them unless the user says otherwise.\n\n")
+		b.WriteString(s)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func platformName(goos string) string {
+	switch goos {
+	case "darwin":
+		return "macOS (darwin)"
+	case "windows":
+		return "Windows"
+	case "linux":
+		return "Linux"
+	case "":
+		return "unknown"
+	}
+	return goos
+}
+
+func modeName(m string) string {
+	switch m {
+	case api.ModePlan:
+		return "Plan"
+	case api.ModeGoal:
+		return "Goal"
+	}
+	return "Agent"
+}
+
+// Prompt returns the system prompt a turn in sessionID would start with
+// (the debug view and the CLI flag print it).
+func (a *Agent) Prompt(ctx context.Context, sessionID string) (string, error) {
+	info, err := a.host.Binding(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	instr, err := a.host.Instructions(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now()}), nil
+}

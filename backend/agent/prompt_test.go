@@ -1,0 +1,56 @@
+package agent
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestPromptGolden(t *testing.T) {
+	got := BuildPrompt(PromptInput{
+		Info: SessionInfo{Workspace: "/home/ada/proj", Scratch: "/home/ada/.local/share/pi-desktop/scratch/s1",
+			Visualization: "/home/ada/.local/share/pi-desktop/visualizations/s1", OperatingMode: "agent",
+			Platform: "linux", ShellID: "bash", ShellDialect: "bash"},
+		Instructions: "# Project rules\n\nRun `go test ./...` before you finish.\n",
+		Today:        time.Date(2026, 5, 4, 23, 30, 0, 0, time.UTC),
+	})
+	golden := filepath.Join("testdata", "prompt.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("system prompt changed (run with -update if intended):\n%s", got)
+	}
+}
+
+func TestPromptVariants(t *testing.T) {
+	plan := BuildPrompt(PromptInput{Info: SessionInfo{Workspace: `C:\proj`, Scratch: `C:\data\scratch\s1`, OperatingMode: "plan",
+		Platform: "windows", ShellID: "pwsh", ShellDialect: "powershell"}, Today: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)})
+	for _, want := range []string{"Platform: Windows", "pwsh (dialect: powershell)", `Workspace root: C:\proj`, "# Plan mode", "2026-01-02"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan prompt lacks %q", want)
+		}
+	}
+	for _, absent := range []string{"Visualization folder", "# Project instructions"} {
+		if strings.Contains(plan, absent) {
+			t.Errorf("plan prompt has %q", absent)
+		}
+	}
+	if got := ToolNames("plan"); strings.Join(got, ",") != "Read,Glob,Grep,Bash" {
+		t.Errorf("plan tools = %v", got)
+	}
+	if got := ToolNames("agent"); strings.Join(got, ",") != "Read,Glob,Grep,Write,Edit,Bash" {
+		t.Errorf("agent tools = %v", got)
+	}
+}

@@ -1,0 +1,504 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+)
+
+// accumulator assembles the response and forwards events in order.
+type accumulator struct {
+	onEvent  func(Event) error
+	blocks   []*Block
+	finished map[*Block]bool // tool_use blocks whose input is complete
+	resp     Response
+}
+
+func newAccumulator(onEvent func(Event) error) *accumulator {
+	if onEvent == nil {
+		onEvent = func(Event) error { return nil }
+	}
+	return &accumulator{onEvent: onEvent, finished: map[*Block]bool{}}
+}
+
+// callerError marks an error returned by onEvent: it is returned unchanged.
+type callerError struct{ err error }
+
+func (e callerError) Error() string { return e.err.Error() }
+func (e callerError) Unwrap() error { return e.err }
+
+// callerResult returns an error from onEvent unchanged.
+func callerResult(r Response, err error) (Response, error) {
+	var ce callerError
+	if errors.As(err, &ce) {
+		return r, ce.err
+	}
+	return r, err
+}
+
+func (a *accumulator) emit(ev Event) error {
+	if err := a.onEvent(ev); err != nil {
+		return callerError{err}
+	}
+	return nil
+}
+
+func (a *accumulator) add(b *Block) { a.blocks = append(a.blocks, b) }
+
+func (a *accumulator) finishTool(b *Block) { a.finished[b] = true }
+
+func (a *accumulator) text(b *Block, delta string) error {
+	if delta == "" {
+		return nil
+	}
+	b.Text += delta
+	return a.emit(Event{Type: EventText, Text: delta})
+}
+
+func (a *accumulator) thinking(b *Block, delta string) error {
+	if delta == "" {
+		return nil
+	}
+	b.Text += delta
+	return a.emit(Event{Type: EventThinking, Text: delta})
+}
+
+// message is the assistant message so far: every text and thinking block,
+// and the tool calls whose input is complete.
+func (a *accumulator) message() Message {
+	m := Message{Role: RoleAssistant, Content: []Block{}}
+	for _, b := range a.blocks {
+		switch b.Type {
+		case BlockToolUse:
+			if !a.finished[b] {
+				continue
+			}
+		case BlockText, BlockThinking:
+			if b.Text == "" && b.Signature == "" {
+				continue
+			}
+		}
+		m.Content = append(m.Content, *b)
+	}
+	return m
+}
+
+// partial is what a failed or stopped stream returns next to its error.
+func (a *accumulator) partial() Response {
+	r := a.resp
+	r.Message = a.message()
+	return r
+}
+
+func (a *accumulator) finish() (Response, error) {
+	r := a.partial()
+	if r.StopReason == "" {
+		r.StopReason = StopEndTurn
+	}
+	empty := true
+	for _, b := range r.Message.Content {
+		if b.Type == BlockToolUse || (b.Type == BlockText && strings.TrimSpace(b.Text) != "") {
+			empty = false
+			break
+		}
+	}
+	if empty {
+		e := errs.New(errs.EmptyModelResponse, "The model returned no text and no tool calls (stop reason %s). Send the message again; if it keeps happening, try another model.", r.StopReason)
+		return r, e.With("stopReason", string(r.StopReason))
+	}
+	return r, nil
+}
+
+// toolInput turns the streamed argument text into the block's input: valid
+// JSON as is, nothing as {}, and anything else as a JSON string, so the
+// tool's schema check reports it to the model instead of failing the turn.
+func toolInput(raw string) json.RawMessage {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return json.RawMessage(`{}`)
+	}
+	if json.Valid([]byte(raw)) {
+		return json.RawMessage(raw)
+	}
+	enc, _ := json.Marshal(raw)
+	return enc
+}
+
+var errStreamEnded = errors.New("the stream ended before the response was complete")
+
+// capture records the HTTP failure of one attempt, whatever the SDK makes
+// of the body (compatible servers send all kinds of error shapes).
+type capture struct {
+	status int
+	header http.Header
+	body   []byte
+	sent   bool // a response arrived (the request reached the server)
+}
+
+func (c *capture) do(r *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	res, err := next(r)
+	if err != nil || res == nil {
+		return res, err
+	}
+	c.sent = true
+	if res.StatusCode >= 400 {
+		c.status = res.StatusCode
+		c.header = res.Header.Clone()
+		body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+		_ = res.Body.Close()
+		c.body = body
+		res.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	return res, nil
+}
+
+// retry starts a stream, silently retrying rate limits, overloads and
+// connection failures before any output (at most maxRetries times, at most
+// two for connection failures), honouring retry-after-ms / retry-after.
+func (b base) retry(ctx context.Context, start func(c *capture) error) error {
+	netRetries := 0
+	for attempt := 0; ; attempt++ {
+		c := &capture{}
+		err := start(c)
+		if err == nil {
+			return nil
+		}
+		f := b.classify(ctx, err, c)
+		if !f.retryable || attempt >= b.opts.maxRetries {
+			return f.final(b, attempt)
+		}
+		if f.network {
+			if netRetries >= 2 {
+				return f.final(b, attempt)
+			}
+			netRetries++
+		}
+		d := backoff(attempt)
+		if f.hasRetryAfter {
+			if f.retryAfter > maxHonouredRetryAfter {
+				return f.final(b, attempt)
+			}
+			d = f.retryAfter
+		}
+		if err := b.opts.sleep(ctx, d); err != nil || ctx.Err() != nil {
+			return aborted()
+		}
+	}
+}
+
+func backoff(attempt int) time.Duration {
+	d := time.Duration(float64(defaultBackoffBase) * math.Pow(2, float64(attempt)))
+	return min(d, defaultBackoffMax)
+}
+
+func aborted() *errs.Error {
+	return errs.New(errs.TurnAborted, "The turn was stopped before the model finished; what streamed so far is kept.")
+}
+
+// failure is a classified error of one attempt.
+type failure struct {
+	err           *errs.Error
+	retryable     bool
+	network       bool
+	rateLimited   bool
+	hasRetryAfter bool
+	retryAfter    time.Duration
+	status        int
+	message       string
+}
+
+func (f failure) final(b base, retries int) error {
+	if !f.rateLimited {
+		if f.retryable && retries > 0 && f.err != nil {
+			return f.err.With("retries", retries)
+		}
+		return f.err
+	}
+	msg := fmt.Sprintf("%s is rate limiting requests (HTTP 429)", b.label())
+	if retries > 0 {
+		msg += fmt.Sprintf(" and %d silent retries did not get through", retries)
+	}
+	if f.message != "" {
+		msg += ": " + f.message
+	}
+	if f.hasRetryAfter && f.retryAfter > 0 {
+		msg += fmt.Sprintf(". It asks to wait %s; send the message again then, or check your plan's rate limits.", f.retryAfter.Round(time.Second))
+	} else {
+		msg += ". Wait a minute and send the message again, or check your plan's rate limits."
+	}
+	e := errs.New(errs.ProviderRateLimited, "%s", msg).With("status", 429).With("retries", retries)
+	if f.hasRetryAfter {
+		e = e.With("retryAfterMs", f.retryAfter.Milliseconds())
+	}
+	return e
+}
+
+// classify maps an error from starting a stream to a stable code.
+func (b base) classify(ctx context.Context, err error, c *capture) failure {
+	if ctx.Err() != nil {
+		return failure{err: aborted()}
+	}
+	var ce callerError
+	if errors.As(err, &ce) {
+		return failure{err: errs.Wrap(ce.err, errs.Internal, "internal error")}
+	}
+	status, msg, kind := 0, "", ""
+	var header http.Header
+	var aerr *anthropic.Error
+	var oerr *openai.Error
+	switch {
+	case errors.As(err, &aerr):
+		status, msg, kind = aerr.StatusCode, aerr.Message, string(aerr.Type())
+		if aerr.Response != nil {
+			header = aerr.Response.Header
+		}
+	case errors.As(err, &oerr):
+		status, msg, kind = oerr.StatusCode, oerr.Message, oerr.Code
+		if kind == "" {
+			kind = oerr.Type
+		}
+		if oerr.Response != nil {
+			header = oerr.Response.Header
+		}
+	}
+	if c != nil && c.status != 0 {
+		status = c.status
+		header = c.header
+		if bm, bk := errorBody(c.body); bm != "" {
+			if msg == "" {
+				msg = bm
+			}
+			if kind == "" {
+				kind = bk
+			}
+		}
+	}
+	msg = b.redact(msg)
+	if status == 0 {
+		// No HTTP answer: a connection failure (retried), or an error of
+		// the SDK itself.
+		var uerr *url.Error
+		var nerr net.Error
+		if errors.As(err, &uerr) || errors.As(err, &nerr) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			e := errs.New(errs.ProviderError, "Could not reach %s at %s: %s. Check the base URL in Settings → Model, that the server is running, and the network.",
+				b.label(), b.host(), b.redact(netReason(err)))
+			return failure{err: e, retryable: true, network: true}
+		}
+		return failure{err: errs.New(errs.ProviderError, "%s request failed: %s", b.label(), b.redact(err.Error()))}
+	}
+	f := failure{status: status, message: msg}
+	detail := ""
+	if msg != "" {
+		detail = ": " + msg
+	}
+	withStatus := func(e *errs.Error) *errs.Error {
+		e = e.With("status", status)
+		if kind != "" {
+			e = e.With("type", kind)
+		}
+		return e
+	}
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		hint := fmt.Sprintf("Check the API key in Settings → Model or %s.", KeyEnv(b.cfg.API))
+		f.err = withStatus(errs.New(errs.ProviderUnauthorized, "%s rejected the API key (HTTP %d)%s. %s", b.label(), status, detail, hint))
+	case isContextTooLarge(status, msg, kind):
+		f.err = withStatus(errs.New(errs.ContextTooLarge, "The conversation is too large for %s's context window%s. Start a new context (new_context) or shorten the request, then send again.", b.cfg.Model, detail))
+	case status == http.StatusTooManyRequests && kind == "insufficient_quota":
+		f.err = withStatus(errs.New(errs.ProviderError, "%s reports the account is out of quota (HTTP 429)%s. Check billing for this key.", b.label(), detail))
+	case status == http.StatusTooManyRequests:
+		f.retryable, f.rateLimited = true, true
+		f.retryAfter, f.hasRetryAfter = retryAfter(header, b.opts.now)
+	case status == http.StatusRequestTimeout || status == http.StatusConflict || status >= 500:
+		f.retryable = true
+		f.retryAfter, f.hasRetryAfter = retryAfter(header, b.opts.now)
+		f.err = withStatus(errs.New(errs.ProviderError, "%s is unavailable or overloaded (HTTP %d)%s. Try again in a moment.", b.label(), status, detail))
+	case status == http.StatusNotFound:
+		f.err = withStatus(errs.New(errs.ProviderError, "%s answered 404 Not Found%s. Check the model id %q and the base URL in Settings → Model.", b.label(), detail, b.cfg.Model))
+	default:
+		f.err = withStatus(errs.New(errs.ProviderError, "%s refused the request (HTTP %d)%s", b.label(), status, detail))
+	}
+	return f
+}
+
+// streamFailure maps an error that ended a started stream.
+func (b base) streamFailure(ctx context.Context, err error) error {
+	var ce callerError
+	if errors.As(err, &ce) {
+		return ce.err
+	}
+	if ctx.Err() != nil {
+		return aborted()
+	}
+	reason := ""
+	var aerr *anthropic.Error
+	var serr *ssestream.StreamError
+	switch {
+	case errors.As(err, &aerr):
+		reason = aerr.Message
+		if t := string(aerr.Type()); t != "" {
+			reason = t + ": " + reason
+		}
+		if reason == "" {
+			reason = aerr.RawJSON()
+		}
+	case errors.As(err, &serr):
+		reason = serr.Message
+		if m, k := errorBody(serr.Event.Data); m != "" {
+			reason = m
+			if k != "" {
+				reason = k + ": " + m
+			}
+		}
+	case errors.Is(err, errStreamEnded):
+		reason = err.Error()
+	default:
+		reason = "the connection broke: " + netReason(err)
+	}
+	return errs.New(errs.StreamFailed, "%s's response stream failed mid-way (%s). The partial reply was kept; retry the turn.", b.label(), truncate(b.redact(reason)))
+}
+
+func netReason(err error) string {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err // the URL may carry secrets in a query string
+	}
+	return err.Error()
+}
+
+func (b base) host() string {
+	if b.cfg.BaseURL == "" {
+		return "its default endpoint"
+	}
+	u, err := url.Parse(b.cfg.BaseURL)
+	if err != nil || u.Host == "" {
+		return "the configured base URL"
+	}
+	return u.Host
+}
+
+var keyLike = regexp.MustCompile(`\b(sk|rk|pk)-[A-Za-z0-9_\-*.]{6,}`)
+
+// redact removes the key and anything that looks like one, and bounds the
+// message.
+func (b base) redact(s string) string {
+	if k := b.cfg.APIKey; len(k) >= 4 {
+		s = strings.ReplaceAll(s, k, "[redacted]")
+	}
+	s = keyLike.ReplaceAllString(s, "[redacted]")
+	return truncate(strings.TrimSpace(s))
+}
+
+func truncate(s string) string {
+	if len(s) <= maxProviderMessage {
+		return s
+	}
+	cut := maxProviderMessage
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
+
+// errorBody reads a message and a type/code from the error shapes seen in
+// the wild: {"error":{"message","type","code"}}, {"error":"…"},
+// {"message":"…"} and {"detail":"…"}.
+func errorBody(body []byte) (msg, kind string) {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  any             `json:"detail"`
+		Type    string          `json:"type"`
+		Code    any             `json:"code"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(body), &v) != nil {
+		return strings.TrimSpace(string(body)), ""
+	}
+	if len(v.Error) > 0 {
+		var s string
+		if json.Unmarshal(v.Error, &s) == nil {
+			return s, ""
+		}
+		var o struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
+		}
+		if json.Unmarshal(v.Error, &o) == nil {
+			if c, ok := o.Code.(string); ok && c != "" {
+				return o.Message, c
+			}
+			return o.Message, o.Type
+		}
+	}
+	if v.Message != "" {
+		if c, ok := v.Code.(string); ok && c != "" {
+			return v.Message, c
+		}
+		return v.Message, v.Type
+	}
+	if v.Detail != nil {
+		if s, ok := v.Detail.(string); ok {
+			return s, ""
+		}
+		enc, _ := json.Marshal(v.Detail)
+		return string(enc), ""
+	}
+	return "", ""
+}
+
+var contextTooLarge = regexp.MustCompile(`(?i)(context[ _-]?(length|window)|maximum context|prompt is too long|too many tokens|input is too long|exceeds? the (model'?s? )?(maximum|max|context)|input length.*exceed|reduce the length of the (messages|prompt)|request too large)`)
+
+func isContextTooLarge(status int, msg, kind string) bool {
+	if kind == "context_length_exceeded" || kind == "request_too_large" || status == http.StatusRequestEntityTooLarge {
+		return true
+	}
+	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity && status != 413 {
+		return false
+	}
+	return contextTooLarge.MatchString(msg)
+}
+
+// retryAfter reads retry-after-ms (milliseconds) or retry-after (seconds
+// or an HTTP date).
+func retryAfter(h http.Header, now func() time.Time) (time.Duration, bool) {
+	if h == nil {
+		return 0, false
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now())
+		return max(d, 0), true
+	}
+	return 0, false
+}

@@ -1,0 +1,7 @@
+//go:build !windows
+
+package worktree
+
+import "io/fs"
+
+func isReparsePoint(fs.FileInfo) bool { return false }
