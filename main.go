@@ -39,6 +39,7 @@ const usage = `PI-Desktop: a local-first desktop coding agent.
 
 Usage:
   pi-desktop [--data-dir DIR]     open the desktop app
+  pi-desktop run ... "prompt"     run one agent turn headless (pi-desktop run --help)
   pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
   pi-desktop version              print the version
   pi-desktop --help               show this help
@@ -86,6 +87,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 				}
 				return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
 			},
+		})
+	case "run":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		fi, _ := os.Stdin.Stat()
+		return toolcli.RunTurn(ctx, fs.Args()[1:], toolcli.RunEnv{
+			Env: toolcli.Env{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Version: version,
+				ResolveDataDir: func(flagValue string) (string, error) {
+					if flagValue == "" {
+						flagValue = *dataDir
+					}
+					return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
+				}},
+			Interactive: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
 		})
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (%s/%s)\n", version, runtime.GOOS, runtime.GOARCH)

@@ -1,0 +1,234 @@
+package toolcli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+)
+
+// RunUsage is printed for `pi-desktop run --help` and on usage errors.
+const RunUsage = `Usage:
+  pi-desktop run --workspace DIR [options] "prompt"
+
+Runs one user turn of the agent in a durable session bound to DIR and prints
+its events as they stream. On a terminal, approval cards are asked there;
+without one, anything that needs a decision is denied, and said so.
+
+Options:
+  --workspace DIR          the project folder (required unless --session)
+  --session ID             continue this session instead
+  --data-dir DIR           data directory (default: the app's)
+  --operating-mode MODE    agent, plan or goal
+  --permission-mode MODE   ask, accept-edits or auto, for this run
+  --json                   print events as JSON lines
+  --print-prompt           print the system prompt and exit
+`
+
+// RunEnv adds a terminal check to Env.
+type RunEnv struct {
+	Env
+	// Interactive reports whether Stdin is a terminal a person answers.
+	Interactive bool
+	// Provider overrides the model (tests); nil = from the environment.
+	Config func(hostcore.Config) hostcore.Config
+}
+
+// RunTurn executes `pi-desktop run` (args after the word "run").
+func RunTurn(ctx context.Context, args []string, env RunEnv) int {
+	fs := flag.NewFlagSet("pi-desktop run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	workspace := fs.String("workspace", "", "")
+	sessionID := fs.String("session", "", "")
+	dataDir := fs.String("data-dir", "", "")
+	opMode := fs.String("operating-mode", "", "")
+	permMode := fs.String("permission-mode", "", "")
+	asJSON := fs.Bool("json", false, "")
+	printPrompt := fs.Bool("print-prompt", false, "")
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "pi-desktop run: "+format+"\n\n%s", append(a, RunUsage)...)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(env.Stdout, RunUsage)
+			return 0
+		}
+		return usageErr("%v", err)
+	}
+	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	switch {
+	case *workspace == "" && *sessionID == "":
+		return usageErr("--workspace or --session is required")
+	case prompt == "" && !*printPrompt:
+		return usageErr("give the prompt as the last argument")
+	case *permMode != "" && *permMode != api.PermissionAsk && *permMode != api.PermissionAcceptEdits && *permMode != api.PermissionAuto:
+		return usageErr("--permission-mode must be ask, accept-edits or auto")
+	case *opMode != "" && *opMode != api.ModeAgent && *opMode != api.ModePlan && *opMode != api.ModeGoal:
+		return usageErr("--operating-mode must be agent, plan or goal")
+	}
+	dir, err := env.ResolveDataDir(*dataDir)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "pi-desktop run: %v\n", err)
+		return 1
+	}
+	p := &printer{out: env.Stdout, json: *asJSON, in: bufio.NewReader(env.Stdin), interactive: env.Interactive}
+	cfg := hostcore.Config{DataDir: dir, Version: env.Version, Sink: p}
+	if env.Config != nil {
+		cfg = env.Config(cfg)
+	}
+	core, err := hostcore.New(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "pi-desktop run: %s\n", errs.ToPayload(err).Message)
+		return 1
+	}
+	defer core.Close()
+	p.core = core
+	fail := func(err error) int {
+		fmt.Fprintf(env.Stderr, "pi-desktop run: %s: %s\n", errs.CodeOf(err), errs.ToPayload(err).Message)
+		return 1
+	}
+	id := *sessionID
+	if id == "" {
+		if id, err = bindSession(ctx, core, *workspace, ""); err != nil {
+			return fail(err)
+		}
+	}
+	if *opMode != "" || *permMode != "" {
+		if _, err := core.Sessions.Configure(ctx, id, api.SessionConfig{OperatingMode: *opMode, PermissionMode: *permMode}); err != nil {
+			return fail(err)
+		}
+	}
+	if *printPrompt {
+		text, err := core.Agent.Prompt(ctx, id)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintln(env.Stdout, text)
+		return 0
+	}
+	res, err := core.Agent.Run(ctx, id, prompt)
+	p.finish()
+	if err != nil {
+		return fail(err)
+	}
+	if !*asJSON {
+		fmt.Fprintf(env.Stdout, "\n[turn %s: %s]\n", res.TurnID, res.State)
+	}
+	return 0
+}
+
+// printer streams events to the terminal and answers approval cards.
+type printer struct {
+	mu          sync.Mutex
+	out         io.Writer
+	json        bool
+	in          *bufio.Reader
+	interactive bool
+	core        *hostcore.Core
+	midLine     bool
+}
+
+func (p *printer) Emit(event string, payload any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		b, _ := json.Marshal(map[string]any{"event": event, "payload": payload})
+		fmt.Fprintln(p.out, string(b))
+	}
+	if event == permission.EventRequest {
+		p.approve(payload.(permission.Request))
+		return
+	}
+	if p.json {
+		return
+	}
+	m, _ := toMap(payload)
+	switch event {
+	case "agent:text":
+		fmt.Fprint(p.out, m["delta"])
+		p.midLine = !strings.HasSuffix(fmt.Sprint(m["delta"]), "\n")
+	case "agent:tool_call":
+		if m["phase"] == "ready" {
+			p.line(fmt.Sprintf("→ %v %s", m["tool"], clipText(string(mustJSON(m["args"])), 160)))
+		}
+	case "agent:tool_result":
+		res, _ := m["result"].(map[string]any)
+		if ok, _ := res["ok"].(bool); ok {
+			p.line(fmt.Sprintf("  ✓ %v", m["tool"]))
+		} else {
+			p.line(fmt.Sprintf("  ✗ %v %v: %v", m["tool"], res["code"], res["message"]))
+		}
+	case "agent:turn":
+		if code, ok := m["code"]; ok && code != nil && code != "" {
+			p.line(fmt.Sprintf("[%v: %v]", code, m["message"]))
+		}
+	}
+}
+
+// approve answers a card: on a terminal by asking, otherwise by denying.
+func (p *printer) approve(req permission.Request) {
+	outcome := permission.Denied
+	if p.interactive {
+		p.line(fmt.Sprintf("? %s wants to run (%s risk, %s): %s", req.Tool, req.Risk, req.Reason, req.Preview))
+		fmt.Fprint(p.out, "  allow [o]nce, for the [s]ession, or [d]eny? ")
+		ans, _ := p.in.ReadString('\n')
+		switch strings.ToLower(strings.TrimSpace(ans)) {
+		case "o", "once", "y", "yes":
+			outcome = permission.AllowOnce
+		case "s", "session":
+			outcome = permission.AllowSession
+		}
+	} else if !p.json {
+		p.line(fmt.Sprintf("[denied %s: no terminal to ask for approval; rerun with --permission-mode or on a terminal]", req.Tool))
+	}
+	go func() { _ = p.core.ResolveApproval(req.SessionID, req.ID, outcome) }()
+}
+
+func (p *printer) line(s string) {
+	if p.midLine {
+		fmt.Fprintln(p.out)
+		p.midLine = false
+	}
+	fmt.Fprintln(p.out, s)
+}
+
+func (p *printer) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.midLine {
+		fmt.Fprintln(p.out)
+		p.midLine = false
+	}
+}
+
+func toMap(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
