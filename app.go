@@ -16,6 +16,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
+	"github.com/pi-desktop/pi-desktop/backend/worktree"
 )
 
 // App is the object bound to the frontend. Its exported methods are the
@@ -155,7 +156,7 @@ func (a *App) CreateSession(in api.CreateSessionInput) (api.Session, error) {
 	if err != nil {
 		return api.Session{}, err
 	}
-	return a.sessionChanged(c.Sessions.Create(a.bg(), in))
+	return a.sessionChanged(c.CreateSession(a.bg(), in))
 }
 
 // RenameSession sets a session's title.
@@ -335,4 +336,22 @@ func (a *App) Transcript(sessionID string) (agent.Transcript, error) {
 		return agent.Transcript{}, err
 	}
 	return c.Agent.Load(a.bg(), sessionID)
+}
+
+// MergePreview shows what merging an isolated session would bring.
+func (a *App) MergePreview(sessionID string) (worktree.Preview, error) {
+	c, err := a.ready()
+	if err != nil {
+		return worktree.Preview{}, err
+	}
+	return c.MergePreview(a.bg(), sessionID)
+}
+
+// Merge merges an isolated session into its project with a preview's token.
+func (a *App) Merge(sessionID, token string) (worktree.MergeResult, error) {
+	c, err := a.ready()
+	if err != nil {
+		return worktree.MergeResult{}, err
+	}
+	return c.Merge(a.bg(), sessionID, token)
 }

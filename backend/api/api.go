@@ -55,10 +55,12 @@ type Session struct {
 }
 
 // CreateSessionInput creates a session in ProjectID, or a temporary session
-// when ProjectID is empty. An empty Title gets a default.
+// when ProjectID is empty. An empty Title gets a default. Isolated gives the
+// session its own git worktree of the project (spec §4e).
 type CreateSessionInput struct {
 	ProjectID string `json:"projectId"`
 	Title     string `json:"title"`
+	Isolated  bool   `json:"isolated"`
 }
 
 // SessionConfig changes a session's modes; empty fields are left as they are.

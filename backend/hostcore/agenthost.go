@@ -34,7 +34,7 @@ func (h agentHost) Abort(sessionID, toolCallID, tool string) bool {
 }
 
 func (h agentHost) Binding(ctx context.Context, sessionID string) (agent.SessionInfo, error) {
-	b, err := h.c.Sessions.Bind(ctx, sessionID)
+	b, _, err := h.c.bind(ctx, sessionID)
 	if err != nil {
 		return agent.SessionInfo{}, err
 	}
@@ -57,7 +57,7 @@ func (h agentHost) Binding(ctx context.Context, sessionID string) (agent.Session
 // Instructions reads the workspace's AGENTS.md, else CLAUDE.md, through an
 // os.Root so a link cannot lead it out of the workspace; bounded.
 func (h agentHost) Instructions(ctx context.Context, sessionID string) (string, error) {
-	b, err := h.c.Sessions.Bind(ctx, sessionID)
+	b, _, err := h.c.bind(ctx, sessionID) // AGENTS.md comes from the worktree of an isolated session
 	if err != nil {
 		return "", err
 	}

@@ -112,7 +112,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if verr == nil {
 		st.row.ArgsHash = audit.Hash(args) // the canonical spelling, aliases folded
 	}
-	binding, err := c.Sessions.Bind(ctx, req.SessionID)
+	binding, worktreeEnv, err := c.bind(ctx, req.SessionID)
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
@@ -162,6 +162,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			Emit:          c.Emit,
 			SessionExists: func() bool { _, err := c.Sessions.Get(context.WithoutCancel(ctx), req.SessionID); return err == nil },
 			SpillSeq:      &c.spillSeq,
+			ExtraEnv:      worktreeEnv,
 		},
 	}
 	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,

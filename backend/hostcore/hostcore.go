@@ -26,6 +26,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/settings"
 	"github.com/pi-desktop/pi-desktop/backend/store"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
+	"github.com/pi-desktop/pi-desktop/backend/worktree"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
 )
@@ -84,6 +85,7 @@ type Core struct {
 		calls   sync.WaitGroup
 	}
 	registry  *tools.Registry
+	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
 	spillSeq  atomic.Int64
 	edits     editStates
@@ -146,6 +148,11 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
 	c.cancels = newCancels()
 	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
+	if c.worktrees, err = newWorktrees(cfg.DataDir); err != nil {
+		_ = st.Close()
+		_ = logFile.Close()
+		return nil, fmt.Errorf("prepare worktrees: %w", err)
+	}
 	c.Agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
 	if n, err := c.Agent.MarkInterrupted(ctx); err != nil {
 		log.Warn("mark interrupted turns", "err", err)
@@ -247,6 +254,13 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
 	c.tasks.StopSession(id)
+	if s, err := c.Sessions.Bind(ctx, id); err == nil && s.Session.Isolated {
+		// The worktree and its branch go with the session; a link planted
+		// in its place is removed as a link only.
+		if err := c.worktrees.Remove(ctx, s.Project, id); err != nil {
+			c.log.Warn("remove worktree", "session", id, "err", err)
+		}
+	}
 	err := c.Sessions.Delete(ctx, id)
 	var left *session.FilesLeftError
 	if errors.As(err, &left) {

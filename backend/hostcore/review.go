@@ -38,7 +38,7 @@ func (c *Core) rollback(ctx context.Context, sessionID, snapshotID string, row *
 		return nil, errs.New(errs.ToolAborted, "PI-Desktop is shutting down; nothing was rolled back")
 	}
 	defer c.life.calls.Done()
-	binding, err := c.Sessions.Bind(ctx, sessionID)
+	binding, _, err := c.bind(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}

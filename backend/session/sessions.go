@@ -38,6 +38,9 @@ func (s *Service) Create(ctx context.Context, in api.CreateSessionInput) (api.Se
 	if err != nil {
 		return api.Session{}, err
 	}
+	if in.Isolated && in.ProjectID == "" {
+		return api.Session{}, errs.New(errs.InvalidArgument, "a temporary session cannot be isolated: it has no project to branch from").With("field", "isolated")
+	}
 	var projectID any
 	if in.ProjectID != "" {
 		if _, err := s.Project(ctx, in.ProjectID); err != nil {
@@ -47,12 +50,12 @@ func (s *Service) Create(ctx context.Context, in api.CreateSessionInput) (api.Se
 	}
 	ss := api.Session{
 		ID: newID(), ProjectID: in.ProjectID, Title: title,
-		OperatingMode: api.ModeAgent, PermissionMode: api.PermissionInherit,
+		OperatingMode: api.ModeAgent, PermissionMode: api.PermissionInherit, Isolated: in.Isolated,
 		CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli(),
 	}
 	if _, err := s.db.ExecContext(ctx,
-		"INSERT INTO sessions (id, project_id, title, operating_mode, permission_mode, isolated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-		ss.ID, projectID, ss.Title, ss.OperatingMode, ss.PermissionMode, ss.CreatedAt, ss.UpdatedAt); err != nil {
+		"INSERT INTO sessions (id, project_id, title, operating_mode, permission_mode, isolated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+		ss.ID, projectID, ss.Title, ss.OperatingMode, ss.PermissionMode, ss.Isolated, ss.CreatedAt, ss.UpdatedAt); err != nil {
 		return api.Session{}, storageErr(err, "save the session")
 	}
 	return ss, nil
@@ -231,8 +234,11 @@ func isRealDir(p string) bool {
 type Binding struct {
 	Session api.Session
 	// Workspace is the project's canonical path, or the scratch folder of a
-	// temporary session.
-	Workspace     string
+	// temporary session (host-core swaps in the worktree of an isolated one).
+	Workspace string
+	// Project is the project's canonical path ("" for a temporary session):
+	// the identity settings and instructions stay keyed to.
+	Project       string
 	Scratch       string
 	Visualization string
 	Temporary     bool
@@ -258,7 +264,7 @@ func (s *Service) Bind(ctx context.Context, id string) (Binding, error) {
 	if err != nil {
 		return Binding{}, err
 	}
-	b.Workspace = p.Path
+	b.Workspace, b.Project = p.Path, p.Path
 	return b, nil
 }
 

@@ -50,6 +50,7 @@ type CallEnv struct {
 	Emit          func(string, any)      // UI events
 	SessionExists func() bool            // for background spawns
 	SpillSeq      *atomic.Int64          // numbers spill files (host-wide)
+	ExtraEnv      []string               // e.g. PI_PORT, PI_PROJECT_ROOT, PI_WORKTREE_ROOT of an isolated session
 }
 
 type bashArgs struct {
@@ -135,7 +136,7 @@ func (t bashTool) Run(ctx context.Context, c *Call) Result {
 		return Failure(err)
 	}
 	spec := proc.Spec{Path: inv.Path, Args: inv.Args, CmdLine: inv.CmdLine, Dir: c.Env.Workspace,
-		Env: t.environ(sh, scratch), RunnerExe: t.deps.RunnerExe}
+		Env: append(t.environ(sh, scratch), c.Env.ExtraEnv...), RunnerExe: t.deps.RunnerExe}
 	if a.RunInBackground {
 		return t.background(c, a, spec)
 	}

@@ -259,6 +259,7 @@ export namespace api {
 	export class CreateSessionInput {
 	    projectId: string;
 	    title: string;
+	    isolated: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new CreateSessionInput(source);
@@ -268,6 +269,7 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.projectId = source["projectId"];
 	        this.title = source["title"];
+	        this.isolated = source["isolated"];
 	    }
 	}
 	export class Project {
@@ -638,6 +640,156 @@ export namespace review {
 	        this.toolCallId = source["toolCallId"];
 	        this.groupId = source["groupId"];
 	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace worktree {
+	
+	export class Commit {
+	    hash: string;
+	    author: string;
+	    // Go type: time
+	    time: any;
+	    subject: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Commit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hash = source["hash"];
+	        this.author = source["author"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.subject = source["subject"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileChange {
+	    path: string;
+	    added: number;
+	    deleted: number;
+	    binary?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.added = source["added"];
+	        this.deleted = source["deleted"];
+	        this.binary = source["binary"];
+	    }
+	}
+	export class MergeResult {
+	    projectBranch: string;
+	    from: string;
+	    to: string;
+	    upToDate: boolean;
+	    synced: boolean;
+	    syncCommit?: string;
+	    fastForwarded: boolean;
+	    commits: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MergeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.projectBranch = source["projectBranch"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.upToDate = source["upToDate"];
+	        this.synced = source["synced"];
+	        this.syncCommit = source["syncCommit"];
+	        this.fastForwarded = source["fastForwarded"];
+	        this.commits = source["commits"];
+	    }
+	}
+	export class Preview {
+	    token: string;
+	    projectBranch: string;
+	    projectHead: string;
+	    branch: string;
+	    worktreeHead: string;
+	    upToDate: boolean;
+	    fastForward: boolean;
+	    commits: Commit[];
+	    moreCommits?: number;
+	    files: FileChange[];
+	    moreFiles?: number;
+	    diff: string;
+	    diffTruncated?: boolean;
+	    conflicts?: string[];
+	    conflictsUnknown?: boolean;
+	    syncInProgress?: boolean;
+	    uncommitted?: string[];
+	    moreUncommitted?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.projectBranch = source["projectBranch"];
+	        this.projectHead = source["projectHead"];
+	        this.branch = source["branch"];
+	        this.worktreeHead = source["worktreeHead"];
+	        this.upToDate = source["upToDate"];
+	        this.fastForward = source["fastForward"];
+	        this.commits = this.convertValues(source["commits"], Commit);
+	        this.moreCommits = source["moreCommits"];
+	        this.files = this.convertValues(source["files"], FileChange);
+	        this.moreFiles = source["moreFiles"];
+	        this.diff = source["diff"];
+	        this.diffTruncated = source["diffTruncated"];
+	        this.conflicts = source["conflicts"];
+	        this.conflictsUnknown = source["conflictsUnknown"];
+	        this.syncInProgress = source["syncInProgress"];
+	        this.uncommitted = source["uncommitted"];
+	        this.moreUncommitted = source["moreUncommitted"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

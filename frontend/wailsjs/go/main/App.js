@@ -46,6 +46,14 @@ export function ListSessions(arg1, arg2) {
   return window['go']['main']['App']['ListSessions'](arg1, arg2);
 }
 
+export function Merge(arg1, arg2) {
+  return window['go']['main']['App']['Merge'](arg1, arg2);
+}
+
+export function MergePreview(arg1) {
+  return window['go']['main']['App']['MergePreview'](arg1);
+}
+
 export function PendingApprovals(arg1) {
   return window['go']['main']['App']['PendingApprovals'](arg1);
 }

@@ -1,0 +1,105 @@
+package hostcore
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/session"
+	"github.com/pi-desktop/pi-desktop/backend/worktree"
+)
+
+// bind resolves a session's roots. For an isolated session the worktree
+// replaces the project as the workspace for every rule, and a missing or
+// redirected worktree fails the call: there is no fallback to the main
+// checkout (spec §4e).
+func (c *Core) bind(ctx context.Context, sessionID string) (session.Binding, []string, error) {
+	b, err := c.Sessions.Bind(ctx, sessionID)
+	if err != nil || !b.Session.Isolated {
+		return b, nil, err
+	}
+	wt, err := c.worktrees.Verify(b.Project, sessionID)
+	if err != nil {
+		return session.Binding{}, nil, err
+	}
+	b.Workspace = wt.Root
+	port, err := c.worktrees.Ports().Block(sessionID)
+	if err != nil {
+		return session.Binding{}, nil, err
+	}
+	return b, worktree.Env(wt, port), nil
+}
+
+// CreateSession creates a session; an isolated one gets its worktree of
+// the project's current HEAD before it is usable, or is not created.
+func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (api.Session, error) {
+	if !in.Isolated {
+		return c.Sessions.Create(ctx, in)
+	}
+	p, err := c.Sessions.Project(ctx, in.ProjectID)
+	if err != nil {
+		return api.Session{}, err
+	}
+	ok, err := c.worktrees.IsRepo(ctx, p.Path)
+	if err != nil {
+		return api.Session{}, err
+	}
+	if !ok {
+		return api.Session{}, errs.New(errs.WorktreeNotGit, "%s is not a git repository with a commit, so a session there cannot be isolated; start a normal session, or commit the project first", p.Path)
+	}
+	s, err := c.Sessions.Create(ctx, in)
+	if err != nil {
+		return api.Session{}, err
+	}
+	if _, err := c.worktrees.Create(ctx, p.Path, s.ID); err != nil {
+		_ = c.Sessions.Delete(context.WithoutCancel(ctx), s.ID)
+		return api.Session{}, err
+	}
+	return s, nil
+}
+
+// MergePreview shows what merging an isolated session into its project
+// would bring, with the token Merge needs.
+func (c *Core) MergePreview(ctx context.Context, sessionID string) (worktree.Preview, error) {
+	b, err := c.isolated(ctx, sessionID)
+	if err != nil {
+		return worktree.Preview{}, err
+	}
+	return c.worktrees.Preview(ctx, b.Project, sessionID)
+}
+
+// Merge merges an isolated session into its project: the project branch is
+// synced into the worktree first, then the project is only fast-forwarded.
+// It runs as a mutation of the session, so no edit lands meanwhile.
+func (c *Core) Merge(ctx context.Context, sessionID, token string) (worktree.MergeResult, error) {
+	b, err := c.isolated(ctx, sessionID)
+	if err != nil {
+		return worktree.MergeResult{}, err
+	}
+	done, err := c.admission.admit(ctx, sessionID, nil, true)
+	if err != nil {
+		return worktree.MergeResult{}, err
+	}
+	defer done()
+	return c.worktrees.Merge(ctx, b.Project, sessionID, token)
+}
+
+func (c *Core) isolated(ctx context.Context, sessionID string) (session.Binding, error) {
+	b, err := c.Sessions.Bind(ctx, sessionID)
+	if err != nil {
+		return b, err
+	}
+	if !b.Session.Isolated {
+		return b, errs.New(errs.InvalidArgument, "this session works in the project itself; only isolated sessions are merged")
+	}
+	return b, nil
+}
+
+func newWorktrees(dataDir string) (*worktree.Manager, error) {
+	git, err := worktree.NewGit(filepath.Join(dataDir, "git", "empty-hooks"))
+	if err != nil {
+		return nil, err
+	}
+	return worktree.NewManager(filepath.Join(dataDir, "worktrees"), git)
+}
