@@ -96,7 +96,7 @@ export function getSession(id: string): Promise<Session> {
 }
 
 export function createSession(input: CreateSessionInput): Promise<Session> {
-  return call(async () => session(await App.CreateSession({ ...input })));
+  return call(async () => session(await App.CreateSession({ isolated: false, ...input })));
 }
 
 export function renameSession(id: string, title: string): Promise<Session> {

@@ -35,6 +35,8 @@ export interface CreateSessionInput {
   projectId: string;
   /** "" lets the backend pick a default title. */
   title: string;
+  /** Work in an own git worktree of the project (git projects only). */
+  isolated?: boolean;
 }
 
 /** Empty strings leave the corresponding mode unchanged. */
