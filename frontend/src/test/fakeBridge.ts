@@ -21,7 +21,9 @@ export interface Seed {
   info?: Partial<AppInfo>;
 }
 
-export const NOW = Date.now();
+/** The fixed clock of every test (see test/setup.ts): midday, so relative
+ * times never straddle a midnight. */
+export const NOW = new Date(2026, 5, 15, 12, 0, 0).getTime();
 
 export function project(id: string, name: string, extra: Partial<Project> = {}): Project {
   return { id, name, path: `/home/dev/${name}`, createdAt: NOW - 86_400_000, updatedAt: NOW - 86_400_000, ...extra };

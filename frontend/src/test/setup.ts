@@ -1,8 +1,16 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { NOW } from './fakeBridge';
+
+// Only Date is faked: timers stay real so user-event and waitFor work.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   delete document.documentElement.dataset.theme;
 });
