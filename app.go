@@ -355,3 +355,68 @@ func (a *App) Merge(sessionID, token string) (worktree.MergeResult, error) {
 	}
 	return c.Merge(a.bg(), sessionID, token)
 }
+
+// GetModelSettings returns the model configuration (never the API key).
+func (a *App) GetModelSettings() (hostcore.ModelSettings, error) {
+	c, err := a.ready()
+	if err != nil {
+		return hostcore.ModelSettings{}, err
+	}
+	return c.ModelSettings(a.bg())
+}
+
+// SetModelSettings saves the model configuration; apiKey "" keeps the saved
+// key. The key is stored privately and never sent back.
+func (a *App) SetModelSettings(in hostcore.ModelSettings, apiKey string) (hostcore.ModelSettings, error) {
+	c, err := a.ready()
+	if err != nil {
+		return hostcore.ModelSettings{}, err
+	}
+	return c.SetModelSettings(a.bg(), in, apiKey)
+}
+
+// PendingQuestions lists a session's unanswered asktool questions.
+func (a *App) PendingQuestions(sessionID string) ([]agent.QuestionEvent, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Agent.PendingQuestions(sessionID), nil
+}
+
+// AnswerQuestion answers an asktool call; fewer answers skip the rest.
+func (a *App) AnswerQuestion(sessionID, questionID string, answers []agent.Answer) error {
+	c, err := a.ready()
+	if err != nil {
+		return err
+	}
+	return c.Agent.Answer(sessionID, questionID, answers)
+}
+
+// Proposals lists a session's plan and goal proposals, oldest first.
+func (a *App) Proposals(sessionID string) ([]agent.Proposal, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Agent.Proposals(a.bg(), sessionID)
+}
+
+// ResolveProposal approves (with the permission mode to continue in) or
+// rejects (with feedback) a plan or goal.
+func (a *App) ResolveProposal(d agent.ProposalDecision) (agent.Proposal, error) {
+	c, err := a.ready()
+	if err != nil {
+		return agent.Proposal{}, err
+	}
+	return c.Agent.ResolveProposal(a.bg(), d)
+}
+
+// Todos returns a session's checklist.
+func (a *App) Todos(sessionID string) ([]agent.Todo, error) {
+	c, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	return c.Agent.Todos(a.bg(), sessionID)
+}

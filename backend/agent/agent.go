@@ -142,6 +142,12 @@ type Agent struct {
 	mu          sync.Mutex
 	runs        map[string]*run
 	compactNext map[string]bool
+	questions   map[string]*pendingQuestion // asktool calls waiting, by question id
+
+	// pmu serializes proposal decisions with the stop of their turn (a
+	// decision holds it across the mode switch).
+	pmu       sync.Mutex
+	proposals map[string]*pendingProposal // by proposal id
 }
 
 // New returns an Agent over db (migrated by backend/store). providers
@@ -165,6 +171,8 @@ func New(db *sql.DB, host Host, providers func(sessionID string) (provider.Provi
 		flushEvery:  100 * time.Millisecond,
 		runs:        map[string]*run{},
 		compactNext: map[string]bool{},
+		questions:   map[string]*pendingQuestion{},
+		proposals:   map[string]*pendingProposal{},
 	}
 }
 
@@ -208,6 +216,18 @@ func (a *Agent) Stop(sessionID string) bool {
 	return true
 }
 
+// Shutdown cancels every running turn because the host is closing: each
+// ends aborted as on Stop, except that a pending Plan/Goal proposal becomes
+// interrupted (PLAN_APPROVAL_INTERRUPTED), as after a restart, and pending
+// questions are skipped. It does not wait for the turns to settle.
+func (a *Agent) Shutdown() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, r := range a.runs {
+		r.cancel()
+	}
+}
+
 // RequestCompaction asks for a compaction at the session's next request
 // boundary (the new_context tool's hook).
 func (a *Agent) RequestCompaction(sessionID string) {
@@ -232,9 +252,11 @@ type run struct {
 	prov              provider.Provider
 	model             provider.ModelInfo
 	system            string
+	instructions      string
 	tools             []provider.ToolDef
 	cancel            context.CancelFunc
 	stopped           atomic.Bool
+	modeChanged       bool // a runtime tool switched the operating mode: refresh before the next request
 
 	msgs      []provider.Message // what the next request sends
 	prompt    string             // this turn's prompt
@@ -340,7 +362,7 @@ func (r *run) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.info = info
+	r.info, r.instructions = info, instr
 	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now()})
 	r.tools = slices.Concat(a.host.Tools(info.OperatingMode), a.runtimeTools(info.OperatingMode))
 	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
@@ -351,11 +373,6 @@ func (r *run) setup(ctx context.Context) error {
 	r.prompts = promptsSince(tr)
 	return nil
 }
-
-// runtimeTools are the tools the runtime owns itself (TodoWrite, asktool,
-// new_context, EnterPlanMode/EnterGoalMode, SubmitPlan/SubmitGoal,
-// ToolSearch): none yet. This is the hook they slot into.
-func (a *Agent) runtimeTools(mode string) []provider.ToolDef { return nil }
 
 func (r *run) stopOutcome() outcome {
 	if r.stopped.Load() {
@@ -421,6 +438,12 @@ func (r *run) loop(ctx context.Context) outcome {
 		r.msgs = appendMessage(r.msgs, results)
 		if r.dbErr != nil {
 			return failOutcome(r.dbErr)
+		}
+		if r.modeChanged {
+			r.modeChanged = false
+			if err := r.refresh(context.WithoutCancel(ctx)); err != nil {
+				return failOutcome(err)
+			}
 		}
 		if terminate {
 			return outcome{state: TurnFailed, code: errs.MutationRetryBudgetExhausted, retriable: true,

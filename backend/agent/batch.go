@@ -67,6 +67,17 @@ func (r *run) prepare(msgID string, m provider.Message) []*prepared {
 // returns the results in source order. It reports whether the edit loop
 // guard ended the turn; calls not yet started then are skipped.
 func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
+	if len(calls) > 1 {
+		// Mode switches and submissions happen at a batch boundary only.
+		for _, c := range calls {
+			if !c.settled && exclusiveTool(c.tool) {
+				c.finish(CallFailed, tools.Failure(errs.New(errs.ToolMustBeAlone,
+					"not run: %s must be the only tool call in its response, and this response has %d calls; call it again on its own once the other results are in",
+					c.tool, len(calls))))
+				r.audit(ctx, c, rtCall{mode: r.info.OperatingMode, decision: "deny"}, c.result, 0)
+			}
+		}
+	}
 	for _, c := range calls {
 		if c.settled {
 			r.settle(ctx, c) // failed in preparation
@@ -130,6 +141,12 @@ func (r *run) start(ctx context.Context, c *prepared) {
 // bashGrace for Bash's collected output, and until the host returns for
 // anything else (a started Write or Edit drains).
 func (r *run) exec(ctx context.Context, c *prepared) {
+	if isRuntimeTool(c.tool) {
+		// The agent's own tools: they honour ctx themselves (asktool skips,
+		// a pending proposal is cancelled).
+		c.finish(callState(r.execRuntime(ctx, c)))
+		return
+	}
 	done := make(chan tools.Result, 1)
 	call := ToolCall{SessionID: c.sessionID, TurnID: c.turnID, ToolCallID: c.id, MessageID: c.messageID, PromptID: c.turnID,
 		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect}
@@ -154,15 +171,18 @@ func (r *run) exec(ctx context.Context, c *prepared) {
 			res = <-done
 		}
 	}
-	state := CallDone
+	c.finish(callState(res))
+}
+
+// callState is the persisted state of a finished call.
+func callState(res tools.Result) (string, tools.Result) {
 	switch {
 	case res.OK:
+		return CallDone, res
 	case res.Code == errs.ToolAborted:
-		state = CallAborted
-	default:
-		state = CallFailed
+		return CallAborted, res
 	}
-	c.finish(state, res)
+	return CallFailed, res
 }
 
 // settle writes a call's result and shows it.

@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -157,6 +159,11 @@ type fakeHost struct {
 	behave    func(ctx context.Context, call ToolCall) tools.Result
 	onStart   func(call ToolCall)
 	onAbort   func(toolCallID string)
+
+	artifacts      map[string][]byte
+	configs        []ModeChange
+	permissionMode string
+	audits         []AuditRecord
 }
 
 func newHost() *fakeHost {
@@ -214,7 +221,66 @@ func (h *fakeHost) Abort(sessionID, toolCallID, tool string) bool {
 }
 
 func (h *fakeHost) Binding(ctx context.Context, sessionID string) (SessionInfo, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	return h.info, nil
+}
+
+func (h *fakeHost) WriteArtifact(ctx context.Context, sessionID, kind, title string, markdown []byte) (Artifact, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.artifacts == nil {
+		h.artifacts = map[string][]byte{}
+	}
+	path := fmt.Sprintf(".pi/%s/%s-%d.md", kind, strings.ToLower(strings.ReplaceAll(title, " ", "-")), len(h.artifacts)+1)
+	h.artifacts[path] = append([]byte(nil), markdown...)
+	sum := sha256.Sum256(markdown)
+	return Artifact{Path: path, AbsPath: h.info.Workspace + "/" + path, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(markdown))}, nil
+}
+
+func (h *fakeHost) Configure(ctx context.Context, sessionID string, change ModeChange) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.configs = append(h.configs, change)
+	if h.info.OperatingMode != change.From {
+		return errs.New(errs.Conflict, "the session is in %s mode, not %s", h.info.OperatingMode, change.From)
+	}
+	h.info.OperatingMode = change.To
+	if change.PermissionMode != "" {
+		h.permissionMode = change.PermissionMode
+	}
+	return nil
+}
+
+func (h *fakeHost) Audit(ctx context.Context, rec AuditRecord) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.audits = append(h.audits, rec)
+}
+
+func (h *fakeHost) setMode(mode string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.info.OperatingMode = mode
+}
+
+func (h *fakeHost) state() (mode, permissionMode string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.info.OperatingMode, h.permissionMode
+}
+
+func (h *fakeHost) auditList() []AuditRecord {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]AuditRecord(nil), h.audits...)
+}
+
+func (h *fakeHost) artifact(path string) ([]byte, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b, ok := h.artifacts[path]
+	return b, ok
 }
 
 func (h *fakeHost) Instructions(ctx context.Context, sessionID string) (string, error) {

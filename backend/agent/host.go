@@ -3,8 +3,10 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
@@ -30,6 +32,56 @@ type Host interface {
 	// Tools returns the schemas of the builtin tools visible in mode; the
 	// adapter takes the names from ToolNames(mode).
 	Tools(mode string) []provider.ToolDef
+
+	// The seams of the runtime-owned tools, which never reach Execute.
+
+	// WriteArtifact stores the exact Markdown bytes of a SubmitPlan (kind
+	// "plan") or SubmitGoal ("goal") in a new, unique file under the
+	// workspace's .pi/<kind>/ folder, created exclusively and never through
+	// a link.
+	WriteArtifact(ctx context.Context, sessionID, kind, title string, markdown []byte) (Artifact, error)
+	// Configure switches the session's durable operating mode from
+	// change.From to change.To (and sets its permission mode when
+	// change.PermissionMode is not empty). It refuses when the durable mode
+	// is no longer change.From.
+	Configure(ctx context.Context, sessionID string, change ModeChange) error
+	// Audit records one runtime-owned tool call (refusals included) in the
+	// same audit log as host-core's own calls.
+	Audit(ctx context.Context, rec AuditRecord)
+}
+
+// Artifact is a stored Plan/Goal document.
+type Artifact struct {
+	// Path is relative to the workspace root, with forward slashes
+	// (".pi/plan/fix-login-1.md"); AbsPath is the absolute path.
+	Path    string `json:"path"`
+	AbsPath string `json:"absPath"`
+	SHA256  string `json:"sha256"` // hex of the exact bytes
+	Size    int64  `json:"size"`
+}
+
+// ModeChange is an operating-mode switch by a runtime tool.
+type ModeChange struct {
+	From           string `json:"from"`
+	To             string `json:"to"`
+	PermissionMode string `json:"permissionMode,omitempty"` // "" keeps the session's
+}
+
+// AuditRecord is one runtime-owned tool call for the audit log.
+type AuditRecord struct {
+	SessionID     string
+	TurnID        string
+	ToolCallID    string
+	Tool          string
+	Args          json.RawMessage
+	OperatingMode string
+	Decision      string // allow | deny | user (decided by the user: an answer, an approval)
+	Prompted      bool   // the user was asked (asktool, a proposal)
+	Wait          time.Duration
+	Duration      time.Duration
+	OK            bool
+	ErrorCode     errs.Code
+	Path          string // an artifact written by the call, workspace-relative
 }
 
 // ToolCall is one tool call of the agent, mirroring hostcore.ToolRequest.
@@ -70,6 +122,15 @@ const (
 	ToolWrite = "Write"
 	ToolEdit  = "Edit"
 	ToolBash  = "Bash"
+
+	// The runtime-owned tools (runtime.go): the agent runs them itself.
+	ToolTodoWrite     = "TodoWrite"
+	ToolAsk           = "asktool"
+	ToolNewContext    = "new_context"
+	ToolEnterPlanMode = "EnterPlanMode"
+	ToolEnterGoalMode = "EnterGoalMode"
+	ToolSubmitPlan    = "SubmitPlan"
+	ToolSubmitGoal    = "SubmitGoal"
 )
 
 // ToolNames lists the builtin tools visible in an operating mode, in the

@@ -67,10 +67,14 @@ func BuildPrompt(in PromptInput) string {
 	switch info.OperatingMode {
 	case api.ModePlan:
 		b.WriteString("\n# Plan mode\nYou are planning, not changing anything: investigate with Read, Glob, Grep and " +
-			"read-only Bash commands. Write, Edit and other changes are refused by the host in this mode.\n")
+			"read-only Bash commands. Write, Edit and other changes are refused by the host in this mode. " +
+			"When the plan is ready, call SubmitPlan alone in its response; the user approves it (you then carry it out in Agent mode) " +
+			"or replies with feedback to revise it.\n")
 	case api.ModeGoal:
 		b.WriteString("\n# Goal mode\nYou are defining a goal and its acceptance criteria, not changing anything: " +
-			"investigate with Read, Glob, Grep and read-only Bash commands. Write, Edit and other changes are refused by the host in this mode.\n")
+			"investigate with Read, Glob, Grep and read-only Bash commands. Write, Edit and other changes are refused by the host in this mode. " +
+			"Make every criterion verifiable. When the goal is ready, call SubmitGoal alone in its response; the user approves it " +
+			"(you then work in Agent mode until every criterion is reached and verified) or replies with feedback to revise it.\n")
 	}
 
 	if s := strings.TrimSpace(in.Instructions); s != "" {

@@ -283,6 +283,12 @@ func (s *store) markInterrupted(ctx context.Context) (int, error) {
 				return err
 			}
 		}
+		// A proposal waits only while its turn runs: one left pending can no
+		// longer be decided (PLAN_APPROVAL_INTERRUPTED).
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE agent_proposals SET state = 'interrupted', resolved_at = ? WHERE state = 'pending'`, now); err != nil {
+			return err
+		}
 		r, err := tx.ExecContext(ctx,
 			`UPDATE agent_turns SET state = 'interrupted', error_code = ?, error_message = ?, updated_at = ?, ended_at = ? WHERE state = 'running'`,
 			string(errs.TurnInterrupted), "PI-Desktop stopped while this turn was running; send a new prompt to continue", now, now)

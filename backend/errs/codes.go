@@ -90,6 +90,13 @@ const (
 	TurnInterrupted   Code = "TURN_INTERRUPTED"    // PI-Desktop stopped mid-turn; marked at the next start, never replayed
 	ToolCallTruncated Code = "TOOL_CALL_TRUNCATED" // a call in a response cut by the output limit: not run, re-issue it
 
+	// Runtime-owned tools (backend/agent): Plan/Goal control tools.
+	ToolMustBeAlone         Code = "TOOL_MUST_BE_ALONE"        // Enter*/Submit* shared its response with other calls: not run
+	PlanNotActive           Code = "PLAN_NOT_ACTIVE"           // SubmitPlan/SubmitGoal outside Plan and Goal mode
+	PlanKindMismatch        Code = "PLAN_KIND_MISMATCH"        // SubmitPlan in Goal mode, SubmitGoal in Plan mode
+	PlanApprovalStale       Code = "PLAN_APPROVAL_STALE"       // a decision for another session, turn or version, or one already settled
+	PlanApprovalInterrupted Code = "PLAN_APPROVAL_INTERRUPTED" // PI-Desktop stopped while the proposal waited; it cannot be decided
+
 	// Isolated session worktrees and host-run git (backend/worktree).
 	WorktreeNotGit         Code = "WORKTREE_NOT_GIT"         // isolated refused: the project is not a git work tree (or has no commit)
 	WorktreeMissing        Code = "WORKTREE_MISSING"         // the session's worktree is gone or was replaced by a link: never used
@@ -126,6 +133,7 @@ func Codes() []Code {
 		ModelNotConfigured, ProviderUnauthorized, ProviderRateLimited, ProviderError,
 		StreamFailed, ContextTooLarge, EmptyModelResponse, TurnAborted,
 		AgentBusy, TurnInterrupted, ToolCallTruncated,
+		ToolMustBeAlone, PlanNotActive, PlanKindMismatch, PlanApprovalStale, PlanApprovalInterrupted,
 		WorktreeNotGit, WorktreeMissing, WorktreeExists, WorktreeStalePreview,
 		WorktreeConflict, WorktreeProjectDirty, WorktreeMergeBlocked, WorktreePortsExhausted,
 		GitNotFound, GitFailed, GitTimeout,

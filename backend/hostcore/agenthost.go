@@ -2,13 +2,23 @@ package hostcore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
@@ -99,13 +109,153 @@ func (h agentHost) Tools(mode string) []provider.ToolDef {
 	return out
 }
 
-// providerFor returns the model provider of a session: the one configured
-// for the host (tests inject one), else the environment's.
+// WriteArtifact stores a Plan/Goal document byte for byte in a new file
+// .pi/<kind>/<slug>-<n>.md of the session's workspace. It goes through an
+// os.Root (nothing leaves the workspace), refuses a .pi or .pi/<kind> that
+// is a link, and creates the file with O_EXCL, so an existing file or link
+// is never written through: the next free n is taken instead.
+func (h agentHost) WriteArtifact(ctx context.Context, sessionID, kind, title string, markdown []byte) (agent.Artifact, error) {
+	if kind != api.ModePlan && kind != api.ModeGoal {
+		return agent.Artifact{}, errs.New(errs.InvalidArgument, "artifact kind must be plan or goal, not %q", kind)
+	}
+	b, err := h.c.Sessions.Bind(ctx, sessionID)
+	if err != nil {
+		return agent.Artifact{}, err
+	}
+	if b.Temporary {
+		return agent.Artifact{}, errs.New(errs.WorkspaceRequired, "a %s is saved in the project's .pi/%s folder, and this temporary session has no project", kind, kind)
+	}
+	root, err := os.OpenRoot(b.Workspace)
+	if err != nil {
+		return agent.Artifact{}, errs.Wrap(err, errs.ToolFailed, "cannot open the workspace %s to save the %s", b.Workspace, kind)
+	}
+	defer root.Close()
+	dir := filepath.Join(".pi", kind)
+	for _, d := range []string{".pi", dir} {
+		fi, err := root.Lstat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := root.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return agent.Artifact{}, errs.Wrap(err, errs.ToolFailed, "cannot create the folder %s in the workspace", filepath.ToSlash(d))
+			}
+			if fi, err = root.Lstat(d); err != nil {
+				return agent.Artifact{}, errs.Wrap(err, errs.ToolFailed, "cannot inspect the folder %s in the workspace", filepath.ToSlash(d))
+			}
+		case err != nil:
+			return agent.Artifact{}, errs.Wrap(err, errs.ToolFailed, "cannot inspect the folder %s in the workspace", filepath.ToSlash(d))
+		}
+		if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+			return agent.Artifact{}, errs.New(errs.PathOutsideWorkspace, "%s in the workspace is not a plain folder (a file or a link); move it away so the %s can be saved there", filepath.ToSlash(d), kind).
+				With("path", filepath.ToSlash(d))
+		}
+	}
+	sum := sha256.Sum256(markdown)
+	slug := artifactSlug(title, kind)
+	for n := 1; n <= 10000; n++ {
+		name := filepath.Join(dir, fmt.Sprintf("%s-%d.md", slug, n))
+		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return agent.Artifact{}, errs.Wrap(err, errs.ToolFailed, "cannot create %s in the workspace", filepath.ToSlash(name))
+		}
+		_, werr := f.Write(markdown)
+		if werr == nil {
+			werr = f.Sync()
+		}
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = root.Remove(name)
+			return agent.Artifact{}, errs.Wrap(werr, errs.ToolFailed, "cannot write %s in the workspace; check free disk space", filepath.ToSlash(name))
+		}
+		return agent.Artifact{Path: filepath.ToSlash(name), AbsPath: filepath.Join(b.Workspace, name),
+			SHA256: hex.EncodeToString(sum[:]), Size: int64(len(markdown))}, nil
+	}
+	return agent.Artifact{}, errs.New(errs.Conflict, "no free file name for %q in .pi/%s; remove old files there", slug, kind)
+}
+
+// artifactSlug is a file-name-safe form of a title: lower-case ASCII
+// letters and digits joined by dashes, at most 48 characters.
+func artifactSlug(title, kind string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			if b.Len() >= 48 {
+				break
+			}
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return kind
+	}
+	return b.String()
+}
+
+// Configure switches the session's operating mode for a runtime tool (Enter*
+// or an approved proposal), refusing with CONFLICT when the durable mode is
+// no longer change.From.
+func (h agentHost) Configure(ctx context.Context, sessionID string, change agent.ModeChange) error {
+	s, err := h.c.Sessions.Get(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if s.OperatingMode != change.From {
+		return errs.New(errs.Conflict, "the session is in %s mode, not %s; nothing was changed", s.OperatingMode, change.From).
+			With("operatingMode", s.OperatingMode)
+	}
+	_, err = h.c.Sessions.Configure(ctx, sessionID, api.SessionConfig{OperatingMode: change.To, PermissionMode: change.PermissionMode})
+	return err
+}
+
+// Audit records a runtime-owned tool call in the audit log, like Execute's
+// rows: the effective permission mode is resolved the same way.
+func (h agentHost) Audit(ctx context.Context, rec agent.AuditRecord) {
+	row := audit.Row{TraceID: newTraceID(), SessionID: rec.SessionID, TurnID: rec.TurnID, ToolCallID: rec.ToolCallID, Tool: rec.Tool,
+		ArgsHash: audit.Hash(rec.Args), ArgsPreview: audit.Preview(rec.Args), OperatingMode: rec.OperatingMode, Decision: rec.Decision,
+		Prompted: rec.Prompted, PermissionWaitMs: rec.Wait.Milliseconds(), DurationMs: (rec.Duration - rec.Wait).Milliseconds(),
+		TotalMs: rec.Duration.Milliseconds(), OK: rec.OK, ErrorCode: string(rec.ErrorCode), CreatedAt: h.c.cfg.Now().UnixMilli()}
+	if rec.Path != "" {
+		row.PathRoot = "workspace"
+	}
+	if s, err := h.c.Sessions.Get(ctx, rec.SessionID); err == nil {
+		global := ""
+		if settings, err := h.c.Settings.Get(ctx); err == nil {
+			global = settings.DefaultPermissionMode
+		}
+		row.PermissionMode = permission.Effective("", s.PermissionMode, global)
+	}
+	h.c.audit.Record(row)
+}
+
+// providerFor returns the model provider of a session: the host's injected
+// one (tests), else the model saved in Settings, else the environment's.
 func (c *Core) providerFor(sessionID string) (provider.Provider, error) {
 	if c.cfg.Provider != nil {
 		return c.cfg.Provider(sessionID)
 	}
-	cfg, _ := provider.ConfigFromEnv(os.Getenv)
+	cfg, saved, err := c.savedModel(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	if !saved {
+		cfg, _ = provider.ConfigFromEnv(os.Getenv)
+	}
+	if cfg.APIKey == "" {
+		if cfg, err = cfg.WithStoredKey(c.keys); err != nil {
+			return nil, err
+		}
+	}
 	return provider.New(cfg)
 }
 

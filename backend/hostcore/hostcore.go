@@ -85,6 +85,7 @@ type Core struct {
 		calls   sync.WaitGroup
 	}
 	registry  *tools.Registry
+	keys      provider.KeyStore
 	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
 	spillSeq  atomic.Int64
@@ -153,6 +154,7 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		_ = logFile.Close()
 		return nil, fmt.Errorf("prepare worktrees: %w", err)
 	}
+	c.keys = provider.NewFileKeyStore(cfg.DataDir)
 	c.Agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
 	if n, err := c.Agent.MarkInterrupted(ctx); err != nil {
 		log.Warn("mark interrupted turns", "err", err)
@@ -203,6 +205,7 @@ func (c *Core) Close() error {
 	c.life.Lock()
 	c.life.closing = true
 	c.life.Unlock()
+	c.Agent.Shutdown() // turns end first: one waiting on a question must not hold shutdown
 	c.cancels.stopAll()
 	c.broker.Close()
 	c.tasks.Shutdown()

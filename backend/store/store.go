@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,7 +62,13 @@ func Open(ctx context.Context, file string, opts Options) (*Store, error) {
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+file+"?"+q.Encode())
+	// A URI with the path escaped: a '#' or '?' in a folder name must not
+	// cut the path short (SQLite decodes the escapes).
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(file), RawQuery: q.Encode()}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path // Windows: file:///C:/…
+	}
+	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot open the database %s", file)
 	}

@@ -194,3 +194,18 @@ func readFile(t *testing.T, file string) []byte {
 	}
 	return b
 }
+
+func TestOddCharactersInThePath(t *testing.T) {
+	for _, name := range []string{"a#b", "a?b", "a%20b", "a b"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "pi.sqlite")
+		s := open(t, file, store.Options{})
+		s.Close()
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("%q: the database is not where it was asked to be: %v", name, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
@@ -150,6 +151,14 @@ func (p *printer) Emit(event string, payload any) {
 		p.approve(payload.(permission.Request))
 		return
 	}
+	if q, ok := payload.(agent.QuestionEvent); ok && event == "agent:question" && q.State == agent.QuestionPending {
+		p.ask(q)
+		return
+	}
+	if pr, ok := payload.(agent.Proposal); ok && event == "agent:proposal" && pr.State == "pending" {
+		p.decide(pr)
+		return
+	}
 	if p.json {
 		return
 	}
@@ -193,6 +202,56 @@ func (p *printer) approve(req permission.Request) {
 		p.line(fmt.Sprintf("[denied %s: no terminal to ask for approval; rerun with --permission-mode or on a terminal]", req.Tool))
 	}
 	go func() { _ = p.core.ResolveApproval(req.SessionID, req.ID, outcome) }()
+}
+
+// ask answers an asktool call on a terminal, or skips it without one.
+func (p *printer) ask(q agent.QuestionEvent) {
+	var answers []agent.Answer
+	if p.interactive {
+		for _, question := range q.Questions {
+			p.line("? " + question.Question)
+			for i, o := range question.Options {
+				p.line(fmt.Sprintf("  %d. %s", i+1, o.Label))
+			}
+			fmt.Fprint(p.out, "  answer: ")
+			text, _ := p.in.ReadString('\n')
+			text = strings.TrimSpace(text)
+			a := agent.Answer{Text: text}
+			var n int
+			if _, err := fmt.Sscanf(text, "%d", &n); err == nil && n >= 1 && n <= len(question.Options) {
+				a = agent.Answer{Selected: []string{question.Options[n-1].Label}}
+			}
+			answers = append(answers, a)
+		}
+	} else if !p.json {
+		p.line("[questions skipped: no terminal to answer them]")
+	}
+	go func() { _ = p.core.Agent.Answer(q.SessionID, q.QuestionID, answers) }()
+}
+
+// decide answers a plan/goal proposal on a terminal; without one it is
+// rejected with a note (fail closed: nothing is approved unseen).
+func (p *printer) decide(pr agent.Proposal) {
+	d := agent.ProposalDecision{SessionID: pr.SessionID, TurnID: pr.TurnID, ProposalID: pr.ID, Version: pr.Version,
+		Feedback: "not approved: no terminal to review the " + pr.Kind + " on"}
+	if p.interactive {
+		p.line(fmt.Sprintf("\n%s proposal %q (saved as %s):\n%s", pr.Kind, pr.Title, pr.Path, pr.Markdown))
+		fmt.Fprint(p.out, "  approve? [a]sk / accept-[e]dits / a[u]to to approve with that mode, anything else to give feedback: ")
+		ans, _ := p.in.ReadString('\n')
+		switch strings.TrimSpace(strings.ToLower(ans)) {
+		case "a", "ask":
+			d.Approve, d.PermissionMode, d.Feedback = true, api.PermissionAsk, ""
+		case "e", "accept-edits":
+			d.Approve, d.PermissionMode, d.Feedback = true, api.PermissionAcceptEdits, ""
+		case "u", "auto":
+			d.Approve, d.PermissionMode, d.Feedback = true, api.PermissionAuto, ""
+		default:
+			d.Feedback = strings.TrimSpace(ans)
+		}
+	} else if !p.json {
+		p.line("[" + pr.Kind + " not approved: no terminal to review it on]")
+	}
+	go func() { _, _ = p.core.Agent.ResolveProposal(context.Background(), d) }()
 }
 
 func (p *printer) line(s string) {

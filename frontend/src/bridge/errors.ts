@@ -17,6 +17,10 @@ export const ErrorCode = {
   ProjectNotFound: 'PROJECT_NOT_FOUND',
   SessionNotFound: 'SESSION_NOT_FOUND',
   CommandShellInvalid: 'COMMAND_SHELL_INVALID',
+  ModelNotConfigured: 'MODEL_NOT_CONFIGURED',
+  AgentBusy: 'AGENT_BUSY',
+  TurnAborted: 'TURN_ABORTED',
+  TurnInterrupted: 'TURN_INTERRUPTED',
 } as const;
 
 export class BridgeError extends Error {

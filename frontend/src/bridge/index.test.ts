@@ -11,6 +11,10 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   ListSessions: vi.fn(),
   UpdateSettings: vi.fn(),
   ChooseFolder: vi.fn(),
+  SendPrompt: vi.fn(),
+  Transcript: vi.fn(),
+  PendingApprovals: vi.fn(),
+  RollbackChange: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -18,6 +22,8 @@ beforeEach(() => {
   vi.mocked(App.Info).mockReset();
   vi.mocked(App.ListSessions).mockReset();
   vi.mocked(runtime.EventsOn).mockReset();
+  vi.mocked(App.SendPrompt).mockReset();
+  vi.mocked(App.Transcript).mockReset();
 });
 
 describe('bridge calls', () => {
@@ -53,5 +59,70 @@ describe('bridge calls', () => {
     expect(cb).toHaveBeenCalledWith({ sessionId: 's1', projectId: '' });
     unsubscribe();
     expect(off).toHaveBeenCalled();
+  });
+});
+
+describe('agent bridge', () => {
+  it('rejects SendPrompt with the Go code (MODEL_NOT_CONFIGURED)', async () => {
+    vi.mocked(App.SendPrompt).mockRejectedValue({ code: 'MODEL_NOT_CONFIGURED', message: 'no model', details: {} });
+    await expect(bridge.sendPrompt('s1', 'hi')).rejects.toMatchObject({ code: 'MODEL_NOT_CONFIGURED' });
+    expect(App.SendPrompt).toHaveBeenCalledWith('s1', 'hi');
+  });
+
+  it('parses raw JSON args and results of a stored transcript, whatever form they arrive in', async () => {
+    const bytes = Array.from(new TextEncoder().encode('{"path":"a.ts"}'));
+    vi.mocked(App.Transcript).mockResolvedValue({
+      sessionId: 's1',
+      turns: null,
+      messages: [
+        { seq: 2, id: 'm2', turnId: 't', role: 'assistant', kind: 'model', content: null, stopReason: 'end_turn',
+          toolCalls: [{ id: 'c1', tool: 'Read', args: bytes, state: 'done', result: '{"ok":true,"path":"a.ts","tag":"abc"}' }] },
+        { seq: 1, id: 'p1', turnId: 't', role: 'user', kind: 'prompt', content: [{ type: 'text', text: 'go' }], stopReason: 'end_turn' },
+      ],
+    } as never);
+    const t = await bridge.transcript('s1');
+    expect(t.turns).toEqual([]);
+    expect(t.messages.map((m) => m.id)).toEqual(['p1', 'm2']);
+    const c = t.messages[1]!.toolCalls[0]!;
+    expect(c.args).toEqual({ path: 'a.ts' });
+    expect(c.result).toMatchObject({ ok: true, path: 'a.ts', fields: { tag: 'abc' }, review: [] });
+  });
+
+  it('subscribes to every agent event and normalizes payloads; one unsubscribe removes all', () => {
+    const handlers = new Map<string, (...data: unknown[]) => void>();
+    const off = vi.fn();
+    vi.mocked(runtime.EventsOn).mockImplementation((name, cb) => {
+      handlers.set(name, cb);
+      return off;
+    });
+    const cb = vi.fn();
+    const unsubscribe = bridge.onAgentEvent(cb);
+    expect([...handlers.keys()]).toEqual(['agent:turn', 'agent:message', 'agent:text', 'agent:thinking', 'agent:tool_call', 'agent:tool_result', 'agent:context', 'tool:output']);
+    handlers.get('agent:tool_result')?.({
+      sessionId: 's1', turnId: 't1', messageId: 'm1', toolCallId: 'c1', toolUseId: 'u1', tool: 'Bash', state: 'failed',
+      result: { ok: false, code: 'TOOL_FAILED', exitCode: 2, stdout: 'x', stderr: 'y', isError: true }, modelText: 'm', isError: true,
+    });
+    expect(cb).toHaveBeenCalledWith(expect.objectContaining({
+      type: 'tool_result', sessionId: 's1', state: 'failed',
+      result: expect.objectContaining({ ok: false, code: 'TOOL_FAILED', exitCode: 2, stdout: 'x', stderr: 'y', fields: { isError: true } }),
+    }));
+    handlers.get('tool:output')?.({ sessionId: 's1', toolCallId: 'c1', stream: 'stderr', seq: 3, text: 'warn' });
+    expect(cb).toHaveBeenLastCalledWith({ type: 'tool_output', sessionId: 's1', toolCallId: 'c1', stream: 'stderr', seq: 3, text: 'warn', paused: false });
+    unsubscribe();
+    expect(off).toHaveBeenCalledTimes(8);
+  });
+
+  it('normalizes permission events and maps an unknown outcome to cancelled', () => {
+    const handlers = new Map<string, (...data: unknown[]) => void>();
+    vi.mocked(runtime.EventsOn).mockImplementation((name, cb) => {
+      handlers.set(name, cb);
+      return () => {};
+    });
+    const cb = vi.fn();
+    bridge.onPermissionEvent(cb);
+    handlers.get('permission:request')?.({ id: 'r1', sessionId: 's1', tool: 'Write', risk: 'medium', external: true });
+    expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'permission_request', sessionId: 's1', request: expect.objectContaining({ id: 'r1', external: true, delegate: '' }) }));
+    handlers.get('permission:resolved')?.({ id: 'r1', sessionId: 's1', outcome: 'weird' });
+    expect(cb).toHaveBeenLastCalledWith({ type: 'permission_resolved', sessionId: 's1', id: 'r1', outcome: 'cancelled' });
   });
 });

@@ -3,12 +3,25 @@
 import * as App from '../../wailsjs/go/main/App';
 import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
 import { toBridgeError } from './errors';
+import * as norm from './normalize';
 import {
+  AGENT_EVENTS,
   EVENT_PROJECTS_CHANGED,
   EVENT_SESSIONS_CHANGED,
   EVENT_SETTINGS_CHANGED,
+  PERMISSION_EVENTS,
+  TASK_EVENTS,
+  type AgentEvent,
   type AppInfo,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type BackgroundTask,
   type CreateSessionInput,
+  type PermissionEvent,
+  type ReviewChange,
+  type TaskEvent,
+  type TaskOutput,
+  type Transcript,
   type PermissionMode,
   type Project,
   type Session,
@@ -146,4 +159,88 @@ export function onSettingsChanged(cb: (s: Settings) => void): Unsubscribe {
 
 export function openExternalURL(url: string): void {
   BrowserOpenURL(url);
+}
+
+// --- agent -----------------------------------------------------------------
+
+/**
+ * Starts a turn; resolves as soon as it runs (progress arrives as events). Rejects
+ * e.g. MODEL_NOT_CONFIGURED or AGENT_BUSY before anything is recorded.
+ */
+export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
+  return call(() => App.SendPrompt(sessionId, prompt));
+}
+
+/** Stops the session's running turn; resolves with how many calls were cancelled. */
+export function stopSession(sessionId: string): Promise<number> {
+  return call(async () => Number(await App.StopSession(sessionId)) || 0);
+}
+
+export function transcript(sessionId: string): Promise<Transcript> {
+  return call(async () => norm.transcript(await App.Transcript(sessionId)));
+}
+
+export function pendingApprovals(sessionId: string): Promise<ApprovalRequest[]> {
+  return call(async () => (await App.PendingApprovals(sessionId) ?? []).map(norm.approvalRequest));
+}
+
+export function resolveApproval(sessionId: string, requestId: string, answer: ApprovalAnswer): Promise<void> {
+  return call(() => App.ResolveApproval(sessionId, requestId, answer));
+}
+
+/** The session's review records; messageId "" lists all of them. */
+export function reviewChanges(sessionId: string, messageId: string): Promise<ReviewChange[]> {
+  return call(async () => (await App.ReviewChanges(sessionId, messageId) ?? []).map(norm.reviewChange));
+}
+
+/** Rolls one change back (with its move partner); rejects CONFLICT when the file changed since. */
+export function rollbackChange(sessionId: string, snapshotId: string): Promise<ReviewChange[]> {
+  return call(async () => (await App.RollbackChange(sessionId, snapshotId) ?? []).map(norm.reviewChange));
+}
+
+// --- background tasks --------------------------------------------------------
+
+export function tasks(sessionId: string): Promise<BackgroundTask[]> {
+  return call(async () => (await App.Tasks(sessionId) ?? []).map(norm.backgroundTask));
+}
+
+export function taskOutput(sessionId: string, taskId: string): Promise<TaskOutput> {
+  return call(async () => norm.taskOutput(await App.TaskOutput(sessionId, taskId)));
+}
+
+export function stopTask(sessionId: string, taskId: string): Promise<void> {
+  return call(() => App.StopTask(sessionId, taskId));
+}
+
+export function removeTask(sessionId: string, taskId: string): Promise<void> {
+  return call(() => App.RemoveTask(sessionId, taskId));
+}
+
+// --- live events -------------------------------------------------------------
+
+function subscribeAll<T>(names: readonly string[], parse: (name: string, payload: unknown) => T | null, cb: (e: T) => void): Unsubscribe {
+  const offs = names.map((name) =>
+    EventsOn(name, (payload?: unknown) => {
+      const e = parse(name, payload);
+      if (e) cb(e);
+    }),
+  );
+  return () => {
+    for (const off of offs) off();
+  };
+}
+
+/** Every agent:* event and tool:output (live Bash output), for all sessions. */
+export function onAgentEvent(cb: (e: AgentEvent) => void): Unsubscribe {
+  return subscribeAll(AGENT_EVENTS, norm.agentEvent, cb);
+}
+
+/** permission:request and permission:resolved, for all sessions. */
+export function onPermissionEvent(cb: (e: PermissionEvent) => void): Unsubscribe {
+  return subscribeAll(PERMISSION_EVENTS, norm.permissionEvent, cb);
+}
+
+/** task:started, task:output and task:exited, for all sessions. */
+export function onTaskEvent(cb: (e: TaskEvent) => void): Unsubscribe {
+  return subscribeAll(TASK_EVENTS, norm.taskEvent, cb);
 }

@@ -74,3 +74,281 @@ export interface SessionsChangedEvent {
 export const EVENT_PROJECTS_CHANGED = 'projects:changed';
 export const EVENT_SESSIONS_CHANGED = 'sessions:changed';
 export const EVENT_SETTINGS_CHANGED = 'settings:changed';
+
+// ---------------------------------------------------------------------------
+// Agent transcript (backend/agent/store.go). args/result/input travel as raw JSON
+// (Go json.RawMessage); the bridge parses them, so they are plain values here.
+
+export type TurnState = 'running' | 'done' | 'failed' | 'aborted' | 'interrupted';
+
+export interface TurnRecord {
+  id: string;
+  sessionId: string;
+  prompt: string;
+  state: TurnState | string;
+  errorCode: string;
+  errorMessage: string;
+  createdAt: number;
+  updatedAt: number;
+  /** 0 while running. */
+  endedAt: number;
+}
+
+/** provider.Block: text, thinking, tool_use, tool_result, redacted_thinking. */
+export interface Block {
+  type: string;
+  text: string;
+  toolUseId: string;
+  toolName: string;
+  input: unknown;
+  isError: boolean;
+}
+
+/**
+ * tools.Result: the common keys, plus the tool-specific fields flattened beside them
+ * (Bash: exitCode, stdout, stderr, backgroundTaskId; Write/Edit: tag, review; …).
+ */
+export interface ToolResult {
+  ok: boolean;
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  /** workspace | scratch | visualization | external ("" when the tool has no path). */
+  root: string;
+  path: string;
+  content: string;
+  truncated: boolean;
+  notice: string;
+  traceId: string;
+  decision: string;
+  exitCode?: number;
+  stdout?: string;
+  stderr?: string;
+  backgroundTaskId?: string;
+  /** Review records of a Write/Edit (spec §4c). */
+  review: ReviewChange[];
+  /** Every other tool-specific field, untouched. */
+  fields: Record<string, unknown>;
+}
+
+/** Tool call states: pending, running, done, failed, aborted, skipped, interrupted. */
+export type ToolCallState = 'pending' | 'running' | 'done' | 'failed' | 'aborted' | 'skipped' | 'interrupted';
+
+export interface ToolCallRecord {
+  id: string;
+  turnId: string;
+  messageId: string;
+  toolUseId: string;
+  position: number;
+  tool: string;
+  args: unknown;
+  state: ToolCallState | string;
+  result: ToolResult | null;
+  modelText: string;
+  isError: boolean;
+  errorCode: string;
+  createdAt: number;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export type MessageKind = 'prompt' | 'model' | 'summary';
+
+export interface MessageRecord {
+  seq: number;
+  id: string;
+  sessionId: string;
+  turnId: string;
+  role: string;
+  kind: MessageKind | string;
+  content: Block[];
+  /** "" while streaming; end_turn, tool_use, max_tokens, other, aborted, failed, interrupted. */
+  stopReason: string;
+  toolCalls: ToolCallRecord[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Transcript {
+  sessionId: string;
+  turns: TurnRecord[];
+  messages: MessageRecord[];
+}
+
+// ---------------------------------------------------------------------------
+// Review records (backend/review).
+
+export interface ReviewHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
+export interface ReviewChange {
+  snapshotId: string;
+  messageId: string;
+  /** Workspace-relative, '/'-separated. */
+  path: string;
+  operation: string;
+  status: string;
+  /** active | rolledBack */
+  state: string;
+  additions: number;
+  deletions: number;
+  hunks: ReviewHunk[];
+  binary: boolean;
+  truncated: boolean;
+  reversible: boolean;
+  sessionId: string;
+  toolCallId: string;
+  groupId: string;
+  createdAt: number;
+}
+
+// ---------------------------------------------------------------------------
+// Permission cards (backend/permission/broker.go).
+
+export type ApprovalAnswer = 'allow-once' | 'allow-session' | 'deny';
+export type ApprovalOutcome = ApprovalAnswer | 'cancelled' | 'timeout' | 'shutdown';
+
+export interface ApprovalRequest {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  toolCallId: string;
+  tool: string;
+  /** low | medium | high */
+  risk: string;
+  reason: string;
+  /** Bounded, secrets redacted. */
+  preview: string;
+  path: string;
+  external: boolean;
+  workspace: string;
+  delegate: string;
+  createdAt: number;
+}
+
+// ---------------------------------------------------------------------------
+// Background tasks (backend/bgtask).
+
+export interface BackgroundTask {
+  id: string;
+  sessionId: string;
+  command: string;
+  /** running | exited | failed | stopped … */
+  state: string;
+  exitCode: number | null;
+  error: string;
+  startedAt: number;
+  /** 0 while running. */
+  endedAt: number;
+  removed: boolean;
+}
+
+export interface TaskStreamOutput {
+  text: string;
+  truncated: boolean;
+  totalBytes: number;
+}
+
+export interface TaskOutput {
+  task: BackgroundTask;
+  stdout: TaskStreamOutput;
+  stderr: TaskStreamOutput;
+}
+
+// ---------------------------------------------------------------------------
+// Live events, normalized by the bridge into one tagged union per family.
+
+export type AgentEvent =
+  | {
+      type: 'turn';
+      sessionId: string;
+      turnId: string;
+      state: TurnState;
+      code: string;
+      message: string;
+      retriable: boolean;
+      /** Set on a same-turn retry of the model call; the partial message was dropped. */
+      retry: string;
+    }
+  | {
+      type: 'message';
+      sessionId: string;
+      turnId: string;
+      messageId: string;
+      role: string;
+      kind: MessageKind | string;
+      /** streaming, then the stop reason. */
+      state: string;
+    }
+  | { type: 'text' | 'thinking'; sessionId: string; turnId: string; messageId: string; delta: string }
+  | {
+      type: 'tool_call';
+      sessionId: string;
+      turnId: string;
+      messageId: string;
+      toolCallId: string;
+      toolUseId: string;
+      tool: string;
+      phase: 'streaming' | 'ready' | 'running';
+      argsDelta: string;
+      args: unknown;
+    }
+  | {
+      type: 'tool_result';
+      sessionId: string;
+      turnId: string;
+      messageId: string;
+      toolCallId: string;
+      toolUseId: string;
+      tool: string;
+      state: 'done' | 'failed' | 'aborted' | 'skipped';
+      result: ToolResult;
+      modelText: string;
+      isError: boolean;
+    }
+  | {
+      type: 'context';
+      sessionId: string;
+      turnId: string;
+      state: 'compacting' | 'done' | 'failed';
+      code: string;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  | {
+      /** Live Bash output (tool:output). */
+      type: 'tool_output';
+      sessionId: string;
+      toolCallId: string;
+      stream: 'stdout' | 'stderr';
+      seq: number;
+      text: string;
+      /** The live stream stopped here; the rest comes with the result. */
+      paused: boolean;
+    };
+
+export type PermissionEvent =
+  | { type: 'permission_request'; sessionId: string; request: ApprovalRequest }
+  | { type: 'permission_resolved'; sessionId: string; id: string; outcome: ApprovalOutcome };
+
+export type TaskEvent =
+  | { type: 'task_started' | 'task_exited'; sessionId: string; task: BackgroundTask }
+  | { type: 'task_output'; sessionId: string; taskId: string; stdoutBytes: number; stderrBytes: number };
+
+export const AGENT_EVENTS = [
+  'agent:turn',
+  'agent:message',
+  'agent:text',
+  'agent:thinking',
+  'agent:tool_call',
+  'agent:tool_result',
+  'agent:context',
+  'tool:output',
+] as const;
+export const PERMISSION_EVENTS = ['permission:request', 'permission:resolved'] as const;
+export const TASK_EVENTS = ['task:started', 'task:output', 'task:exited'] as const;

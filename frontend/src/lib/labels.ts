@@ -45,3 +45,17 @@ export function parseTimeoutSeconds(input: string): number | null {
   const n = Number(t);
   return n >= 0 && n <= 86_400 ? n : null;
 }
+
+/** How to configure a model until the Settings section for providers exists. */
+export const MODEL_SETUP_HINT =
+  'Set PI_DESKTOP_PROVIDER (anthropic, openai or openai-compatible with PI_DESKTOP_BASE_URL) and PI_DESKTOP_MODEL, plus ANTHROPIC_API_KEY or OPENAI_API_KEY, in the environment PI-Desktop starts from, then restart it. A Settings section for models comes later.';
+
+export function permissionModeLabel(mode: string): string {
+  return PERMISSION_MODES.find((m) => m.value === mode)?.label ?? mode;
+}
+
+/** The mode a session really runs in: its own unless "inherit" (or unset), else the global default (spec §6). */
+export function effectivePermissionMode(sessionMode: string, defaultMode: PermissionMode | undefined): PermissionMode {
+  const own = PERMISSION_MODES.find((m) => m.value === sessionMode);
+  return own ? own.value : defaultMode ?? 'ask';
+}

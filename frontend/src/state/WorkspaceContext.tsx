@@ -2,7 +2,7 @@
 // our own mutations and whenever the backend announces a change.
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import * as bridge from '../bridge';
-import type { Project, Session } from '../bridge/types';
+import type { Project, Session, SessionConfig } from '../bridge/types';
 import { useToasts } from './ToastContext';
 import { initialWorkspace, workspaceReducer, type MainView, type SidebarView, type WorkspaceState } from './workspace';
 
@@ -17,6 +17,8 @@ export interface WorkspaceApi {
   archiveSession: (s: Session) => Promise<void>;
   restoreSession: (s: Session) => Promise<void>;
   deleteSession: (s: Session) => Promise<void>;
+  /** Stores the session's operating mode and/or permission override ("" leaves one unchanged). */
+  configureSession: (s: Session, config: SessionConfig) => Promise<void>;
   showView: (view: MainView) => void;
   showSidebar: (sidebar: SidebarView) => void;
 }
@@ -147,6 +149,10 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       guard(async () => {
         await bridge.deleteSession(s.id);
         dispatch({ type: 'sessionRemoved', id: s.id });
+      }),
+    configureSession: (s, config) =>
+      guard(async () => {
+        dispatch({ type: 'sessionUpdated', session: await bridge.configureSession(s.id, config) });
       }),
     showView: (view) => dispatch({ type: 'showView', view }),
     showSidebar: (sidebar) => dispatch({ type: 'showSidebar', sidebar }),

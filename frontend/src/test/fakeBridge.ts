@@ -8,7 +8,18 @@
 import { vi, type Mock } from 'vitest';
 import type * as Bridge from '../bridge';
 import { BridgeError } from '../bridge/errors';
-import type { AppInfo, Project, Session, SessionsChangedEvent, Settings } from '../bridge/types';
+import * as norm from '../bridge/normalize';
+import {
+  AGENT_EVENTS,
+  PERMISSION_EVENTS,
+  TASK_EVENTS,
+  type AppInfo,
+  type Project,
+  type ReviewChange,
+  type Session,
+  type SessionsChangedEvent,
+  type Settings,
+} from '../bridge/types';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -19,6 +30,11 @@ export interface Seed {
   sessions?: Session[];
   settings?: Partial<Settings>;
   info?: Partial<AppInfo>;
+  /** Raw Transcript JSON (as Go sends it) by session id. */
+  transcripts?: Record<string, unknown>;
+  /** Raw pending permission.Request JSON. */
+  approvals?: Array<Record<string, unknown>>;
+  reviews?: ReviewChange[];
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -66,6 +82,8 @@ const names = [
   'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession',
   'createSession', 'renameSession', 'archiveSession', 'restoreSession', 'deleteSession', 'configureSession',
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
+  'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
+  'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -78,8 +96,23 @@ export interface FakeBackend {
   sessions: Session[];
   settings: Settings;
   info: AppInfo;
-  /** Emits a backend event to the subscribed UI. */
-  emit: (event: 'projects:changed' | 'sessions:changed' | 'settings:changed', payload?: unknown) => void;
+  transcripts: Record<string, unknown>;
+  approvals: Array<Record<string, unknown>>;
+  reviews: ReviewChange[];
+  /**
+   * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
+   * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
+   */
+  emit: (event: string, payload?: unknown) => void;
+}
+
+/** A raw review.Change as Go sends it. */
+export function reviewChange(snapshotId: string, path: string, extra: Partial<ReviewChange> = {}): ReviewChange {
+  return {
+    snapshotId, messageId: 'm1', path, operation: 'write', status: 'modified', state: 'active', additions: 3, deletions: 1,
+    hunks: [], binary: false, truncated: false, reversible: true, sessionId: 's1', toolCallId: 'c1', groupId: '', createdAt: NOW,
+    ...extra,
+  };
 }
 
 export function resetFakeBridge(seed: Seed = {}): FakeBackend {
@@ -88,6 +121,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     sessions: [...(seed.sessions ?? [])],
     settings: { ...defaultSettings, ...seed.settings },
     info: { ...defaultInfo, ...seed.info },
+    transcripts: { ...seed.transcripts },
+    approvals: [...(seed.approvals ?? [])],
+    reviews: [...(seed.reviews ?? [])],
   };
   let clock = NOW;
   let nextId = 1;
@@ -162,6 +198,48 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.onSettingsChanged.mockImplementation((cb) => on('settings:changed', (p) => cb(p as Settings)));
   b.openExternalURL.mockImplementation(() => {});
 
+  const emit = (event: string, payload?: unknown) => {
+    for (const cb of [...(listeners.get(event) ?? [])]) cb(payload);
+  };
+  const onAll = <T,>(events: readonly string[], parse: (name: string, p: unknown) => T | null, cb: (e: T) => void) => {
+    const offs = events.map((name) =>
+      on(name, (p) => {
+        const e = parse(name, p);
+        if (e) cb(e);
+      }),
+    );
+    return () => offs.forEach((off) => off());
+  };
+  b.sendPrompt.mockImplementation(async (id) => void find(id));
+  b.stopSession.mockImplementation(async () => 0);
+  b.transcript.mockImplementation(async (id) => norm.transcript(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }));
+  b.pendingApprovals.mockImplementation(async (id) => db.approvals.filter((r) => r.sessionId === id).map(norm.approvalRequest));
+  b.resolveApproval.mockImplementation(async (sessionId, id, outcome) => {
+    const i = db.approvals.findIndex((r) => r.sessionId === sessionId && r.id === id);
+    if (i < 0) throw new BridgeError('NOT_FOUND', `no pending approval ${id} in this session`);
+    db.approvals.splice(i, 1);
+    emit('permission:resolved', { id, sessionId, outcome });
+  });
+  b.reviewChanges.mockImplementation(async (sessionId, messageId) =>
+    db.reviews.filter((c) => c.sessionId === sessionId && (messageId === '' || c.messageId === messageId)).map((c) => ({ ...c })),
+  );
+  b.rollbackChange.mockImplementation(async (sessionId, snapshotId) => {
+    const c = db.reviews.find((x) => x.sessionId === sessionId && x.snapshotId === snapshotId);
+    if (!c) throw new BridgeError('NOT_FOUND', `no review change ${snapshotId} in this session`);
+    if (c.state === 'rolledBack') throw new BridgeError('CONFLICT', `the change to ${c.path} was already rolled back; nothing to do`);
+    c.state = 'rolledBack';
+    return [{ ...c }];
+  });
+  b.tasks.mockImplementation(async () => []);
+  b.taskOutput.mockImplementation(async (_s, id) => {
+    throw new BridgeError('NOT_FOUND', `no task ${id}`);
+  });
+  b.stopTask.mockImplementation(async () => {});
+  b.removeTask.mockImplementation(async () => {});
+  b.onAgentEvent.mockImplementation((cb) => onAll(AGENT_EVENTS, norm.agentEvent, cb));
+  b.onPermissionEvent.mockImplementation((cb) => onAll(PERMISSION_EVENTS, norm.permissionEvent, cb));
+  b.onTaskEvent.mockImplementation((cb) => onAll(TASK_EVENTS, norm.taskEvent, cb));
+
   return {
     get projects() {
       return db.projects;
@@ -175,8 +253,15 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get info() {
       return db.info;
     },
-    emit: (event, payload) => {
-      for (const cb of listeners.get(event) ?? []) cb(payload);
+    get transcripts() {
+      return db.transcripts;
     },
+    get approvals() {
+      return db.approvals;
+    },
+    get reviews() {
+      return db.reviews;
+    },
+    emit,
   };
 }

@@ -3,6 +3,7 @@
 import {
   useCallback,
   useEffect,
+  useId,
   useLayoutEffect,
   useRef,
   useState,
@@ -17,8 +18,14 @@ export interface MenuItem {
   label: string;
   icon?: ReactNode;
   danger?: boolean;
+  /** Set for a choice among options: the item becomes a menuitemradio. */
+  checked?: boolean;
+  /** Secondary line under the label. */
+  description?: string;
   onSelect: () => void;
 }
+
+const ITEM_SELECTOR = '[role="menuitem"], [role="menuitemradio"]';
 
 export interface MenuPosition {
   x: number;
@@ -36,6 +43,7 @@ export interface MenuProps {
 
 export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const idBase = useId();
   const [pos, setPos] = useState(position);
 
   useLayoutEffect(() => {
@@ -45,7 +53,7 @@ export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) 
     const x = Math.max(4, Math.min(position.x, window.innerWidth - r.width - 4));
     const y = Math.max(4, Math.min(position.y, window.innerHeight - r.height - 4));
     setPos({ x, y });
-    el.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    (el.querySelector<HTMLElement>('[aria-checked="true"]') ?? el.querySelector<HTMLElement>(ITEM_SELECTOR))?.focus();
   }, [position]);
 
   useEffect(() => {
@@ -68,7 +76,7 @@ export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) 
   }, [onClose, anchorRef]);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    const els = Array.from(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    const els = Array.from(ref.current?.querySelectorAll<HTMLElement>(ITEM_SELECTOR) ?? []);
     const i = els.indexOf(document.activeElement as HTMLElement);
     const focusAt = (n: number) => els[(n + els.length) % els.length]?.focus();
     switch (e.key) {
@@ -109,20 +117,31 @@ export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) 
       style={{ left: pos.x, top: pos.y }}
       onKeyDown={onKeyDown}
     >
-      {items.map((item) => (
+      {items.map((item, i) => (
         <button
           key={item.label}
           type="button"
-          role="menuitem"
+          role={item.checked === undefined ? 'menuitem' : 'menuitemradio'}
+          aria-checked={item.checked}
+          aria-describedby={item.description ? `${idBase}-${i}` : undefined}
           tabIndex={-1}
-          className={item.danger ? 'menu-item menu-item-danger' : 'menu-item'}
+          className={['menu-item', item.danger && 'menu-item-danger', item.description && 'menu-item-described'].filter(Boolean).join(' ')}
           onClick={() => {
             onClose({ restoreFocus: false });
             item.onSelect();
           }}
         >
           {item.icon}
-          <span>{item.label}</span>
+          {item.description ? (
+            <span className="menu-item-text">
+              <span>{item.label}</span>
+              <span id={`${idBase}-${i}`} className="menu-item-description" aria-hidden="true">
+                {item.description}
+              </span>
+            </span>
+          ) : (
+            <span>{item.label}</span>
+          )}
         </button>
       ))}
     </div>,

@@ -1,5 +1,19 @@
 export namespace agent {
 	
+	export class Answer {
+	    selected: string[];
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Answer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.selected = source["selected"];
+	        this.text = source["text"];
+	    }
+	}
 	export class Checkpoint {
 	    id: string;
 	    turnId: string;
@@ -135,6 +149,182 @@ export namespace agent {
 		    }
 		    return a;
 		}
+	}
+	export class Option {
+	    label: string;
+	    description?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Option(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.label = source["label"];
+	        this.description = source["description"];
+	    }
+	}
+	export class Proposal {
+	    proposalId: string;
+	    sessionId: string;
+	    turnId: string;
+	    toolCallId: string;
+	    kind: string;
+	    version: number;
+	    title: string;
+	    question: string;
+	    markdown: string;
+	    path: string;
+	    sha256: string;
+	    size: number;
+	    state: string;
+	    permissionMode?: string;
+	    feedback?: string;
+	    createdAt: number;
+	    resolvedAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Proposal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.proposalId = source["proposalId"];
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.kind = source["kind"];
+	        this.version = source["version"];
+	        this.title = source["title"];
+	        this.question = source["question"];
+	        this.markdown = source["markdown"];
+	        this.path = source["path"];
+	        this.sha256 = source["sha256"];
+	        this.size = source["size"];
+	        this.state = source["state"];
+	        this.permissionMode = source["permissionMode"];
+	        this.feedback = source["feedback"];
+	        this.createdAt = source["createdAt"];
+	        this.resolvedAt = source["resolvedAt"];
+	    }
+	}
+	export class ProposalDecision {
+	    sessionId: string;
+	    turnId: string;
+	    proposalId: string;
+	    version: number;
+	    approve: boolean;
+	    permissionMode?: string;
+	    feedback?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProposalDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.proposalId = source["proposalId"];
+	        this.version = source["version"];
+	        this.approve = source["approve"];
+	        this.permissionMode = source["permissionMode"];
+	        this.feedback = source["feedback"];
+	    }
+	}
+	export class Question {
+	    question: string;
+	    options?: Option[];
+	    multiSelect?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Question(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.question = source["question"];
+	        this.options = this.convertValues(source["options"], Option);
+	        this.multiSelect = source["multiSelect"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class QuestionEvent {
+	    sessionId: string;
+	    turnId: string;
+	    toolCallId: string;
+	    questionId: string;
+	    questions: Question[];
+	    state: string;
+	    answers?: Answer[];
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new QuestionEvent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.questionId = source["questionId"];
+	        this.questions = this.convertValues(source["questions"], Question);
+	        this.state = source["state"];
+	        this.answers = this.convertValues(source["answers"], Answer);
+	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Todo {
+	    content: string;
+	    status: string;
+	    activeForm?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Todo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.status = source["status"];
+	        this.activeForm = source["activeForm"];
+	    }
 	}
 	
 	export class Turn {
@@ -456,6 +646,41 @@ export namespace bgtask {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace hostcore {
+	
+	export class ModelSettings {
+	    api: string;
+	    baseUrl: string;
+	    model: string;
+	    contextWindow: number;
+	    maxOutputTokens: number;
+	    temperature?: number;
+	    thinking: boolean;
+	    hasKey: boolean;
+	    keyStorage: string;
+	    fromEnvironment: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.api = source["api"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	        this.contextWindow = source["contextWindow"];
+	        this.maxOutputTokens = source["maxOutputTokens"];
+	        this.temperature = source["temperature"];
+	        this.thinking = source["thinking"];
+	        this.hasKey = source["hasKey"];
+	        this.keyStorage = source["keyStorage"];
+	        this.fromEnvironment = source["fromEnvironment"];
+	    }
 	}
 
 }

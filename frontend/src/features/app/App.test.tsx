@@ -56,18 +56,21 @@ describe('App shell', () => {
     expect(bridge.addProject).toHaveBeenCalledWith('/home/dev/beta');
   });
 
-  it('shows the selected session with project, mode badge, empty transcript and a disabled composer', async () => {
+  it('shows the selected session with project, mode selector, empty transcript and a ready composer', async () => {
     const { user } = await renderApp();
     await user.click(screen.getByRole('button', { name: /^Fix login bug/ }));
     const main = screen.getByRole('main');
     expect(within(main).getByRole('heading', { level: 1, name: 'Fix login bug' })).toBeInTheDocument();
     expect(within(main).getByText('alpha-app')).toBeInTheDocument();
     expect(within(main).getByText('/home/dev/alpha-app')).toBeInTheDocument();
-    expect(within(main).getByText('Plan')).toBeInTheDocument();
-    expect(within(main).getByText('No messages yet')).toBeInTheDocument();
-    const send = within(main).getByRole('button', { name: 'Send' });
-    expect(send).toBeDisabled();
-    expect(send).toHaveAccessibleDescription('Sending is not available yet — this build has no agent runtime.');
+    expect(within(main).getByRole('radio', { name: 'Plan' })).toHaveAttribute('aria-checked', 'true');
+    expect(await within(main).findByText('No messages yet')).toBeInTheDocument();
+    expect(bridge.transcript).toHaveBeenCalledWith('s1');
+    expect(bridge.pendingApprovals).toHaveBeenCalledWith('s1');
+    // Send waits for text, not for a runtime.
+    expect(within(main).getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.type(within(main).getByRole('textbox', { name: 'Message' }), 'hi');
+    expect(within(main).getByRole('button', { name: 'Send' })).toBeEnabled();
   });
 
   it('labels a temporary session in the header', async () => {

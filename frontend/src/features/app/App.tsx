@@ -4,6 +4,7 @@ import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { AppInfo, Settings } from '../../bridge/types';
 import { AppProvider } from '../../state/AppContext';
 import { ToastProvider, useToasts } from '../../state/ToastContext';
+import { SessionActivityProvider } from '../../state/SessionActivityContext';
 import { WorkspaceProvider } from '../../state/WorkspaceContext';
 import { ConfirmProvider } from '../../ui/Dialog';
 import { Shell } from './Shell';
@@ -48,8 +49,10 @@ export function App() {
       <ConfirmProvider>
         <AppProvider info={boot.info} initialSettings={boot.settings}>
           <WorkspaceProvider>
-            <InitialError error={boot.settingsError} />
-            <Shell />
+            <SessionActivityProvider>
+              <InitialError error={boot.settingsError} />
+              <Shell />
+            </SessionActivityProvider>
           </WorkspaceProvider>
         </AppProvider>
       </ConfirmProvider>

@@ -1,33 +1,52 @@
-import { ArrowUp } from 'lucide-react';
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-
-export const NO_RUNTIME_REASON = 'Sending is not available yet — this build has no agent runtime.';
+import { ArrowUp, Settings2, Square } from 'lucide-react';
+import { useEffect, useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import { MODEL_SETUP_HINT } from '../../lib/labels';
 
 export interface ComposerProps {
-  /**
-   * Sends the message. When absent, the composer stays editable but sending is
-   * disabled and `unavailableReason` is shown.
-   */
-  onSend?: (text: string) => Promise<void> | void;
-  unavailableReason?: string;
+  /** Starts a turn; resolves once it runs, rejects with the reason (the text is kept). */
+  onSend: (text: string) => Promise<void>;
+  onStop: () => Promise<void>;
+  /** A turn is running: Stop replaces Send. */
+  running: boolean;
+  /** Controls shown in the bar (mode selector, permission chip). */
+  toolbar?: ReactNode;
   placeholder?: string;
 }
 
-export function Composer({ onSend, unavailableReason = NO_RUNTIME_REASON, placeholder = 'Ask the agent to do something…' }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…' }: ComposerProps) {
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const reasonId = useId();
-  const available = onSend !== undefined;
-  const canSend = available && !busy && text.trim() !== '';
+  const [sending, setSending] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  const [error, setError] = useState<BridgeError | null>(null);
+  const errorId = useId();
+  const canSend = !running && !sending && text.trim() !== '';
+
+  useEffect(() => {
+    if (!running) setStopping(false);
+  }, [running]);
 
   const send = async () => {
-    if (!canSend || !onSend) return;
-    setBusy(true);
+    if (!canSend) return;
+    setSending(true);
     try {
       await onSend(text.trim());
       setText('');
+      setError(null);
+    } catch (err) {
+      setError(toBridgeError(err));
     } finally {
-      setBusy(false);
+      setSending(false);
+    }
+  };
+
+  const stop = async () => {
+    setStopping(true);
+    try {
+      await onStop();
+    } catch (err) {
+      setError(toBridgeError(err));
+      setStopping(false);
     }
   };
 
@@ -44,13 +63,27 @@ export function Composer({ onSend, unavailableReason = NO_RUNTIME_REASON, placeh
     void send();
   };
 
+  const modelMissing = error?.code === 'MODEL_NOT_CONFIGURED';
+
   return (
     <form className="composer" onSubmit={onSubmit} aria-label="Composer">
+      {modelMissing && (
+        <div className="composer-blocker" role="alert" id={errorId}>
+          <Settings2 size={16} aria-hidden="true" />
+          <div>
+            <strong>No model is configured</strong>
+            <p>{MODEL_SETUP_HINT}</p>
+            <p className="muted">
+              {error.message} <code className="error-code">{error.code}</code>
+            </p>
+          </div>
+        </div>
+      )}
       <div className="composer-box">
         <textarea
           className="composer-input"
           aria-label="Message"
-          aria-describedby={available ? undefined : reasonId}
+          aria-describedby={error ? errorId : undefined}
           placeholder={placeholder}
           rows={3}
           value={text}
@@ -58,18 +91,32 @@ export function Composer({ onSend, unavailableReason = NO_RUNTIME_REASON, placeh
           onKeyDown={onKeyDown}
         />
         <div className="composer-bar">
+          <div className="composer-tools">{toolbar}</div>
           <span className="composer-hint">
-            <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+            {running ? (
+              'The agent is working…'
+            ) : (
+              <>
+                <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+              </>
+            )}
           </span>
-          <button type="submit" className="btn btn-primary btn-sm composer-send" disabled={!canSend} aria-describedby={available ? undefined : reasonId}>
-            <ArrowUp size={15} aria-hidden="true" />
-            <span>Send</span>
-          </button>
+          {running ? (
+            <button type="button" className="btn btn-danger btn-sm composer-send" onClick={() => void stop()} disabled={stopping}>
+              <Square size={13} aria-hidden="true" />
+              <span>{stopping ? 'Stopping…' : 'Stop'}</span>
+            </button>
+          ) : (
+            <button type="submit" className="btn btn-primary btn-sm composer-send" disabled={!canSend} aria-busy={sending || undefined}>
+              <ArrowUp size={15} aria-hidden="true" />
+              <span>Send</span>
+            </button>
+          )}
         </div>
       </div>
-      {!available && (
-        <p id={reasonId} className="composer-reason">
-          {unavailableReason}
+      {error && !modelMissing && (
+        <p id={errorId} className="composer-error" role="alert">
+          <code className="error-code">{error.code}</code> {error.message}
         </p>
       )}
     </form>

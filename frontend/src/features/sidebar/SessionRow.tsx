@@ -4,6 +4,7 @@ import type { Session } from '../../bridge/types';
 import { useNow } from '../../lib/useNow';
 import { cleanTitle, sessionTitle } from '../../lib/labels';
 import { formatDateTime, formatRelativeTime } from '../../lib/time';
+import { useSessionActivity } from '../../state/SessionActivityContext';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { IconButton } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
@@ -19,6 +20,9 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
   const ws = useWorkspace();
   const confirm = useConfirm();
   const now = useNow();
+  const activity = useSessionActivity();
+  const pending = activity.pending[session.id]?.length ?? 0;
+  const running = Boolean(activity.running[session.id]);
   const [editing, setEditing] = useState(false);
   const mainRef = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
@@ -82,6 +86,16 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
         >
           <span className="session-title">{title}</span>
           {subtitle && <span className="session-subtitle">{subtitle}</span>}
+          {running && <span className="session-running" role="img" aria-label="Running" title="A turn is running" />}
+          {pending > 0 && (
+            <span
+              className="badge badge-pending"
+              aria-label={`${pending} pending approval${pending === 1 ? '' : 's'}`}
+              title={`${pending} permission card${pending === 1 ? '' : 's'} waiting for an answer`}
+            >
+              {pending}
+            </span>
+          )}
           <time className="session-time" dateTime={new Date(time).toISOString()} title={formatDateTime(time)}>
             {formatRelativeTime(time, now)}
           </time>

@@ -1,16 +1,20 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
-import type { Project, Session } from '../../bridge/types';
-import { operatingModeLabel, sessionTitle } from '../../lib/labels';
+import { useCallback } from 'react';
+import type { Project, ReviewChange, Session } from '../../bridge/types';
+import { sessionTitle } from '../../lib/labels';
+import { useApp } from '../../state/AppContext';
+import { useTranscript } from '../../state/useTranscript';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { Button } from '../../ui/Button';
+import { useConfirm } from '../../ui/Dialog';
 import { Composer } from '../composer/Composer';
+import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { Transcript } from './Transcript';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
   const temporary = session.projectId === '';
-  const mode = operatingModeLabel(session.operatingMode);
   return (
     <section className="session-pane" aria-label={sessionTitle(session)}>
       <header className="pane-header">
@@ -29,10 +33,6 @@ export function SessionPane({ session, project }: { session: Session; project: P
             )}
           </div>
         </div>
-        <span className={`badge badge-mode badge-${session.operatingMode || 'agent'}`} title="Operating mode">
-          <span className="visually-hidden">Mode: </span>
-          {mode}
-        </span>
       </header>
       {session.archivedAt > 0 && (
         <div className="archived-banner" role="status">
@@ -42,8 +42,63 @@ export function SessionPane({ session, project }: { session: Session; project: P
           </Button>
         </div>
       )}
-      <Transcript />
-      <Composer key={session.id} />
+      <SessionBody key={session.id} session={session} />
     </section>
+  );
+}
+
+/** Keyed by session id: its transcript state starts fresh for every session. */
+function SessionBody({ session }: { session: Session }) {
+  const ws = useWorkspace();
+  const { settings } = useApp();
+  const confirm = useConfirm();
+  const t = useTranscript(session.id);
+  const { rollback } = t;
+
+  const onRollback = useCallback(
+    async (change: ReviewChange) => {
+      const ok = await confirm({
+        title: 'Roll back this change?',
+        message: (
+          <>
+            <p>
+              {change.path} goes back to how it was before the agent changed it ({change.additions} added, {change.deletions} removed lines are undone).
+            </p>
+            <p className="muted">If the file changed since, nothing is touched and you are told.</p>
+          </>
+        ),
+        confirmLabel: 'Roll back',
+      });
+      if (ok) await rollback(change.snapshotId);
+    },
+    [confirm, rollback],
+  );
+
+  return (
+    <>
+      <Transcript
+        state={t.state}
+        running={t.running}
+        reviews={t.reviews}
+        onResolve={t.resolveApproval}
+        onRollback={onRollback}
+        onRetryLoad={t.reload}
+      />
+      <Composer
+        onSend={t.send}
+        onStop={t.stop}
+        running={t.running}
+        toolbar={
+          <>
+            <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />
+            <PermissionChip
+              session={session}
+              defaultMode={settings?.defaultPermissionMode}
+              onChange={(permissionMode) => void ws.configureSession(session, { operatingMode: '', permissionMode })}
+            />
+          </>
+        }
+      />
+    </>
   );
 }

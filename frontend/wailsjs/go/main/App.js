@@ -6,6 +6,10 @@ export function AddProject(arg1) {
   return window['go']['main']['App']['AddProject'](arg1);
 }
 
+export function AnswerQuestion(arg1, arg2, arg3) {
+  return window['go']['main']['App']['AnswerQuestion'](arg1, arg2, arg3);
+}
+
 export function ArchiveSession(arg1) {
   return window['go']['main']['App']['ArchiveSession'](arg1);
 }
@@ -24,6 +28,10 @@ export function CreateSession(arg1) {
 
 export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
+}
+
+export function GetModelSettings() {
+  return window['go']['main']['App']['GetModelSettings']();
 }
 
 export function GetSession(arg1) {
@@ -58,6 +66,14 @@ export function PendingApprovals(arg1) {
   return window['go']['main']['App']['PendingApprovals'](arg1);
 }
 
+export function PendingQuestions(arg1) {
+  return window['go']['main']['App']['PendingQuestions'](arg1);
+}
+
+export function Proposals(arg1) {
+  return window['go']['main']['App']['Proposals'](arg1);
+}
+
 export function RemoveProject(arg1) {
   return window['go']['main']['App']['RemoveProject'](arg1);
 }
@@ -72,6 +88,10 @@ export function RenameSession(arg1, arg2) {
 
 export function ResolveApproval(arg1, arg2, arg3) {
   return window['go']['main']['App']['ResolveApproval'](arg1, arg2, arg3);
+}
+
+export function ResolveProposal(arg1) {
+  return window['go']['main']['App']['ResolveProposal'](arg1);
 }
 
 export function RestoreSession(arg1) {
@@ -90,6 +110,10 @@ export function SendPrompt(arg1, arg2) {
   return window['go']['main']['App']['SendPrompt'](arg1, arg2);
 }
 
+export function SetModelSettings(arg1, arg2) {
+  return window['go']['main']['App']['SetModelSettings'](arg1, arg2);
+}
+
 export function StopSession(arg1) {
   return window['go']['main']['App']['StopSession'](arg1);
 }
@@ -104,6 +128,10 @@ export function TaskOutput(arg1, arg2) {
 
 export function Tasks(arg1) {
   return window['go']['main']['App']['Tasks'](arg1);
+}
+
+export function Todos(arg1) {
+  return window['go']['main']['App']['Todos'](arg1);
 }
 
 export function Transcript(arg1) {

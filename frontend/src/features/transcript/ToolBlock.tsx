@@ -1,0 +1,259 @@
+import {
+  AlertTriangle,
+  Ban,
+  Check,
+  ChevronRight,
+  CircleDashed,
+  ExternalLink,
+  FileDiff,
+  Loader2,
+  RotateCcw,
+  SkipForward,
+  Square,
+  X,
+} from 'lucide-react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import type { ReviewChange } from '../../bridge/types';
+import { useNow } from '../../lib/useNow';
+import { clip, formatDuration, isExternal, toolTarget } from '../../lib/tools';
+import type { OutputChunk, ToolItem, ToolStatus } from '../../state/transcript';
+
+/** Characters shown of a result's text; the model saw the full (bounded) result. */
+export const RESULT_VIEW_CHARS = 20_000;
+
+const STATUS_LABEL: Record<ToolStatus, string> = {
+  streaming: 'Preparing',
+  pending: 'Waiting',
+  running: 'Running',
+  done: 'Done',
+  failed: 'Failed',
+  aborted: 'Stopped',
+  skipped: 'Skipped',
+  interrupted: 'Interrupted',
+};
+
+function StatusIcon({ status }: { status: ToolStatus }) {
+  const p = { size: 14, 'aria-hidden': true } as const;
+  switch (status) {
+    case 'streaming':
+    case 'pending':
+      return <CircleDashed {...p} />;
+    case 'running':
+      return <Loader2 {...p} className="spin" />;
+    case 'done':
+      return <Check {...p} />;
+    case 'failed':
+      return <X {...p} />;
+    case 'aborted':
+      return <Square {...p} />;
+    case 'skipped':
+      return <SkipForward {...p} />;
+    case 'interrupted':
+      return <AlertTriangle {...p} />;
+  }
+}
+
+function Duration({ item }: { item: ToolItem }) {
+  if (item.status === 'running' && item.startedAt > 0) return <LiveDuration since={item.startedAt} />;
+  if (item.startedAt > 0 && item.finishedAt >= item.startedAt) {
+    return <span className="tool-duration">{formatDuration(item.finishedAt - item.startedAt)}</span>;
+  }
+  return null;
+}
+
+function LiveDuration({ since }: { since: number }) {
+  const now = useNow(1000);
+  return <span className="tool-duration">{formatDuration(Math.max(0, now - since))}</span>;
+}
+
+export interface ToolBlockProps {
+  item: ToolItem;
+  reviews: Record<string, ReviewChange>;
+  onRollback: (change: ReviewChange) => Promise<void>;
+}
+
+export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: ToolBlockProps) {
+  const [expanded, setExpanded] = useState(false);
+  const target = toolTarget(item.tool, item.args, item.argsText, item.result);
+  const external = isExternal(item.result);
+  const failed = item.result !== null && !item.result.ok;
+  const code = item.result?.code ?? '';
+  const statusLabel = item.status === 'failed' && code ? code : STATUS_LABEL[item.status];
+  const showLive = item.output.length > 0 && item.result === null;
+  const changes = item.result?.review ?? [];
+  const detailsId = `tool-details-${item.toolCallId}`;
+
+  return (
+    <div className={`tool-block tool-${item.status}${external ? ' tool-external' : ''}`} data-tool={item.tool}>
+      <button
+        type="button"
+        className="tool-head"
+        aria-expanded={expanded}
+        aria-controls={detailsId}
+        onClick={() => setExpanded((x) => !x)}
+      >
+        <ChevronRight size={13} className={expanded ? 'chevron chevron-open' : 'chevron'} aria-hidden="true" />
+        <span className={`tool-status-icon status-${item.status}`}>
+          <StatusIcon status={item.status} />
+        </span>
+        <span className="tool-name">{item.tool || 'Tool'}</span>
+        {target && (
+          <span className="tool-target" title={target}>
+            {target}
+          </span>
+        )}
+        {external && (
+          <span className="badge badge-external" title="This call used a path outside the session's workspace">
+            <ExternalLink size={11} aria-hidden="true" /> Outside workspace
+          </span>
+        )}
+        <span className={`tool-status status-${item.status}`}>{statusLabel}</span>
+        <Duration item={item} />
+      </button>
+      {showLive && <LiveOutput chunks={item.output} paused={item.outputPaused} />}
+      {expanded && (
+        <div id={detailsId} className="tool-details">
+          <ToolDetails item={item} failed={failed} />
+        </div>
+      )}
+      {changes.length > 0 && (
+        <ul className="review-list" aria-label="Changes">
+          {changes.map((c) => (
+            <ReviewRow key={c.snapshotId} change={reviews[c.snapshotId] ?? c} onRollback={onRollback} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+});
+
+function ToolDetails({ item, failed }: { item: ToolItem; failed: boolean }) {
+  const r = item.result;
+  if (!r) {
+    const args = item.args !== null ? JSON.stringify(item.args, null, 2) : item.argsText;
+    return (
+      <>
+        {item.output.length > 0 && <LiveOutput chunks={item.output} paused={item.outputPaused} />}
+        {args && <Bounded label="Arguments" text={args} />}
+      </>
+    );
+  }
+  const bash = r.stdout !== undefined || r.stderr !== undefined || r.exitCode !== undefined;
+  return (
+    <>
+      {failed && (
+        <p className="tool-error">
+          {r.code && <code className="error-code">{r.code}</code>} {r.message || item.modelText}
+        </p>
+      )}
+      {r.notice && <p className="tool-notice">{r.notice}</p>}
+      {r.backgroundTaskId && <p className="tool-notice">Running in the background as task {r.backgroundTaskId}.</p>}
+      {bash ? (
+        <>
+          {r.exitCode !== undefined && <p className="tool-meta">Exit status {r.exitCode}</p>}
+          {r.stdout ? <Bounded label="stdout" text={r.stdout} /> : null}
+          {r.stderr ? <Bounded label="stderr" text={r.stderr} tone="stderr" /> : null}
+          {!r.stdout && !r.stderr && <p className="tool-meta">No output.</p>}
+        </>
+      ) : (
+        r.content && <Bounded label="Result" text={r.content} />
+      )}
+      {!failed && !bash && !r.content && item.modelText && <Bounded label="Result" text={item.modelText} />}
+    </>
+  );
+}
+
+function Bounded({ label, text, tone }: { label: string; text: string; tone?: 'stderr' }) {
+  const { text: shown, clipped } = clip(text, RESULT_VIEW_CHARS);
+  return (
+    <figure className="tool-output-figure">
+      <figcaption className="tool-output-label">{label}</figcaption>
+      <pre className={`tool-output selectable${tone ? ` tool-output-${tone}` : ''}`} tabIndex={0} aria-label={label}>
+        {shown}
+      </pre>
+      {clipped > 0 && <p className="tool-meta">{clipped.toLocaleString('en-US')} more characters not shown.</p>}
+    </figure>
+  );
+}
+
+function LiveOutput({ chunks, paused }: { chunks: OutputChunk[]; paused: boolean }) {
+  const ref = useRef<HTMLPreElement>(null);
+  const stick = useRef(true);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [chunks]);
+  return (
+    <>
+      <pre
+        ref={ref}
+        className="tool-output tool-output-live selectable"
+        aria-label="Live output"
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+        }}
+      >
+        {chunks.map((c) => (
+          <span key={`${c.stream}:${c.seq}`} className={c.stream === 'stderr' ? 'out-stderr' : undefined}>
+            {c.text}
+          </span>
+        ))}
+      </pre>
+      {paused && <p className="tool-meta">Live output paused; the rest arrives with the result.</p>}
+    </>
+  );
+}
+
+function ReviewRow({ change, onRollback }: { change: ReviewChange; onRollback: (c: ReviewChange) => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<BridgeError | null>(null);
+  const rolledBack = change.state === 'rolledBack';
+  useEffect(() => {
+    if (rolledBack) setError(null);
+  }, [rolledBack]);
+  const rollback = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onRollback(change);
+    } catch (err) {
+      setError(toBridgeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li className={`review-row${rolledBack ? ' is-rolled-back' : ''}`}>
+      <FileDiff size={13} aria-hidden="true" />
+      <span className="review-path" title={change.path}>
+        {change.path}
+      </span>
+      <span className="review-status">{change.status}</span>
+      <span className="review-counts" aria-label={`${change.additions} added, ${change.deletions} removed lines`}>
+        <span className="diff-add">+{change.additions}</span> <span className="diff-del">−{change.deletions}</span>
+      </span>
+      {rolledBack ? (
+        <span className="review-state">Rolled back</span>
+      ) : change.reversible ? (
+        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void rollback()} aria-label={`Roll back ${change.path}`}>
+          <RotateCcw size={13} aria-hidden="true" />
+          <span>{busy ? 'Rolling back…' : 'Rollback'}</span>
+        </button>
+      ) : (
+        <span className="review-state" title="Too large to keep a snapshot; restore it by hand">
+          <Ban size={12} aria-hidden="true" /> Not reversible
+        </span>
+      )}
+      {error && (
+        <p className="review-error" role="alert">
+          <code className="error-code">{error.code}</code>{' '}
+          {error.message}
+          {error.code === 'CONFLICT' && <span className="review-conflict-note"> The file changed since; nothing was rolled back.</span>}
+        </p>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,694 @@
+// Pure state of one session's transcript: a stored Transcript plus the live agent,
+// tool-output and permission events turned into an ordered list of view items.
+// Every item is immutable; an update replaces the item, so memoized rows re-render
+// only when their own item changed.
+import type {
+  AgentEvent,
+  ApprovalOutcome,
+  ApprovalRequest,
+  MessageRecord,
+  PermissionEvent,
+  ToolCallRecord,
+  ToolResult,
+  Transcript,
+  TurnRecord,
+  TurnState,
+} from '../bridge/types';
+
+export type ToolStatus = 'streaming' | 'pending' | 'running' | 'done' | 'failed' | 'aborted' | 'skipped' | 'interrupted';
+
+export interface OutputChunk {
+  stream: 'stdout' | 'stderr';
+  seq: number;
+  text: string;
+}
+
+export interface PromptItem {
+  kind: 'prompt';
+  key: string;
+  turnId: string;
+  messageId: string;
+  text: string;
+}
+
+export interface TextItem {
+  kind: 'text' | 'thinking';
+  key: string;
+  turnId: string;
+  messageId: string;
+  /** Markdown source (text) or plain thinking. */
+  text: string;
+  streaming: boolean;
+}
+
+export interface ToolItem {
+  kind: 'tool';
+  key: string;
+  turnId: string;
+  messageId: string;
+  toolCallId: string;
+  toolUseId: string;
+  tool: string;
+  /** Parsed arguments once complete; null while they stream. */
+  args: unknown;
+  /** Raw argument JSON as it streams. */
+  argsText: string;
+  status: ToolStatus;
+  /** Unix ms; 0 when unknown. */
+  startedAt: number;
+  finishedAt: number;
+  result: ToolResult | null;
+  modelText: string;
+  isError: boolean;
+  /** Live Bash output, ordered per stream. */
+  output: OutputChunk[];
+  /** The live stream stopped (size limit) or older chunks were dropped. */
+  outputPaused: boolean;
+}
+
+export interface ApprovalItem {
+  kind: 'approval';
+  /** `approval:<sessionId>:<requestId>`: keyed by session and request. */
+  key: string;
+  turnId: string;
+  request: ApprovalRequest;
+  /** null while pending. */
+  outcome: ApprovalOutcome | null;
+}
+
+export interface TurnStatusItem {
+  kind: 'turn-status';
+  key: string;
+  turnId: string;
+  state: 'failed' | 'aborted' | 'interrupted';
+  code: string;
+  message: string;
+  retriable: boolean;
+}
+
+export interface NoticeItem {
+  kind: 'notice';
+  key: string;
+  turnId: string;
+  tone: 'info' | 'error';
+  text: string;
+  code: string;
+  /** Collapsed detail, e.g. the text of a context summary. */
+  detail: string;
+}
+
+export type TranscriptItem = PromptItem | TextItem | ToolItem | ApprovalItem | TurnStatusItem | NoticeItem;
+
+export interface TurnInfo {
+  state: TurnState;
+  code: string;
+  message: string;
+  retriable: boolean;
+}
+
+export interface TranscriptState {
+  sessionId: string;
+  status: 'loading' | 'ready' | 'error';
+  loadError: { code: string; message: string } | null;
+  items: TranscriptItem[];
+  turns: Record<string, TurnInfo>;
+  /** The running turn, if any. */
+  activeTurnId: string | null;
+  /** Message id → "streaming" or its stop reason. */
+  messages: Record<string, string>;
+  /** Text of a prompt sent from this window whose prompt message has not arrived yet. */
+  pendingPrompt: string | null;
+  /** Live output that arrived before its tool call. */
+  pendingOutput: Record<string, OutputChunk[]>;
+  /**
+   * The stored transcript should be read again once no turn runs: a turn that was
+   * running at load ended (deltas during the load may be missing), or a prompt's text
+   * is unknown here.
+   */
+  reloadWanted: boolean;
+  /** Turns that were running when the transcript was loaded. */
+  reloadOnEnd: string[];
+}
+
+export type TranscriptAction =
+  | { type: 'loaded'; transcript: Transcript; reload?: boolean }
+  | { type: 'loadFailed'; code: string; message: string }
+  | { type: 'approvalsLoaded'; requests: ApprovalRequest[] }
+  | { type: 'promptSubmitted'; text: string }
+  | { type: 'promptRejected' }
+  | { type: 'reloadStarted' }
+  | { type: 'event'; event: AgentEvent | PermissionEvent; at: number };
+
+/** Live output kept per tool call (the result carries the full, bounded output). */
+export const MAX_LIVE_OUTPUT_CHARS = 100_000;
+
+export function initialTranscript(sessionId: string): TranscriptState {
+  return {
+    sessionId,
+    status: 'loading',
+    loadError: null,
+    items: [],
+    turns: {},
+    activeTurnId: null,
+    messages: {},
+    pendingPrompt: null,
+    pendingOutput: {},
+    reloadWanted: false,
+    reloadOnEnd: [],
+  };
+}
+
+const TERMINAL: ReadonlySet<ToolStatus> = new Set(['done', 'failed', 'aborted', 'skipped', 'interrupted']);
+const RANK: Record<ToolStatus, number> = {
+  streaming: 0,
+  pending: 1,
+  running: 2,
+  done: 3,
+  failed: 3,
+  aborted: 3,
+  skipped: 3,
+  interrupted: 3,
+};
+
+export function isTerminal(s: ToolStatus): boolean {
+  return TERMINAL.has(s);
+}
+
+function toolStatus(state: string): ToolStatus {
+  switch (state) {
+    case 'pending':
+    case 'running':
+    case 'done':
+    case 'failed':
+    case 'aborted':
+    case 'skipped':
+    case 'interrupted':
+      return state;
+    default:
+      return 'pending';
+  }
+}
+
+/** Never moves a call backwards (a late "running" after its result is ignored). */
+function advance(from: ToolStatus, to: ToolStatus): ToolStatus {
+  return RANK[to] > RANK[from] || (RANK[to] === 3 && RANK[from] < 3) ? to : from;
+}
+
+export function approvalKey(sessionId: string, requestId: string): string {
+  return `approval:${sessionId}:${requestId}`;
+}
+
+function toolKey(toolCallId: string): string {
+  return `tool:${toolCallId}`;
+}
+
+function newTool(p: { turnId: string; messageId: string; toolCallId: string; toolUseId: string; tool: string }): ToolItem {
+  return {
+    kind: 'tool',
+    key: toolKey(p.toolCallId),
+    turnId: p.turnId,
+    messageId: p.messageId,
+    toolCallId: p.toolCallId,
+    toolUseId: p.toolUseId,
+    tool: p.tool,
+    args: null,
+    argsText: '',
+    status: 'streaming',
+    startedAt: 0,
+    finishedAt: 0,
+    result: null,
+    modelText: '',
+    isError: false,
+    output: [],
+    outputPaused: false,
+  };
+}
+
+function toolFromRecord(c: ToolCallRecord, fallbackTool: string, fallbackArgs: unknown): ToolItem {
+  return {
+    ...newTool({ turnId: c.turnId, messageId: c.messageId, toolCallId: c.id, toolUseId: c.toolUseId, tool: c.tool || fallbackTool }),
+    args: c.args ?? fallbackArgs ?? null,
+    status: toolStatus(c.state),
+    startedAt: c.startedAt,
+    finishedAt: c.finishedAt,
+    result: c.result,
+    modelText: c.modelText,
+    isError: c.isError,
+  };
+}
+
+function promptText(m: MessageRecord, turn: TurnRecord | undefined): string {
+  const text = m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+  return text !== '' ? text : turn?.prompt ?? '';
+}
+
+function statusItem(turnId: string, t: TurnInfo): TurnStatusItem | null {
+  if (t.state !== 'failed' && t.state !== 'aborted' && t.state !== 'interrupted') return null;
+  return { kind: 'turn-status', key: `turn:${turnId}`, turnId, state: t.state, code: t.code, message: t.message, retriable: t.retriable };
+}
+
+function turnState(s: string): TurnState {
+  return s === 'running' || s === 'done' || s === 'failed' || s === 'aborted' || s === 'interrupted' ? s : 'failed';
+}
+
+/** Items of one stored message, in block order. */
+function messageItems(m: MessageRecord, turn: TurnRecord | undefined, running: boolean): TranscriptItem[] {
+  if (m.kind === 'prompt' || (m.role === 'user' && m.kind !== 'summary')) {
+    return [{ kind: 'prompt', key: `prompt:${m.id}`, turnId: m.turnId, messageId: m.id, text: promptText(m, turn) }];
+  }
+  if (m.kind === 'summary') {
+    const detail = m.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    return [{ kind: 'notice', key: `summary:${m.id}`, turnId: m.turnId, tone: 'info', text: 'Earlier conversation was summarized to free context', code: '', detail }];
+  }
+  const streaming = running && m.stopReason === '';
+  const items: TranscriptItem[] = [];
+  const calls = new Map(m.toolCalls.map((c) => [c.toolUseId, c]));
+  const used = new Set<string>();
+  m.content.forEach((b, i) => {
+    if (b.type === 'text' || b.type === 'thinking') {
+      if (b.text === '') return;
+      items.push({ kind: b.type, key: `${m.id}:${i}`, turnId: m.turnId, messageId: m.id, text: b.text, streaming });
+    } else if (b.type === 'tool_use') {
+      const c = calls.get(b.toolUseId);
+      if (c) {
+        used.add(c.id);
+        items.push(toolFromRecord(c, b.toolName, b.input));
+      } else {
+        // The call was never prepared (the message was cut off).
+        const id = `${m.id}:${b.toolUseId || i}`;
+        items.push({
+          ...newTool({ turnId: m.turnId, messageId: m.id, toolCallId: id, toolUseId: b.toolUseId, tool: b.toolName }),
+          args: b.input ?? null,
+          status: streaming ? 'pending' : m.stopReason === 'interrupted' ? 'interrupted' : 'aborted',
+        });
+      }
+    }
+  });
+  for (const c of [...m.toolCalls].sort((a, b) => a.position - b.position)) {
+    if (!used.has(c.id)) items.push(toolFromRecord(c, '', null));
+  }
+  return items;
+}
+
+function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'activeTurnId' | 'messages' | 'reloadOnEnd'> {
+  const turns: Record<string, TurnInfo> = {};
+  const byTurn = new Map<string, MessageRecord[]>();
+  const messages: Record<string, string> = {};
+  for (const m of t.messages) {
+    const list = byTurn.get(m.turnId) ?? [];
+    list.push(m);
+    byTurn.set(m.turnId, list);
+  }
+  const items: TranscriptItem[] = [];
+  let activeTurnId: string | null = null;
+  const reloadOnEnd: string[] = [];
+  const ordered = [...t.turns].sort((a, b) => a.createdAt - b.createdAt);
+  for (const turn of ordered) {
+    const info: TurnInfo = { state: turnState(turn.state), code: turn.errorCode, message: turn.errorMessage, retriable: false };
+    turns[turn.id] = info;
+    const running = info.state === 'running';
+    if (running) {
+      activeTurnId = turn.id;
+      reloadOnEnd.push(turn.id);
+    }
+    const msgs = byTurn.get(turn.id) ?? [];
+    byTurn.delete(turn.id);
+    if (!msgs.some((m) => m.kind === 'prompt') && turn.prompt !== '') {
+      items.push({ kind: 'prompt', key: `prompt:turn:${turn.id}`, turnId: turn.id, messageId: '', text: turn.prompt });
+    }
+    for (const m of msgs) {
+      messages[m.id] = m.stopReason === '' && running ? 'streaming' : m.stopReason || 'other';
+      items.push(...messageItems(m, turn, running));
+    }
+    const s = statusItem(turn.id, info);
+    if (s) items.push(s);
+  }
+  // Messages of turns the transcript did not list (should not happen): keep them visible.
+  for (const msgs of byTurn.values()) {
+    for (const m of msgs) {
+      messages[m.id] = m.stopReason || 'other';
+      items.push(...messageItems(m, undefined, false));
+    }
+  }
+  return { items, turns, activeTurnId, messages, reloadOnEnd };
+}
+
+// --- item list helpers --------------------------------------------------------
+
+function indexOfKey(items: TranscriptItem[], key: string): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i]!.key === key) return i;
+  return -1;
+}
+
+function lastIndexOfMessage(items: TranscriptItem[], messageId: string): number {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    if ((it.kind === 'text' || it.kind === 'thinking' || it.kind === 'tool' || it.kind === 'prompt') && it.messageId === messageId) {
+      // Keep a tool call's approval card right under it.
+      let j = i;
+      while (j + 1 < items.length && items[j + 1]!.kind === 'approval') j++;
+      return j;
+    }
+  }
+  return -1;
+}
+
+function insertAfter(items: TranscriptItem[], index: number, item: TranscriptItem): TranscriptItem[] {
+  if (index < 0 || index >= items.length - 1) return [...items, item];
+  return [...items.slice(0, index + 1), item, ...items.slice(index + 1)];
+}
+
+function replaceAt(items: TranscriptItem[], index: number, item: TranscriptItem): TranscriptItem[] {
+  const next = items.slice();
+  next[index] = item;
+  return next;
+}
+
+function mapItems(items: TranscriptItem[], fn: (it: TranscriptItem) => TranscriptItem): TranscriptItem[] {
+  let changed = false;
+  const next = items.map((it) => {
+    const n = fn(it);
+    if (n !== it) changed = true;
+    return n;
+  });
+  return changed ? next : items;
+}
+
+function appendChunks(item: ToolItem, chunks: OutputChunk[], paused: boolean): ToolItem {
+  let output = item.output;
+  let dropped = false;
+  for (const c of chunks) {
+    if (output.some((o) => o.stream === c.stream && o.seq === c.seq)) continue;
+    // In order per stream: place it after the last chunk of its stream with a lower seq.
+    let at = output.length;
+    while (at > 0 && output[at - 1]!.stream === c.stream && output[at - 1]!.seq > c.seq) at--;
+    output = [...output.slice(0, at), c, ...output.slice(at)];
+  }
+  let total = output.reduce((n, o) => n + o.text.length, 0);
+  while (total > MAX_LIVE_OUTPUT_CHARS && output.length > 1) {
+    total -= output[0]!.text.length;
+    output = output.slice(1);
+    dropped = true;
+  }
+  if (output === item.output && !paused) return item;
+  return { ...item, output, outputPaused: item.outputPaused || paused || dropped };
+}
+
+/** Finds the tool item, creating it (after its message's items) when it does not exist yet. */
+function withTool(
+  state: TranscriptState,
+  p: { turnId: string; messageId: string; toolCallId: string; toolUseId: string; tool: string },
+  update: (t: ToolItem) => ToolItem,
+): TranscriptState {
+  const key = toolKey(p.toolCallId);
+  const i = indexOfKey(state.items, key);
+  if (i >= 0) {
+    const cur = state.items[i] as ToolItem;
+    const next = update(cur.tool === '' && p.tool !== '' ? { ...cur, tool: p.tool } : cur);
+    return next === cur ? state : { ...state, items: replaceAt(state.items, i, next) };
+  }
+  let item = update(newTool(p));
+  const early = state.pendingOutput[p.toolCallId];
+  let pendingOutput = state.pendingOutput;
+  if (early) {
+    item = appendChunks(item, early, false);
+    pendingOutput = { ...pendingOutput };
+    delete pendingOutput[p.toolCallId];
+  }
+  const items = insertAfter(state.items, lastIndexOfMessage(state.items, p.messageId), item);
+  return { ...state, items, pendingOutput };
+}
+
+// --- event handlers -----------------------------------------------------------
+
+function onTurn(state: TranscriptState, e: Extract<AgentEvent, { type: 'turn' }>): TranscriptState {
+  const info: TurnInfo = { state: e.state, code: e.code, message: e.message, retriable: e.retriable };
+  if (e.state === 'running') {
+    let items = state.items;
+    let messages = state.messages;
+    if (e.retry !== '') {
+      // A same-turn retry: the partial message was dropped, so drop what it showed.
+      const dropped = new Set(
+        items
+          .filter((it) => (it.kind === 'text' || it.kind === 'thinking' || it.kind === 'tool') && it.turnId === e.turnId && state.messages[it.messageId] === 'streaming')
+          .map((it) => (it as TextItem | ToolItem).messageId),
+      );
+      items = items.filter((it) => !((it.kind === 'text' || it.kind === 'thinking' || it.kind === 'tool') && dropped.has(it.messageId)));
+      messages = { ...messages };
+      for (const id of dropped) delete messages[id];
+      const notice: NoticeItem = {
+        kind: 'notice',
+        key: `retry:${e.turnId}`,
+        turnId: e.turnId,
+        tone: 'info',
+        text: 'The model call failed and is being retried',
+        code: e.retry,
+        detail: '',
+      };
+      const at = indexOfKey(items, notice.key);
+      items = at >= 0 ? replaceAt(items, at, notice) : [...items, notice];
+    }
+    return { ...state, items, messages, turns: { ...state.turns, [e.turnId]: info }, activeTurnId: e.turnId };
+  }
+
+  // The turn ended: nothing of it streams or waits any more.
+  const endStatus: ToolStatus = e.state === 'interrupted' ? 'interrupted' : e.state === 'done' ? 'skipped' : 'aborted';
+  let items = mapItems(state.items, (it) => {
+    if (it.turnId !== e.turnId) return it;
+    if ((it.kind === 'text' || it.kind === 'thinking') && it.streaming) return { ...it, streaming: false };
+    if (it.kind === 'tool' && !isTerminal(it.status)) return { ...it, status: endStatus };
+    if (it.kind === 'approval' && it.outcome === null) return { ...it, outcome: 'cancelled' };
+    if (it.kind === 'notice' && it.key === `retry:${e.turnId}`) return { ...it, text: 'The model call was retried' };
+    return it;
+  });
+  const s = statusItem(e.turnId, info);
+  if (s) {
+    const at = indexOfKey(items, s.key);
+    items = at >= 0 ? replaceAt(items, at, s) : [...items, s];
+  }
+  const hasPrompt = items.some((it) => it.kind === 'prompt' && it.turnId === e.turnId && it.text !== '');
+  const reload = state.reloadOnEnd.includes(e.turnId) || !hasPrompt;
+  return {
+    ...state,
+    items,
+    turns: { ...state.turns, [e.turnId]: info },
+    activeTurnId: state.activeTurnId === e.turnId ? null : state.activeTurnId,
+    reloadWanted: state.reloadWanted || reload,
+    reloadOnEnd: state.reloadOnEnd.filter((id) => id !== e.turnId),
+  };
+}
+
+function onMessage(state: TranscriptState, e: Extract<AgentEvent, { type: 'message' }>): TranscriptState {
+  const messages = { ...state.messages, [e.messageId]: e.state };
+  if (e.kind === 'prompt') {
+    const key = `prompt:${e.messageId}`;
+    if (indexOfKey(state.items, key) >= 0) return { ...state, messages };
+    const item: PromptItem = { kind: 'prompt', key, turnId: e.turnId, messageId: e.messageId, text: state.pendingPrompt ?? '' };
+    return { ...state, messages, items: [...state.items, item], pendingPrompt: null };
+  }
+  if (e.kind === 'summary') {
+    const key = `summary:${e.messageId}`;
+    if (indexOfKey(state.items, key) >= 0) return { ...state, messages };
+    const item: NoticeItem = { kind: 'notice', key, turnId: e.turnId, tone: 'info', text: 'Earlier conversation was summarized to free context', code: '', detail: '' };
+    return { ...state, messages, items: [...state.items, item] };
+  }
+  if (e.state === 'streaming') return { ...state, messages };
+  const cut = e.state === 'aborted' || e.state === 'failed';
+  const items = mapItems(state.items, (it) => {
+    if ((it.kind === 'text' || it.kind === 'thinking') && it.messageId === e.messageId && it.streaming) return { ...it, streaming: false };
+    // A call whose arguments never finished streaming will not run.
+    if (cut && it.kind === 'tool' && it.messageId === e.messageId && it.status === 'streaming') return { ...it, status: 'aborted' };
+    return it;
+  });
+  return { ...state, messages, items };
+}
+
+function onDelta(state: TranscriptState, e: Extract<AgentEvent, { type: 'text' | 'thinking' }>): TranscriptState {
+  if (e.delta === '') return state;
+  const ms = state.messages[e.messageId];
+  if (ms !== undefined && ms !== 'streaming') return state; // already ended (e.g. loaded complete)
+  const last = lastIndexOfMessage(state.items, e.messageId);
+  const cur = last >= 0 ? state.items[last] : undefined;
+  if (cur && cur.kind === e.type && cur.streaming) {
+    return { ...state, items: replaceAt(state.items, last, { ...cur, text: cur.text + e.delta }) };
+  }
+  const n = state.items.filter((it) => (it.kind === 'text' || it.kind === 'thinking' || it.kind === 'tool') && it.messageId === e.messageId).length;
+  const item: TextItem = { kind: e.type, key: `${e.messageId}:live${n}`, turnId: e.turnId, messageId: e.messageId, text: e.delta, streaming: true };
+  const messages = ms === undefined ? { ...state.messages, [e.messageId]: 'streaming' } : state.messages;
+  return { ...state, messages, items: insertAfter(state.items, last, item) };
+}
+
+function onToolCall(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool_call' }>, at: number): TranscriptState {
+  return withTool(state, e, (t) => {
+    switch (e.phase) {
+      case 'streaming':
+        return e.argsDelta === '' ? t : { ...t, argsText: t.argsText + e.argsDelta };
+      case 'ready': {
+        const status = advance(t.status, 'pending');
+        return { ...t, args: e.args ?? t.args, status };
+      }
+      case 'running': {
+        const status = advance(t.status, 'running');
+        if (status === t.status && t.startedAt !== 0) return t;
+        return { ...t, status, startedAt: t.startedAt || at };
+      }
+    }
+  });
+}
+
+function onToolResult(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool_result' }>, at: number): TranscriptState {
+  return withTool(state, e, (t) => ({
+    ...t,
+    status: e.state,
+    result: e.result,
+    modelText: e.modelText,
+    isError: e.isError,
+    startedAt: t.startedAt || at,
+    finishedAt: at,
+  }));
+}
+
+function onContext(state: TranscriptState, e: Extract<AgentEvent, { type: 'context' }>): TranscriptState {
+  const key = `context:${e.turnId}:${state.items.filter((it) => it.key.startsWith(`context:${e.turnId}:`)).length}`;
+  // Update the open compaction notice of this turn, else add one.
+  let i = -1;
+  for (let j = state.items.length - 1; j >= 0; j--) {
+    const it = state.items[j]!;
+    if (it.kind === 'notice' && it.key.startsWith(`context:${e.turnId}:`)) {
+      i = j;
+      break;
+    }
+  }
+  const open = i >= 0 && (state.items[i] as NoticeItem).text === COMPACTING;
+  const notice: NoticeItem = {
+    kind: 'notice',
+    key: open ? state.items[i]!.key : key,
+    turnId: e.turnId,
+    tone: e.state === 'failed' ? 'error' : 'info',
+    text:
+      e.state === 'compacting'
+        ? COMPACTING
+        : e.state === 'done'
+          ? `Context summarized${e.tokensBefore > 0 ? ` (${e.tokensBefore.toLocaleString('en-US')} → ${e.tokensAfter.toLocaleString('en-US')} tokens)` : ''}`
+          : 'Summarizing the context failed',
+    code: e.code,
+    detail: '',
+  };
+  return { ...state, items: open ? replaceAt(state.items, i, notice) : [...state.items, notice] };
+}
+
+const COMPACTING = 'Summarizing earlier context…';
+
+function onOutput(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool_output' }>): TranscriptState {
+  const chunk: OutputChunk = { stream: e.stream, seq: e.seq, text: e.text };
+  const i = indexOfKey(state.items, toolKey(e.toolCallId));
+  if (i < 0) {
+    const list = state.pendingOutput[e.toolCallId] ?? [];
+    return { ...state, pendingOutput: { ...state.pendingOutput, [e.toolCallId]: [...list, chunk] } };
+  }
+  const cur = state.items[i] as ToolItem;
+  const next = appendChunks(cur, [chunk], e.paused);
+  return next === cur ? state : { ...state, items: replaceAt(state.items, i, next) };
+}
+
+function addApproval(state: TranscriptState, request: ApprovalRequest): TranscriptState {
+  if (request.sessionId !== state.sessionId) return state;
+  const key = approvalKey(request.sessionId, request.id);
+  if (indexOfKey(state.items, key) >= 0) return state;
+  const item: ApprovalItem = { kind: 'approval', key, turnId: request.turnId, request, outcome: null };
+  let at = request.toolCallId ? indexOfKey(state.items, toolKey(request.toolCallId)) : -1;
+  while (at >= 0 && at + 1 < state.items.length && state.items[at + 1]!.kind === 'approval') at++;
+  return { ...state, items: insertAfter(state.items, at, item) };
+}
+
+function resolveApproval(state: TranscriptState, e: Extract<PermissionEvent, { type: 'permission_resolved' }>): TranscriptState {
+  const i = indexOfKey(state.items, approvalKey(e.sessionId, e.id));
+  if (i < 0) return state;
+  const cur = state.items[i] as ApprovalItem;
+  if (cur.outcome === e.outcome) return state;
+  // The first answer wins; a later event never flips a settled card.
+  if (cur.outcome !== null && cur.outcome !== 'cancelled') return state;
+  return { ...state, items: replaceAt(state.items, i, { ...cur, outcome: e.outcome }) };
+}
+
+function onLoaded(state: TranscriptState, t: Transcript, reload: boolean): TranscriptState {
+  if (reload && state.activeTurnId !== null) return state; // a new turn started meanwhile: keep the live view
+  const built = build(t);
+  let items = built.items;
+  if (reload) {
+    // Turns seen live but not (yet) stored stay visible rather than vanish.
+    const stored = new Set(t.turns.map((x) => x.id));
+    const live = state.items.filter((it) => it.kind !== 'approval' && it.turnId !== '' && !stored.has(it.turnId));
+    if (live.length > 0) items = [...items, ...live];
+  }
+  // Keep what only the live view knows: Bash output and approval cards.
+  const old = new Map(state.items.map((it) => [it.key, it]));
+  items = items.map((it) => {
+    if (it.kind !== 'tool') return it;
+    const prev = old.get(it.key);
+    return prev && prev.kind === 'tool' && prev.output.length > 0 ? { ...it, output: prev.output, outputPaused: prev.outputPaused } : it;
+  });
+  let next: TranscriptState = {
+    ...state,
+    status: 'ready',
+    loadError: null,
+    ...built,
+    items,
+    // Messages already seen live stay known.
+    messages: { ...state.messages, ...built.messages },
+    activeTurnId: built.activeTurnId ?? (reload ? null : state.activeTurnId),
+  };
+  for (const it of state.items) {
+    if (it.kind !== 'approval') continue;
+    next = addApproval(next, it.request);
+    if (it.outcome) next = resolveApproval(next, { type: 'permission_resolved', sessionId: it.request.sessionId, id: it.request.id, outcome: it.outcome });
+  }
+  return next;
+}
+
+export function transcriptReducer(state: TranscriptState, action: TranscriptAction): TranscriptState {
+  switch (action.type) {
+    case 'loaded':
+      return onLoaded(state, action.transcript, action.reload === true);
+    case 'loadFailed':
+      return { ...state, status: 'error', loadError: { code: action.code, message: action.message } };
+    case 'approvalsLoaded':
+      return action.requests.reduce(addApproval, state);
+    case 'promptSubmitted':
+      return { ...state, pendingPrompt: action.text };
+    case 'promptRejected':
+      return state.pendingPrompt === null ? state : { ...state, pendingPrompt: null };
+    case 'reloadStarted':
+      return state.reloadWanted ? { ...state, reloadWanted: false } : state;
+    case 'event': {
+      const e = action.event;
+      if (e.sessionId !== state.sessionId) return state; // never another session's events
+      switch (e.type) {
+        case 'turn':
+          return onTurn(state, e);
+        case 'message':
+          return onMessage(state, e);
+        case 'text':
+        case 'thinking':
+          return onDelta(state, e);
+        case 'tool_call':
+          return onToolCall(state, e, action.at);
+        case 'tool_result':
+          return onToolResult(state, e, action.at);
+        case 'context':
+          return onContext(state, e);
+        case 'tool_output':
+          return onOutput(state, e);
+        case 'permission_request':
+          return addApproval(state, e.request);
+        case 'permission_resolved':
+          return resolveApproval(state, e);
+      }
+    }
+  }
+}
+
+/** Approval cards still waiting for an answer. */
+export function pendingApprovalCount(state: TranscriptState): number {
+  return state.items.filter((it) => it.kind === 'approval' && it.outcome === null).length;
+}

@@ -1,0 +1,143 @@
+// Feeds transcriptReducer for one session: subscribes to live events first, loads the
+// stored transcript and the pending approval cards, then replays what arrived during
+// the load. Also holds the session's review records (their current state comes from
+// ReviewChanges, not from the tool result stored at write time).
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import * as bridge from '../bridge';
+import { toBridgeError } from '../bridge/errors';
+import type { AgentEvent, ApprovalAnswer, PermissionEvent, ReviewChange } from '../bridge/types';
+import { initialTranscript, transcriptReducer, type TranscriptAction, type TranscriptState } from './transcript';
+
+export interface TranscriptApi {
+  state: TranscriptState;
+  /** True while a turn runs. */
+  running: boolean;
+  /** True while SendPrompt is on its way. */
+  sending: boolean;
+  /** Resolves once the turn started; rejects with a BridgeError (the text is the caller's to keep). */
+  send: (text: string) => Promise<void>;
+  stop: () => Promise<void>;
+  resolveApproval: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
+  /** Current review records by snapshot id. */
+  reviews: Record<string, ReviewChange>;
+  /** Rolls a change back; rejects with a BridgeError (CONFLICT when the file changed since). */
+  rollback: (snapshotId: string) => Promise<void>;
+  reload: () => void;
+}
+
+function byId(list: ReviewChange[], into: Record<string, ReviewChange> = {}): Record<string, ReviewChange> {
+  const next = { ...into };
+  for (const c of list) next[c.snapshotId] = c;
+  return next;
+}
+
+export function useTranscript(sessionId: string): TranscriptApi {
+  const [state, dispatch] = useReducer(transcriptReducer, sessionId, initialTranscript);
+  const [reviews, setReviews] = useState<Record<string, ReviewChange>>({});
+  const [sending, setSending] = useState(false);
+  const [loadSeq, setLoadSeq] = useState(0);
+
+  const loadReviews = useCallback(() => {
+    bridge.reviewChanges(sessionId, '').then(
+      (list) => setReviews((cur) => byId(list, cur)),
+      () => {}, // the transcript still shows the records stored with each result
+    );
+  }, [sessionId]);
+
+  useEffect(() => {
+    let live = true;
+    let buffer: TranscriptAction[] | null = [];
+    const handle = (event: AgentEvent | PermissionEvent) => {
+      if (event.sessionId !== sessionId) return;
+      const action: TranscriptAction = { type: 'event', event, at: Date.now() };
+      if (buffer) buffer.push(action);
+      else dispatch(action);
+    };
+    const offAgent = bridge.onAgentEvent(handle);
+    const offPermission = bridge.onPermissionEvent(handle);
+    const flush = () => {
+      const queued = buffer ?? [];
+      buffer = null;
+      for (const a of queued) dispatch(a);
+    };
+    Promise.all([bridge.transcript(sessionId), bridge.pendingApprovals(sessionId).catch(() => [])]).then(
+      ([t, requests]) => {
+        if (!live) return;
+        dispatch({ type: 'loaded', transcript: t });
+        dispatch({ type: 'approvalsLoaded', requests });
+        flush();
+      },
+      (err: unknown) => {
+        if (!live) return;
+        const e = toBridgeError(err);
+        dispatch({ type: 'loadFailed', code: e.code, message: e.message });
+        flush();
+      },
+    );
+    loadReviews();
+    return () => {
+      live = false;
+      offAgent();
+      offPermission();
+    };
+  }, [sessionId, loadSeq, loadReviews]);
+
+  // Re-read the stored transcript when the reducer asks (see reloadWanted).
+  useEffect(() => {
+    if (!state.reloadWanted || state.activeTurnId !== null) return;
+    dispatch({ type: 'reloadStarted' });
+    bridge.transcript(sessionId).then(
+      (t) => dispatch({ type: 'loaded', transcript: t, reload: true }),
+      () => {},
+    );
+  }, [state.reloadWanted, state.activeTurnId, sessionId]);
+
+  // A finished turn may have written files: refresh the review records.
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    const running = state.activeTurnId !== null;
+    if (wasRunning.current && !running) loadReviews();
+    wasRunning.current = running;
+  }, [state.activeTurnId, loadReviews]);
+
+  const send = useCallback(
+    async (text: string) => {
+      dispatch({ type: 'promptSubmitted', text });
+      setSending(true);
+      try {
+        await bridge.sendPrompt(sessionId, text);
+      } catch (err) {
+        dispatch({ type: 'promptRejected' });
+        throw toBridgeError(err);
+      } finally {
+        setSending(false);
+      }
+    },
+    [sessionId],
+  );
+
+  const stop = useCallback(async () => {
+    await bridge.stopSession(sessionId);
+  }, [sessionId]);
+
+  const resolveApproval = useCallback(
+    async (requestId: string, answer: ApprovalAnswer) => {
+      await bridge.resolveApproval(sessionId, requestId, answer);
+      // The broker announces it too; settle the card now so it never lingers.
+      dispatch({ type: 'event', event: { type: 'permission_resolved', sessionId, id: requestId, outcome: answer }, at: Date.now() });
+    },
+    [sessionId],
+  );
+
+  const rollback = useCallback(
+    async (snapshotId: string) => {
+      const changed = await bridge.rollbackChange(sessionId, snapshotId);
+      setReviews((cur) => byId(changed, cur));
+    },
+    [sessionId],
+  );
+
+  const reload = useCallback(() => setLoadSeq((n) => n + 1), []);
+
+  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reviews, rollback, reload };
+}
