@@ -420,3 +420,16 @@ func (a *App) Todos(sessionID string) ([]agent.Todo, error) {
 	}
 	return c.Agent.Todos(a.bg(), sessionID)
 }
+
+// SetProjectSetup sets the command run once in each new isolated worktree.
+func (a *App) SetProjectSetup(projectID, command string) (api.Project, error) {
+	c, err := a.ready()
+	if err != nil {
+		return api.Project{}, err
+	}
+	p, err := c.SetProjectSetup(a.bg(), projectID, command)
+	if err == nil {
+		c.Emit(api.EventProjectsChanged, nil)
+	}
+	return p, err
+}

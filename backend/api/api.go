@@ -38,6 +38,8 @@ type Project struct {
 	Path      string `json:"path"`
 	CreatedAt int64  `json:"createdAt"`
 	UpdatedAt int64  `json:"updatedAt"`
+	// SetupCommand runs once in each new isolated worktree ("" = none).
+	SetupCommand string `json:"setupCommand"`
 }
 
 // Session is one conversation. ProjectID is empty for a temporary session,

@@ -52,11 +52,25 @@ func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (ap
 	if err != nil {
 		return api.Session{}, err
 	}
-	if _, err := c.worktrees.Create(ctx, p.Path, s.ID); err != nil {
+	created, err := c.worktrees.Create(ctx, p.Path, s.ID)
+	if err != nil {
 		_ = c.Sessions.Delete(context.WithoutCancel(ctx), s.ID)
 		return api.Session{}, err
 	}
+	if p.SetupCommand != "" && c.enter() {
+		go func() {
+			defer c.life.calls.Done()
+			r := c.runSetup(context.WithoutCancel(ctx), s.ID, p.SetupCommand, created.Worktree)
+			c.log.Info("worktree setup", "session", s.ID, "state", r.State, "exitCode", r.ExitCode)
+		}()
+	}
 	return s, nil
+}
+
+// SetProjectSetup sets the command run once in each new isolated worktree
+// of a project ("" = none).
+func (c *Core) SetProjectSetup(ctx context.Context, projectID, command string) (api.Project, error) {
+	return c.Sessions.SetSetupCommand(ctx, projectID, command, worktree.ValidateSetupCommand)
 }
 
 // MergePreview shows what merging an isolated session into its project

@@ -92,12 +92,28 @@ func canonicalDir(dir string) (string, error) {
 	return canon, nil
 }
 
-const projectCols = "id, name, path, created_at, updated_at"
+const projectCols = "id, name, path, created_at, updated_at, setup_command"
 
 func scanProject(row interface{ Scan(...any) error }) (api.Project, error) {
 	var p api.Project
-	err := row.Scan(&p.ID, &p.Name, &p.Path, &p.CreatedAt, &p.UpdatedAt)
+	err := row.Scan(&p.ID, &p.Name, &p.Path, &p.CreatedAt, &p.UpdatedAt, &p.SetupCommand)
 	return p, err
+}
+
+// SetSetupCommand sets the command run once in each new isolated worktree
+// of the project ("" = none). validate checks it first.
+func (s *Service) SetSetupCommand(ctx context.Context, id, command string, validate func(string) error) (api.Project, error) {
+	if err := validate(command); err != nil {
+		return api.Project{}, err
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE projects SET setup_command = ?, updated_at = ? WHERE id = ?", command, s.nowMs(), id)
+	if err != nil {
+		return api.Project{}, storageErr(err, "save the setup command")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return api.Project{}, errs.New(errs.ProjectNotFound, "no project %s; refresh the list", id).With("id", id)
+	}
+	return s.Project(ctx, id)
 }
 
 func (s *Service) projectByPath(ctx context.Context, path string) (api.Project, error) {

@@ -468,6 +468,7 @@ export namespace api {
 	    path: string;
 	    createdAt: number;
 	    updatedAt: number;
+	    setupCommand: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Project(source);
@@ -480,6 +481,7 @@ export namespace api {
 	        this.path = source["path"];
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
+	        this.setupCommand = source["setupCommand"];
 	    }
 	}
 	export class Session {

@@ -64,6 +64,8 @@ export function SendPrompt(arg1:string,arg2:string):Promise<void>;
 
 export function SetModelSettings(arg1:hostcore.ModelSettings,arg2:string):Promise<hostcore.ModelSettings>;
 
+export function SetProjectSetup(arg1:string,arg2:string):Promise<api.Project>;
+
 export function StopSession(arg1:string):Promise<number>;
 
 export function StopTask(arg1:string,arg2:string):Promise<void>;

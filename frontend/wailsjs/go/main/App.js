@@ -114,6 +114,10 @@ export function SetModelSettings(arg1, arg2) {
   return window['go']['main']['App']['SetModelSettings'](arg1, arg2);
 }
 
+export function SetProjectSetup(arg1, arg2) {
+  return window['go']['main']['App']['SetProjectSetup'](arg1, arg2);
+}
+
 export function StopSession(arg1) {
   return window['go']['main']['App']['StopSession'](arg1);
 }
