@@ -7,12 +7,15 @@ SHELL := /usr/bin/env bash
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BIN        := build/bin/pi-desktop
 GO_TAGS    := desktop,production,webkit2_41
-LDFLAGS    := -s -w -X main.version=$(VERSION)
+COMMIT     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(BUILD_DATE)
 APT_BUILD  := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config
 APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 
-.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean
+.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean \
+	bench deps-bench package package-windows
 
 run: deps-build build
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -74,6 +77,25 @@ bindings-check: bindings
 smoke: build
 	scripts/smoke.sh $(BIN) build/ci/screenshot.png
 
+# Benchmarks side by side with rg and fd; writes BENCHMARKS.md. Not part of
+# `make test`. BENCH_FLAGS passes options to the driver (go run ./bench -h).
+BENCH_FLAGS ?=
+deps-bench:
+	@scripts/ensure-apt.sh $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep fd-find
+
+bench: deps-bench build
+	go run ./bench -app $(BIN) $(BENCH_FLAGS)
+
+# The Linux app built with the Wails CLI v2.9.2 (cached in
+# ~/.cache/pi-desktop-build), as a tarball under build/dist.
+package: deps-build frontend
+	scripts/package.sh $(VERSION)
+
+# Windows cross-build and NSIS installer, under build/dist.
+package-windows: frontend
+	@scripts/ensure-apt.sh nsis
+	scripts/package-windows.sh $(VERSION)
+
 clean:
-	rm -rf build/bin build/ci frontend/node_modules
+	rm -rf build/bin build/ci build/dist frontend/node_modules
 	find frontend/dist -mindepth 1 ! -name .gitkeep -delete

@@ -32,8 +32,13 @@ var assets embed.FS
 //go:embed build/appicon.png
 var icon []byte
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version, commit and date are stamped at build time:
+// -ldflags "-X main.version=… -X main.commit=… -X main.date=…" (Makefile).
+var (
+	version = "0.1.0-dev"
+	commit  = "unknown"
+	date    = "unknown"
+)
 
 const usage = `PI-Desktop: a local-first desktop coding agent.
 
@@ -41,7 +46,7 @@ Usage:
   pi-desktop [--data-dir DIR]     open the desktop app
   pi-desktop run ... "prompt"     run one agent turn headless (pi-desktop run --help)
   pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
-  pi-desktop version              print the version
+  pi-desktop version              print the version, commit and build date
   pi-desktop --help               show this help
 
 Options:
@@ -103,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			Interactive: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
 		})
 	case "version":
-		fmt.Fprintf(stdout, "pi-desktop %s (%s/%s)\n", version, runtime.GOOS, runtime.GOARCH)
+		fmt.Fprintf(stdout, "pi-desktop %s (commit %s, built %s, %s/%s)\n", version, commit, date, runtime.GOOS, runtime.GOARCH)
 		return 0
 	case "help":
 		fmt.Fprint(stdout, usage)

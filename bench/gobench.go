@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// goBench is one package's Go benchmarks, compiled once and run once per
+// round so packages interleave (hostcore, hashline, bash, hostcore, …).
+type goBench struct {
+	pkg, filter, benchtime string
+}
+
+var goBenches = []goBench{
+	{"./backend/hostcore", "^(BenchmarkHostOverhead|BenchmarkRead10k|BenchmarkAuditInsert)$", "1s"},
+	{"./backend/hashline", "^(BenchmarkDecodeTag10k|BenchmarkPlan50Ops)$", "1s"},
+	{"./backend/bash", "^(BenchmarkCaptureVsCopy|BenchmarkCaptureVsCopyPipe|BenchmarkCaptureMemory)$", "1s"},
+}
+
+// results maps "BenchmarkX/sub" to one metric map per run.
+type results map[string][]map[string]float64
+
+// vals is one metric of one benchmark over the runs.
+func (r results) vals(name, unit string) floats {
+	var out floats
+	for _, m := range r[name] {
+		if v, ok := m[unit]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+type floats []float64
+
+func (f floats) median() float64 {
+	c := slices.Sorted(slices.Values(f))
+	if len(c) == 0 {
+		return 0
+	}
+	if len(c)%2 == 1 {
+		return c[len(c)/2]
+	}
+	return (c[len(c)/2-1] + c[len(c)/2]) / 2
+}
+
+func (f floats) span() (float64, float64) {
+	if len(f) == 0 {
+		return 0, 0
+	}
+	return slices.Min(f), slices.Max(f)
+}
+
+func benchGo(rep *report, count int) error {
+	tmp, err := os.MkdirTemp("", "pi-gobench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bins := make([]string, len(goBenches))
+	for i, g := range goBenches {
+		bins[i] = filepath.Join(tmp, filepath.Base(g.pkg)+".test")
+		if out, err := exec.Command("go", "test", "-c", "-o", bins[i], g.pkg).CombinedOutput(); err != nil {
+			return cmdErr("go test -c "+g.pkg, out, err)
+		}
+	}
+	res := results{}
+	for round := range count {
+		for i, g := range goBenches {
+			say("go benchmarks: round %d/%d, %s", round+1, count, g.pkg)
+			cmd := exec.Command(bins[i], "-test.run", "^$", "-test.bench", g.filter, "-test.benchtime", g.benchtime, "-test.count", "1", "-test.benchmem")
+			cmd.Dir = g.pkg // the package directory, as go test runs it
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				return cmdErr(bins[i], out, err)
+			}
+			parseBench(out, res)
+		}
+	}
+
+	us := func(ns float64) string { return fmtDurF(ns) }
+	cell := func(f floats, format func(float64) string) string {
+		lo, hi := f.span()
+		return fmt.Sprintf("%s (%s–%s)", format(f.median()), format(lo), format(hi))
+	}
+	allocs := func(name string) string {
+		a := res.vals(name, "allocs/op")
+		lo, hi := a.span()
+		if lo == hi {
+			return fmt.Sprintf("%.0f allocs/op", lo)
+		}
+		return fmt.Sprintf("%.0f–%.0f allocs/op", lo, hi)
+	}
+	for _, sub := range []string{"nopath", "path"} {
+		name := "BenchmarkHostOverhead/" + sub
+		p50, p99 := res.vals(name, "p50-ns"), res.vals(name, "p99-ns")
+		what := map[string]string{"nopath": "a tool without a path", "path": "a tool with a path (resolve + containment)"}[sub]
+		rep.add(row{section: "Host", figure: "Host overhead per call, p50, " + what, ours: cell(p50, us), peer: "—", ratio: "—",
+			budget: "p50 ≤ 100 µs", meets: verdict(p50.median() <= 100e3)})
+		rep.add(row{section: "Host", figure: "Host overhead per call, p99, " + what, ours: cell(p99, us), peer: "—", ratio: "—",
+			budget: "p99 ≤ 1 ms", meets: verdict(p99.median() <= 1e6)})
+		rep.add(row{section: "Host", figure: "Host overhead per call, mean and allocations, " + what,
+			ours: cell(res.vals(name, "ns/op"), us) + ", " + allocs(name), peer: "—", ratio: "—", budget: "—"})
+	}
+	single, batched := res.vals("BenchmarkAuditInsert/single", "ns/row"), res.vals("BenchmarkAuditInsert/batched128", "ns/row")
+	rep.add(row{section: "Host", figure: "Audit insert per row: batched (128 per transaction, what the writer does under load) vs single (one row per transaction, waited for)",
+		ours: cell(batched, us), peer: cell(single, us) + " single", ratio: fmt.Sprintf("%.3f×", batched.median()/single.median()), budget: "— (off the hot path: Execute only queues the row)"})
+	for _, l := range []string{"500", "2000"} {
+		name := "BenchmarkRead10k/limit" + l
+		p50 := res.vals(name, "p50-ns")
+		rep.add(row{section: "Read/Edit", figure: "Read of a 10,000-line file through Execute (read, decode, tag, number " + l + " lines), p50",
+			ours: cell(p50, us) + "; p99 " + us(res.vals(name, "p99-ns").median()) + "; " + allocs(name), peer: "—", ratio: "—",
+			budget: "p50 ≤ 1.5 ms, allocations fixed", meets: verdict(p50.median() <= 1.5e6)})
+	}
+	rep.add(row{section: "Read/Edit", figure: "Decode + digest + tag of the 10,000-line file (hashline, no I/O)",
+		ours: cell(res.vals("BenchmarkDecodeTag10k", "ns/op"), us) + ", " + allocs("BenchmarkDecodeTag10k"), peer: "—", ratio: "—", budget: "— (part of Read)"})
+	rep.add(row{section: "Read/Edit", figure: "Edit: 50 ops planned and applied on the 10,000-line file (version check, lowering, apply, encode, preview)",
+		ours: cell(res.vals("BenchmarkPlan50Ops", "ns/op"), us) + ", " + allocs("BenchmarkPlan50Ops"), peer: "—", ratio: "—", budget: "—"})
+	mbs := func(v float64) string { return fmt.Sprintf("%.0f MB/s", v) }
+	for _, b := range []string{"BenchmarkCaptureVsCopy", "BenchmarkCaptureVsCopyPipe"} {
+		via := map[string]string{"BenchmarkCaptureVsCopy": "in memory, 32 KB reads", "BenchmarkCaptureVsCopyPipe": "through an OS pipe"}[b]
+		cp := res.vals(b+"/copy", "MB/s")
+		for _, kind := range []string{"stdout", "stderr"} {
+			cap := res.vals(b+"/capture-"+kind, "MB/s")
+			q := cap.median() / cp.median()
+			rep.add(row{section: "Bash", figure: fmt.Sprintf("Bash capture throughput, %s (head kept), 16 MB %s, vs io.Copy", kind, via),
+				ours: cell(cap, mbs), peer: cell(cp, mbs), ratio: fmt.Sprintf("%.2f×", q), budget: "≥ 0.8× throughput", meets: verdict(q >= 0.8)})
+		}
+	}
+	for _, kind := range []string{"stdout", "stderr"} {
+		name := "BenchmarkCaptureMemory/" + kind
+		rep.add(row{section: "Bash", figure: "Bash capture memory per 128 MB written, " + kind,
+			ours: fmt.Sprintf("%.0f KB allocated, %s", res.vals(name, "B/op").median()/1024, allocs(name)), peer: "—", ratio: "—", budget: "bounded"})
+	}
+	return nil
+}
+
+func parseBench(out []byte, res results) {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		m := map[string]float64{}
+		for i := 2; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				m[f[i+1]] = v
+			}
+		}
+		res[name] = append(res[name], m)
+	}
+}
+
+func fmtDurF(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}

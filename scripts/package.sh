@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Packages the Linux app with the Wails CLI: `wails build` (production,
+# WebKitGTK 4.1) with version, commit and build date stamped in, then a
+# tarball build/dist/pi-desktop-VERSION-linux-ARCH.tar.gz holding the binary,
+# the .desktop file, the icon and an install script.
+# Usage: scripts/package.sh VERSION   (make package)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=${1:?usage: scripts/package.sh VERSION}
+wails=$(scripts/package-wails-cli.sh)
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit-dirty"; fi
+# SOURCE_DATE_EPOCH pins the date for reproducible builds.
+date=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y-%m-%dT%H:%M:%SZ)
+ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.date=$date"
+
+# The frontend is built by `make frontend` beforehand (-s); bindings are
+# checked by `make test` (-skipbindings); -m and -nosyncgomod keep go.mod as it
+# is, so wails build changes no tracked file.
+"$wails" build -nocolour -s -skipbindings -m -nosyncgomod -trimpath -tags webkit2_41 -ldflags "$ldflags" -o pi-desktop
+bin=build/bin/pi-desktop
+"$bin" version
+
+arch=$(go env GOARCH)
+name="pi-desktop-$version-linux-$arch"
+stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
+root="$stage/$name"
+install -Dm755 "$bin" "$root/pi-desktop"
+install -Dm644 build/linux/pi-desktop.desktop "$root/pi-desktop.desktop"
+install -Dm644 build/linux/pi-desktop.png "$root/pi-desktop.png"
+install -Dm755 build/linux/install.sh "$root/install.sh"
+mkdir -p build/dist && echo "*" >build/dist/.gitignore  # outputs, never committed
+tar -C "$stage" --owner=0 --group=0 --numeric-owner -czf "build/dist/$name.tar.gz" "$name"
+echo "package: build/dist/$name.tar.gz"
+tar -tvzf "build/dist/$name.tar.gz"
