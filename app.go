@@ -433,3 +433,12 @@ func (a *App) SetProjectSetup(projectID, command string) (api.Project, error) {
 	}
 	return p, err
 }
+
+// ProjectIsGit reports whether a project can have isolated sessions.
+func (a *App) ProjectIsGit(projectID string) (bool, error) {
+	c, err := a.ready()
+	if err != nil {
+		return false, err
+	}
+	return c.ProjectIsGit(a.bg(), projectID)
+}

@@ -117,3 +117,13 @@ func newWorktrees(dataDir string) (*worktree.Manager, error) {
 	}
 	return worktree.NewManager(filepath.Join(dataDir, "worktrees"), git)
 }
+
+// ProjectIsGit reports whether a project can have isolated sessions: a git
+// work tree with at least one commit.
+func (c *Core) ProjectIsGit(ctx context.Context, projectID string) (bool, error) {
+	p, err := c.Sessions.Project(ctx, projectID)
+	if err != nil {
+		return false, err
+	}
+	return c.worktrees.IsRepo(ctx, p.Path)
+}

@@ -42,6 +42,8 @@ export function PendingApprovals(arg1:string):Promise<Array<permission.Request>>
 
 export function PendingQuestions(arg1:string):Promise<Array<agent.QuestionEvent>>;
 
+export function ProjectIsGit(arg1:string):Promise<boolean>;
+
 export function Proposals(arg1:string):Promise<Array<agent.Proposal>>;
 
 export function RemoveProject(arg1:string):Promise<void>;

@@ -70,6 +70,10 @@ export function PendingQuestions(arg1) {
   return window['go']['main']['App']['PendingQuestions'](arg1);
 }
 
+export function ProjectIsGit(arg1) {
+  return window['go']['main']['App']['ProjectIsGit'](arg1);
+}
+
 export function Proposals(arg1) {
   return window['go']['main']['App']['Proposals'](arg1);
 }
