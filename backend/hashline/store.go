@@ -79,9 +79,15 @@ func NewStore(l Limits, now func() time.Time) *Store {
 // the front and gains seen, so paginated Reads of one file build up one tag.
 func (s *Store) Record(key string, t Text, seen LineSet) {
 	c := t.Canonical()
+	s.RecordCanonical(key, c, sha256.Sum256([]byte(c)), len(t.Lines), seen)
+}
+
+// RecordCanonical is Record for a caller that already holds the canonical
+// text and its digest (Read computes both once; see CanonicalOf).
+func (s *Store) RecordCanonical(key, canonical string, d Digest, lines int, seen LineSet) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.recordLocked(key, c, sha256.Sum256([]byte(c)), len(t.Lines), seen)
+	s.recordLocked(key, canonical, d, lines, seen)
 }
 
 func (s *Store) recordLocked(key, canon string, d Digest, lines int, seen LineSet) {

@@ -118,6 +118,16 @@ func DigestOf(data []byte) Digest {
 	return Decode(data).Digest()
 }
 
+// CanonicalOf returns the canonical text of data, decoded as t: the bytes
+// themselves when they hold no \r and no BOM (already canonical), without
+// rebuilding them line by line.
+func CanonicalOf(data []byte, t Text) string {
+	if !bytes.Contains(data, []byte{'\r'}) && !bytes.HasPrefix(data, bom) {
+		return string(data)
+	}
+	return t.Canonical()
+}
+
 // Header renders the "[path#TAG]" line that opens Read and Grep output.
 func Header(path, tag string) string { return "[" + path + "#" + tag + "]" }
 

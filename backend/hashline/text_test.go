@@ -41,6 +41,7 @@ func TestDecode(t *testing.T) {
 		{"lone CR is content", "a\rb\n", []string{"a\rb"}, true, "a\rb\n"},
 		{"mixed", "a\r\nb\nc\r\n", []string{"a", "b", "c"}, true, "a\nb\nc\n"},
 		{"trailing space kept", "a \n", []string{"a "}, true, "a \n"},
+		{"BOM and CRLF", "\xEF\xBB\xBFa\r\nb", []string{"a", "b"}, false, "a\nb"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +58,9 @@ func TestDecode(t *testing.T) {
 			}
 			if hashline.DigestOf([]byte(tt.in)) != d.Digest() {
 				t.Error("DigestOf disagrees with Decode")
+			}
+			if hashline.CanonicalOf([]byte(tt.in), d) != d.Canonical() {
+				t.Error("CanonicalOf disagrees with Canonical")
 			}
 		})
 	}

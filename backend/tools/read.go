@@ -102,14 +102,15 @@ func (readTool) Run(ctx context.Context, c *Call) Result {
 		return binaryResult(base, int64(len(data)))
 	}
 	text := hashline.Decode(data)
-	tag := text.Digest().Tag()
+	digest := hashline.DigestOf(data) // one hash, over the bytes when already canonical
+	tag := digest.Tag()
 	lines := make([]string, len(text.Lines))
 	for i, l := range text.Lines {
 		lines[i] = l.Text
 	}
 	res, seen := renderWindow(base, hashline.Header(display, tag), tag, lines, len(lines), a, lineCap)
 	if res.OK && c.Edits != nil {
-		c.Edits.Record(c.Resolver.Key(*c.Target), text, seen)
+		c.Edits.RecordCanonical(c.Resolver.Key(*c.Target), hashline.CanonicalOf(data, text), digest, len(text.Lines), seen)
 	}
 	return res
 }
