@@ -15,6 +15,9 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   Transcript: vi.fn(),
   PendingApprovals: vi.fn(),
   RollbackChange: vi.fn(),
+  ProjectIsGit: vi.fn(),
+  MergePreview: vi.fn(),
+  Merge: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -124,5 +127,41 @@ describe('agent bridge', () => {
     expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'permission_request', sessionId: 's1', request: expect.objectContaining({ id: 'r1', external: true, delegate: '' }) }));
     handlers.get('permission:resolved')?.({ id: 'r1', sessionId: 's1', outcome: 'weird' });
     expect(cb).toHaveBeenLastCalledWith({ type: 'permission_resolved', sessionId: 's1', id: 'r1', outcome: 'cancelled' });
+  });
+});
+
+describe('worktree calls', () => {
+  it('normalizes a merge preview with missing lists and optional fields', async () => {
+    vi.mocked(App.MergePreview).mockResolvedValue({
+      token: 't', projectBranch: 'main', branch: 'pi-desktop/s1', upToDate: false, fastForward: true,
+      commits: [{ hash: 'abc', subject: 'Add x', time: '2026-06-15T10:00:00Z' }], files: null, diff: 'd',
+    } as never);
+    const pv = await bridge.mergePreview('s1');
+    expect(App.MergePreview).toHaveBeenCalledWith('s1');
+    expect(pv).toMatchObject({ token: 't', branch: 'pi-desktop/s1', files: [], conflicts: [], uncommitted: [], moreCommits: 0, diffTruncated: false });
+    expect(pv.commits).toEqual([{ hash: 'abc', author: '', time: Date.parse('2026-06-15T10:00:00Z'), subject: 'Add x' }]);
+  });
+
+  it('passes the token to Merge and rejects a conflict as a BridgeError with its files', async () => {
+    vi.mocked(App.Merge).mockRejectedValueOnce({ code: 'WORKTREE_CONFLICT', message: 'conflicts', details: { files: ['a.txt'] } });
+    await expect(bridge.merge('s1', 'tok')).rejects.toMatchObject({ code: 'WORKTREE_CONFLICT', details: { files: ['a.txt'] } });
+    expect(App.Merge).toHaveBeenCalledWith('s1', 'tok');
+    vi.mocked(App.ProjectIsGit).mockResolvedValueOnce(true);
+    await expect(bridge.projectIsGit('p1')).resolves.toBe(true);
+  });
+
+  it('subscribes to worktree:setup and drops payloads without a session', () => {
+    let handler: ((...data: unknown[]) => void) | undefined;
+    vi.mocked(runtime.EventsOn).mockImplementation((_name, cb) => {
+      handler = cb;
+      return () => {};
+    });
+    const cb = vi.fn();
+    bridge.onWorktreeSetup(cb);
+    expect(runtime.EventsOn).toHaveBeenCalledWith('worktree:setup', expect.any(Function));
+    handler?.({ state: 'failed' });
+    expect(cb).not.toHaveBeenCalled();
+    handler?.({ sessionId: 's1', state: 'failed', command: 'npm ci', exitCode: 1 });
+    expect(cb).toHaveBeenCalledWith({ sessionId: 's1', state: 'failed', command: 'npm ci', exitCode: 1, output: '', message: '' });
   });
 });

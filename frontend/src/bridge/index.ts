@@ -9,6 +9,7 @@ import {
   EVENT_PROJECTS_CHANGED,
   EVENT_SESSIONS_CHANGED,
   EVENT_SETTINGS_CHANGED,
+  EVENT_WORKTREE_SETUP,
   PERMISSION_EVENTS,
   TASK_EVENTS,
   type AgentEvent,
@@ -17,6 +18,9 @@ import {
   type ApprovalRequest,
   type BackgroundTask,
   type CreateSessionInput,
+  type MergePreview,
+  type MergeResult,
+  type WorktreeSetupEvent,
   type PermissionEvent,
   type ReviewChange,
   type TaskEvent,
@@ -243,4 +247,32 @@ export function onPermissionEvent(cb: (e: PermissionEvent) => void): Unsubscribe
 /** task:started, task:output and task:exited, for all sessions. */
 export function onTaskEvent(cb: (e: TaskEvent) => void): Unsubscribe {
   return subscribeAll(TASK_EVENTS, norm.taskEvent, cb);
+}
+
+// --- isolated sessions (git worktrees) ------------------------------------------
+
+/** Whether the project folder is a git repository (isolated sessions are offered then). */
+export function projectIsGit(projectId: string): Promise<boolean> {
+  return call(async () => Boolean(await App.ProjectIsGit(projectId)));
+}
+
+/** What merging an isolated session's branch would do; its token is valid until the repository changes. */
+export function mergePreview(sessionId: string): Promise<MergePreview> {
+  return call(async () => norm.mergePreview(await App.MergePreview(sessionId)));
+}
+
+/**
+ * Merges the session branch into the project branch as previewed. Rejects e.g.
+ * WORKTREE_CONFLICT (details.files), WORKTREE_STALE_PREVIEW, WORKTREE_PROJECT_DIRTY.
+ */
+export function merge(sessionId: string, token: string): Promise<MergeResult> {
+  return call(async () => norm.mergeResult(await App.Merge(sessionId, token)));
+}
+
+/** worktree:setup (the project's setup command for a new isolated session), for all sessions. */
+export function onWorktreeSetup(cb: (e: WorktreeSetupEvent) => void): Unsubscribe {
+  return EventsOn(EVENT_WORKTREE_SETUP, (payload?: unknown) => {
+    const e = norm.worktreeSetupEvent(payload);
+    if (e) cb(e);
+  });
 }

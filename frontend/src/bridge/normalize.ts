@@ -7,6 +7,8 @@ import type {
   ApprovalRequest,
   BackgroundTask,
   Block,
+  MergePreview,
+  MergeResult,
   MessageRecord,
   PermissionEvent,
   ReviewChange,
@@ -19,6 +21,7 @@ import type {
   Transcript,
   TurnRecord,
   TurnState,
+  WorktreeSetupEvent,
 } from './types';
 
 type Rec = Record<string, unknown>;
@@ -374,4 +377,68 @@ export function taskEvent(name: string, payload: unknown): TaskEvent | null {
     default:
       return null;
   }
+}
+
+// --- worktrees -----------------------------------------------------------------
+
+function strList(v: unknown): string[] {
+  return list(v).filter((x): x is string => typeof x === 'string');
+}
+
+export function mergePreview(v: unknown): MergePreview {
+  const p = rec(v);
+  return {
+    token: str(p.token),
+    projectBranch: str(p.projectBranch),
+    projectHead: str(p.projectHead),
+    branch: str(p.branch),
+    worktreeHead: str(p.worktreeHead),
+    upToDate: bool(p.upToDate),
+    fastForward: bool(p.fastForward),
+    commits: list(p.commits).map((c) => {
+      const r = rec(c);
+      return { hash: str(r.hash), author: str(r.author), time: toMillis(r.time), subject: str(r.subject) };
+    }),
+    moreCommits: num(p.moreCommits),
+    files: list(p.files).map((f) => {
+      const r = rec(f);
+      return { path: str(r.path), added: num(r.added), deleted: num(r.deleted), binary: bool(r.binary) };
+    }),
+    moreFiles: num(p.moreFiles),
+    diff: str(p.diff),
+    diffTruncated: bool(p.diffTruncated),
+    conflicts: strList(p.conflicts),
+    conflictsUnknown: bool(p.conflictsUnknown),
+    syncInProgress: bool(p.syncInProgress),
+    uncommitted: strList(p.uncommitted),
+    moreUncommitted: num(p.moreUncommitted),
+  };
+}
+
+export function mergeResult(v: unknown): MergeResult {
+  const p = rec(v);
+  return {
+    projectBranch: str(p.projectBranch),
+    from: str(p.from),
+    to: str(p.to),
+    upToDate: bool(p.upToDate),
+    synced: bool(p.synced),
+    syncCommit: str(p.syncCommit),
+    fastForwarded: bool(p.fastForwarded),
+    commits: num(p.commits),
+  };
+}
+
+export function worktreeSetupEvent(payload: unknown): WorktreeSetupEvent | null {
+  const p = rec(payload);
+  const sessionId = str(p.sessionId);
+  if (sessionId === '') return null;
+  return {
+    sessionId,
+    state: str(p.state),
+    command: str(p.command),
+    exitCode: typeof p.exitCode === 'number' && Number.isFinite(p.exitCode) ? p.exitCode : null,
+    output: str(p.output),
+    message: str(p.message),
+  };
 }

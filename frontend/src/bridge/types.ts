@@ -352,3 +352,76 @@ export const AGENT_EVENTS = [
 ] as const;
 export const PERMISSION_EVENTS = ['permission:request', 'permission:resolved'] as const;
 export const TASK_EVENTS = ['task:started', 'task:output', 'task:exited'] as const;
+
+// ---------------------------------------------------------------------------
+// Isolated sessions: git worktrees (backend/worktree).
+
+export interface WorktreeCommit {
+  hash: string;
+  author: string;
+  /** Unix ms; 0 when unknown. */
+  time: number;
+  subject: string;
+}
+
+export interface WorktreeFileChange {
+  path: string;
+  added: number;
+  deleted: number;
+  binary: boolean;
+}
+
+/** What merging the session branch into the project branch would do. */
+export interface MergePreview {
+  /** Pass back to merge(); a changed repository makes it stale. */
+  token: string;
+  projectBranch: string;
+  projectHead: string;
+  /** pi-desktop/<session id> */
+  branch: string;
+  worktreeHead: string;
+  upToDate: boolean;
+  fastForward: boolean;
+  commits: WorktreeCommit[];
+  moreCommits: number;
+  files: WorktreeFileChange[];
+  moreFiles: number;
+  diff: string;
+  diffTruncated: boolean;
+  conflicts: string[];
+  conflictsUnknown: boolean;
+  syncInProgress: boolean;
+  /** Uncommitted files in the worktree: they are not merged. */
+  uncommitted: string[];
+  moreUncommitted: number;
+}
+
+export interface MergeResult {
+  projectBranch: string;
+  from: string;
+  to: string;
+  upToDate: boolean;
+  synced: boolean;
+  syncCommit: string;
+  fastForwarded: boolean;
+  commits: number;
+}
+
+export type WorktreeSetupState = 'running' | 'done' | 'failed';
+
+/** worktree:setup: the project's setup command in a new isolated session. */
+export interface WorktreeSetupEvent {
+  sessionId: string;
+  state: WorktreeSetupState | string;
+  command: string;
+  exitCode: number | null;
+  output: string;
+  message: string;
+}
+
+export const EVENT_WORKTREE_SETUP = 'worktree:setup';
+
+/** The git branch of an isolated session. */
+export function sessionBranch(sessionId: string): string {
+  return `pi-desktop/${sessionId}`;
+}

@@ -11,7 +11,8 @@ export interface WorkspaceApi {
   addProject: () => Promise<void>;
   removeProject: (p: Project) => Promise<void>;
   setExpanded: (projectId: string, expanded: boolean) => void;
-  newSession: (projectId: string) => Promise<void>;
+  /** isolated: the session works in its own git worktree (git projects only). */
+  newSession: (projectId: string, opts?: { isolated?: boolean }) => Promise<void>;
   select: (s: Session | null) => void;
   renameSession: (s: Session, title: string) => Promise<void>;
   archiveSession: (s: Session) => Promise<void>;
@@ -121,9 +122,9 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
         await loadProjects();
       }),
     setExpanded: (projectId, expanded) => dispatch({ type: 'setExpanded', projectId, expanded }),
-    newSession: (projectId) =>
+    newSession: (projectId, opts) =>
       guard(async () => {
-        const s = await bridge.createSession({ projectId, title: '' });
+        const s = await bridge.createSession({ projectId, title: '', ...(opts?.isolated ? { isolated: true } : {}) });
         if (projectId !== '') dispatch({ type: 'setExpanded', projectId, expanded: true });
         dispatch({ type: 'sessionUpdated', session: s });
         dispatch({ type: 'showSidebar', sidebar: 'active' });

@@ -35,6 +35,10 @@ export interface Seed {
   /** Raw pending permission.Request JSON. */
   approvals?: Array<Record<string, unknown>>;
   reviews?: ReviewChange[];
+  /** Ids of projects whose folder is a git repository. */
+  gitProjects?: string[];
+  /** Raw worktree.Preview JSON by session id (isolated sessions without one get mergePreviewRaw()). */
+  previews?: Record<string, Record<string, unknown>>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -84,6 +88,7 @@ const names = [
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
   'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
+  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -99,6 +104,8 @@ export interface FakeBackend {
   transcripts: Record<string, unknown>;
   approvals: Array<Record<string, unknown>>;
   reviews: ReviewChange[];
+  gitProjects: string[];
+  previews: Record<string, Record<string, unknown>>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -115,6 +122,29 @@ export function reviewChange(snapshotId: string, path: string, extra: Partial<Re
   };
 }
 
+/** A raw worktree.Preview as Go sends it: two commits, fast-forward, token "tok-1". */
+export function mergePreviewRaw(sessionId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    token: 'tok-1',
+    projectBranch: 'main',
+    projectHead: '1111111111111111111111111111111111111111',
+    branch: `pi-desktop/${sessionId}`,
+    worktreeHead: '2222222222222222222222222222222222222222',
+    upToDate: false,
+    fastForward: true,
+    commits: [
+      { hash: 'abcdef1234567890abcdef1234567890abcdef12', author: 'Pi', time: '2026-06-15T11:00:00Z', subject: 'Add login form' },
+      { hash: '0123456789abcdef0123456789abcdef01234567', author: 'Pi', time: '2026-06-15T11:30:00Z', subject: 'Fix typo in README' },
+    ],
+    files: [
+      { path: 'src/login.ts', added: 40, deleted: 2 },
+      { path: 'README.md', added: 1, deleted: 1 },
+    ],
+    diff: 'diff --git a/README.md b/README.md\n-teh\n+the\n',
+    ...extra,
+  };
+}
+
 export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   const db = {
     projects: [...(seed.projects ?? [])],
@@ -124,6 +154,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     transcripts: { ...seed.transcripts },
     approvals: [...(seed.approvals ?? [])],
     reviews: [...(seed.reviews ?? [])],
+    gitProjects: [...(seed.gitProjects ?? [])],
+    previews: { ...seed.previews },
   };
   let clock = NOW;
   let nextId = 1;
@@ -170,8 +202,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       .map((s) => ({ ...s })),
   );
   b.getSession.mockImplementation(async (id) => ({ ...find(id) }));
-  b.createSession.mockImplementation(async ({ projectId, title }) => {
-    const s = session(`fake-session-${nextId++}`, projectId, title || 'New session', tick());
+  b.createSession.mockImplementation(async ({ projectId, title, isolated }) => {
+    if (isolated && !db.gitProjects.includes(projectId)) throw new BridgeError('WORKTREE_NOT_GIT', 'the project is not a git repository');
+    const s = session(`fake-session-${nextId++}`, projectId, title || 'New session', tick(), { isolated: Boolean(isolated) });
     db.sessions.push(s);
     return { ...s };
   });
@@ -239,6 +272,26 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.onAgentEvent.mockImplementation((cb) => onAll(AGENT_EVENTS, norm.agentEvent, cb));
   b.onPermissionEvent.mockImplementation((cb) => onAll(PERMISSION_EVENTS, norm.permissionEvent, cb));
   b.onTaskEvent.mockImplementation((cb) => onAll(TASK_EVENTS, norm.taskEvent, cb));
+  b.projectIsGit.mockImplementation(async (id) => db.gitProjects.includes(id));
+  const preview = (id: string) => {
+    if (!find(id).isolated) throw new BridgeError('INVALID_ARGUMENT', 'the session is not isolated');
+    return norm.mergePreview(db.previews[id] ?? mergePreviewRaw(id));
+  };
+  b.mergePreview.mockImplementation(async (id) => preview(id));
+  b.merge.mockImplementation(async (id, token) => {
+    const pv = preview(id);
+    if (token !== pv.token) throw new BridgeError('WORKTREE_STALE_PREVIEW', 'the repository changed since the preview');
+    return norm.mergeResult({
+      projectBranch: pv.projectBranch, from: pv.projectHead, to: pv.worktreeHead,
+      upToDate: pv.upToDate, synced: false, fastForwarded: !pv.upToDate, commits: pv.commits.length,
+    });
+  });
+  b.onWorktreeSetup.mockImplementation((cb) =>
+    on('worktree:setup', (p) => {
+      const e = norm.worktreeSetupEvent(p);
+      if (e) cb(e);
+    }),
+  );
 
   return {
     get projects() {
@@ -261,6 +314,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get reviews() {
       return db.reviews;
+    },
+    get gitProjects() {
+      return db.gitProjects;
+    },
+    get previews() {
+      return db.previews;
     },
     emit,
   };

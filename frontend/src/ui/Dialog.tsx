@@ -19,9 +19,11 @@ export interface DialogProps {
   actions: ReactNode;
   onCancel: () => void;
   role?: 'dialog' | 'alertdialog';
+  /** Extra class on the dialog box, e.g. for a wider layout. */
+  className?: string;
 }
 
-export function Dialog({ title, children, actions, onCancel, role = 'dialog' }: DialogProps) {
+export function Dialog({ title, children, actions, onCancel, role = 'dialog', className }: DialogProps) {
   const titleId = useId();
   const bodyId = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -63,7 +65,7 @@ export function Dialog({ title, children, actions, onCancel, role = 'dialog' }: 
         aria-labelledby={titleId}
         aria-describedby={bodyId}
         tabIndex={-1}
-        className="dialog"
+        className={['dialog', className].filter(Boolean).join(' ')}
         onKeyDown={onKeyDown}
       >
         <h2 id={titleId} className="dialog-title">{title}</h2>

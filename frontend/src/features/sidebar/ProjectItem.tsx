@@ -1,4 +1,6 @@
-import { ChevronRight, Folder, FolderOpen, MoreHorizontal, Plus, Trash2 } from 'lucide-react';
+import { ChevronRight, Folder, FolderOpen, GitBranch, MoreHorizontal, Plus, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import * as bridge from '../../bridge';
 import type { Project } from '../../bridge/types';
 import { isExpanded } from '../../state/workspace';
 import { useWorkspace } from '../../state/WorkspaceContext';
@@ -28,10 +30,33 @@ export function ProjectItem({ project }: { project: Project }) {
     if (ok) await ws.removeProject(project);
   };
 
+  // Whether the folder is a git repository: asked the first time the menu opens.
+  const [isGit, setIsGit] = useState<boolean | undefined>(undefined);
   const menu = useMenu(`Actions for ${project.name}`, [
     { label: 'New session', icon: <Plus size={14} aria-hidden="true" />, onSelect: () => void ws.newSession(project.id) },
+    ...(isGit
+      ? [{
+          label: 'New isolated session (git worktree)',
+          description: 'Works on its own branch in a separate checkout; merge it back when done.',
+          icon: <GitBranch size={14} aria-hidden="true" />,
+          onSelect: () => void ws.newSession(project.id, { isolated: true }),
+        }]
+      : []),
     { label: 'Remove project', icon: <Trash2 size={14} aria-hidden="true" />, danger: true, onSelect: () => void askRemove() },
   ]);
+
+  useEffect(() => {
+    if (!menu.open || isGit !== undefined) return;
+    let live = true;
+    bridge.projectIsGit(project.id).then(
+      (git) => live && setIsGit(git),
+      // Unknown: no isolated option, and ask again next time.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [menu.open, isGit, project.id]);
 
   const listId = `project-sessions-${project.id}`;
   return (

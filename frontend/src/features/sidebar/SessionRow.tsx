@@ -1,4 +1,5 @@
-import { Archive, ArchiveRestore, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, GitBranch, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { sessionBranch } from '../../bridge/types';
 import { useEffect, useRef, useState } from 'react';
 import type { Session } from '../../bridge/types';
 import { useNow } from '../../lib/useNow';
@@ -85,6 +86,11 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
           title={title}
         >
           <span className="session-title">{title}</span>
+          {session.isolated && (
+            <span className="session-isolated" role="img" aria-label="Isolated session" title={`Isolated: works on branch ${sessionBranch(session.id)}`}>
+              <GitBranch size={12} aria-hidden="true" />
+            </span>
+          )}
           {subtitle && <span className="session-subtitle">{subtitle}</span>}
           {running && <span className="session-running" role="img" aria-label="Running" title="A turn is running" />}
           {pending > 0 && (

@@ -11,6 +11,7 @@ import { Composer } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { Transcript } from './Transcript';
+import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
@@ -33,7 +34,9 @@ export function SessionPane({ session, project }: { session: Session; project: P
             )}
           </div>
         </div>
+        {session.isolated && <WorktreeHeader key={`worktree-${session.id}`} session={session} />}
       </header>
+      {session.isolated && <WorktreeSetupNotice key={`setup-${session.id}`} sessionId={session.id} />}
       {session.archivedAt > 0 && (
         <div className="archived-banner" role="status">
           <span>This session is archived.</span>
