@@ -18,6 +18,8 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   ProjectIsGit: vi.fn(),
   MergePreview: vi.fn(),
   Merge: vi.fn(),
+  GetModelSettings: vi.fn(),
+  SetModelSettings: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -163,5 +165,23 @@ describe('worktree calls', () => {
     expect(cb).not.toHaveBeenCalled();
     handler?.({ sessionId: 's1', state: 'failed', command: 'npm ci', exitCode: 1 });
     expect(cb).toHaveBeenCalledWith({ sessionId: 's1', state: 'failed', command: 'npm ci', exitCode: 1, output: '', message: '' });
+  });
+});
+
+describe('model settings', () => {
+  const raw = { api: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', contextWindow: 8192, maxOutputTokens: 0, thinking: false, hasKey: true, keyStorage: '/k', fromEnvironment: false };
+
+  it('getModelSettings returns a typed object', async () => {
+    vi.mocked(App.GetModelSettings).mockResolvedValue(raw as never);
+    await expect(bridge.getModelSettings()).resolves.toEqual(raw);
+  });
+
+  it('setModelSettings passes the key and rejects with MODEL_NOT_CONFIGURED', async () => {
+    vi.mocked(App.SetModelSettings).mockResolvedValueOnce(raw as never);
+    const next = { ...raw, api: 'openai-compatible' as const };
+    await expect(bridge.setModelSettings(next, 'sk-1')).resolves.toEqual(raw);
+    expect(App.SetModelSettings).toHaveBeenCalledWith(next, 'sk-1');
+    vi.mocked(App.SetModelSettings).mockRejectedValueOnce({ code: 'MODEL_NOT_CONFIGURED', message: 'missing base URL', details: {} });
+    await expect(bridge.setModelSettings(next, '')).rejects.toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: 'missing base URL' });
   });
 });

@@ -20,6 +20,8 @@ import {
   type CreateSessionInput,
   type MergePreview,
   type MergeResult,
+  type ModelApi,
+  type ModelSettings,
   type WorktreeSetupEvent,
   type PermissionEvent,
   type ReviewChange,
@@ -143,6 +145,38 @@ export function getSettings(): Promise<Settings> {
 /** Resolves with the stored settings; rejects INVALID_ARGUMENT / COMMAND_SHELL_INVALID with details.field. */
 export function updateSettings(next: Settings): Promise<Settings> {
   return call(async () => settings(await App.UpdateSettings({ ...next })));
+}
+
+const MODEL_APIS: readonly ModelApi[] = ['anthropic', 'openai', 'openai-compatible'];
+
+function modelSettings(m: { [K in keyof ModelSettings]?: unknown } | null | undefined): ModelSettings {
+  const api = String(m?.api ?? '');
+  const out: ModelSettings = {
+    api: (MODEL_APIS as readonly string[]).includes(api) ? (api as ModelApi) : 'anthropic',
+    baseUrl: String(m?.baseUrl ?? ''),
+    model: String(m?.model ?? ''),
+    contextWindow: Number(m?.contextWindow ?? 0) || 0,
+    maxOutputTokens: Number(m?.maxOutputTokens ?? 0) || 0,
+    thinking: Boolean(m?.thinking),
+    hasKey: Boolean(m?.hasKey),
+    keyStorage: String(m?.keyStorage ?? ''),
+    fromEnvironment: Boolean(m?.fromEnvironment),
+  };
+  if (typeof m?.temperature === 'number') out.temperature = m.temperature;
+  return out;
+}
+
+/** The saved model (or the environment's, see fromEnvironment). Never carries the API key. */
+export function getModelSettings(): Promise<ModelSettings> {
+  return call(async () => modelSettings(await App.GetModelSettings()));
+}
+
+/**
+ * Saves the model; apiKey "" keeps the saved key. Rejects MODEL_NOT_CONFIGURED naming
+ * what is missing (model, key, base URL). Resolves with the stored settings.
+ */
+export function setModelSettings(next: ModelSettings, apiKey: string): Promise<ModelSettings> {
+  return call(async () => modelSettings(await App.SetModelSettings({ ...next }, apiKey)));
 }
 
 type Unsubscribe = () => void;

@@ -45,6 +45,32 @@ export interface SessionConfig {
   permissionMode: SessionPermissionMode | '';
 }
 
+export type ModelApi = 'anthropic' | 'openai' | 'openai-compatible';
+
+/**
+ * The model the agent uses (hostcore.ModelSettings). The API key itself is never
+ * returned: hasKey says whether one is saved.
+ */
+export interface ModelSettings {
+  api: ModelApi;
+  /** Required for openai-compatible; optional (provider default) otherwise. */
+  baseUrl: string;
+  model: string;
+  /** 0 = the provider's default. */
+  contextWindow: number;
+  /** 0 = the provider's default. */
+  maxOutputTokens: number;
+  temperature?: number;
+  /** Extended thinking (Anthropic). */
+  thinking: boolean;
+  /** Read-only: an API key is saved. */
+  hasKey: boolean;
+  /** Read-only: the path of the private file the key is stored in. */
+  keyStorage: string;
+  /** Read-only: nothing is saved and PI_DESKTOP_PROVIDER is set, so the environment's model is used. */
+  fromEnvironment: boolean;
+}
+
 export interface Settings {
   defaultPermissionMode: PermissionMode;
   defaultCommandShell: string;

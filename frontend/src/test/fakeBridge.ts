@@ -14,6 +14,7 @@ import {
   PERMISSION_EVENTS,
   TASK_EVENTS,
   type AppInfo,
+  type ModelSettings,
   type Project,
   type ReviewChange,
   type Session,
@@ -30,6 +31,8 @@ export interface Seed {
   sessions?: Session[];
   settings?: Partial<Settings>;
   info?: Partial<AppInfo>;
+  /** The stored model settings (hasKey etc. included). */
+  model?: Partial<ModelSettings>;
   /** Raw Transcript JSON (as Go sends it) by session id. */
   transcripts?: Record<string, unknown>;
   /** Raw pending permission.Request JSON. */
@@ -74,6 +77,18 @@ export const defaultInfo: AppInfo = {
   ],
 };
 
+export const defaultModel: ModelSettings = {
+  api: 'anthropic',
+  baseUrl: '',
+  model: '',
+  contextWindow: 0,
+  maxOutputTokens: 0,
+  thinking: false,
+  hasKey: false,
+  keyStorage: '/home/dev/.config/pi-desktop/model-key',
+  fromEnvironment: false,
+};
+
 export const defaultSettings: Settings = {
   defaultPermissionMode: 'ask',
   defaultCommandShell: 'bash',
@@ -88,7 +103,7 @@ const names = [
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
   'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
-  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup',
+  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -101,6 +116,9 @@ export interface FakeBackend {
   sessions: Session[];
   settings: Settings;
   info: AppInfo;
+  model: ModelSettings;
+  /** The saved API key (the UI must never see it). */
+  apiKey: string;
   transcripts: Record<string, unknown>;
   approvals: Array<Record<string, unknown>>;
   reviews: ReviewChange[];
@@ -151,6 +169,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     sessions: [...(seed.sessions ?? [])],
     settings: { ...defaultSettings, ...seed.settings },
     info: { ...defaultInfo, ...seed.info },
+    model: { ...defaultModel, ...seed.model },
+    apiKey: seed.model?.hasKey ? 'sk-saved-secret' : '',
     transcripts: { ...seed.transcripts },
     approvals: [...(seed.approvals ?? [])],
     reviews: [...(seed.reviews ?? [])],
@@ -225,6 +245,21 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.updateSettings.mockImplementation(async (s) => {
     db.settings = { ...s };
     return { ...db.settings };
+  });
+  b.getModelSettings.mockImplementation(async () => ({ ...db.model }));
+  b.setModelSettings.mockImplementation(async (m, apiKey) => {
+    const key = apiKey !== '' ? apiKey : db.apiKey;
+    const missing = [
+      m.model.trim() === '' ? 'model' : '',
+      key === '' ? 'key' : '',
+      m.api === 'openai-compatible' && m.baseUrl.trim() === '' ? 'base URL' : '',
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      throw new BridgeError('MODEL_NOT_CONFIGURED', `the model is not configured: missing ${missing.join(', ')}`, { missing });
+    }
+    db.apiKey = key;
+    db.model = { ...m, hasKey: true, keyStorage: db.model.keyStorage, fromEnvironment: false };
+    return { ...db.model };
   });
   b.onProjectsChanged.mockImplementation((cb) => on('projects:changed', () => cb()));
   b.onSessionsChanged.mockImplementation((cb) => on('sessions:changed', (p) => cb(p as SessionsChangedEvent)));
@@ -305,6 +340,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get info() {
       return db.info;
+    },
+    get model() {
+      return db.model;
+    },
+    get apiKey() {
+      return db.apiKey;
     },
     get transcripts() {
       return db.transcripts;

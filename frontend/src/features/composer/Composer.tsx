@@ -12,9 +12,11 @@ export interface ComposerProps {
   /** Controls shown in the bar (mode selector, permission chip). */
   toolbar?: ReactNode;
   placeholder?: string;
+  /** Opens Settings (offered with the MODEL_NOT_CONFIGURED notice). */
+  onOpenSettings?: () => void;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…' }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
@@ -73,6 +75,13 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
           <div>
             <strong>No model is configured</strong>
             <p>{MODEL_SETUP_HINT}</p>
+            {onOpenSettings && (
+              <p>
+                <button type="button" className="btn btn-secondary btn-sm" onClick={onOpenSettings}>
+                  Open model settings
+                </button>
+              </p>
+            )}
             <p className="muted">
               {error.message} <code className="error-code">{error.code}</code>
             </p>

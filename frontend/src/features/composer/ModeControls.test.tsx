@@ -82,6 +82,16 @@ describe('Composer in a session', () => {
     expect(within(screen.getByRole('log', { name: 'Transcript' })).queryByText('Refactor the router')).not.toBeInTheDocument();
   });
 
+  it('the MODEL_NOT_CONFIGURED notice opens the model settings', async () => {
+    bridge.sendPrompt.mockRejectedValueOnce(new BridgeError('MODEL_NOT_CONFIGURED', 'no model is configured for this session'));
+    const { user, composer } = await open('Inherits');
+    await user.type(composer.getByRole('textbox', { name: 'Message' }), 'hi{Enter}');
+    const alert = await composer.findByRole('alert');
+    await user.click(within(alert).getByRole('button', { name: 'Open model settings' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: 'Model settings' })).toBeInTheDocument();
+  });
+
   it('AGENT_BUSY keeps the text and says why', async () => {
     bridge.sendPrompt.mockRejectedValueOnce(new BridgeError('AGENT_BUSY', 'a turn is already running in this session; wait for it or press Stop'));
     const { user, composer } = await open('Inherits');

@@ -9,6 +9,7 @@ import { useToasts } from '../../state/ToastContext';
 import { Button, IconButton } from '../../ui/Button';
 import { Segmented } from '../../ui/Segmented';
 import { Toggle } from '../../ui/Toggle';
+import { ModelSection } from './ModelSection';
 
 type Field = keyof Settings;
 type Draft = Omit<Settings, 'permissionTimeoutSeconds'> & { permissionTimeoutSeconds: string };
@@ -112,6 +113,8 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
         ) : !draft || !info ? (
           <p className="muted">Loading settings…</p>
         ) : (
+          <>
+          <ModelSection />
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">
               <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />
@@ -156,6 +159,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
               </dl>
             </SettingsGroup>
           </form>
+          </>
         )}
       </div>
     </section>

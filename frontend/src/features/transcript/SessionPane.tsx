@@ -91,6 +91,7 @@ function SessionBody({ session }: { session: Session }) {
         onSend={t.send}
         onStop={t.stop}
         running={t.running}
+        onOpenSettings={() => ws.showView('settings')}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />
