@@ -209,10 +209,7 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 	defer cancel()
 	p, err := proc.Start(runCtx, spec)
 	if err != nil {
-		if errors.Is(err, proc.ErrResourceExhausted) {
-			return Failure(errs.Wrap(err, errs.ProcessResourceExhausted, "the system is out of process resources; wait a moment and retry").With("retriable", true))
-		}
-		return Failure(errs.Wrap(err, errs.ToolFailed, "the command could not start: %v", err))
+		return startFailure(err)
 	}
 	code, waitErr := waitBounded(ctx, runCtx, p)
 	stdout.Close()
@@ -265,10 +262,7 @@ func (t bashTool) background(c *Call, a bashArgs, spec proc.Spec) Result {
 	p, err := proc.Start(context.Background(), spec)
 	if err != nil {
 		res.Cancel()
-		if errors.Is(err, proc.ErrResourceExhausted) {
-			return Failure(errs.Wrap(err, errs.ProcessResourceExhausted, "the system is out of process resources; wait a moment and retry").With("retriable", true))
-		}
-		return Failure(errs.Wrap(err, errs.ToolFailed, "the command could not start: %v", err))
+		return startFailure(err)
 	}
 	task, err := res.Start(a.Command, p)
 	if err != nil {
@@ -304,6 +298,14 @@ func waitBounded(ctx, runCtx context.Context, p *proc.Process) (int, error) {
 		_ = p.Kill()
 		return -1, fmt.Errorf("%w: the process tree did not end within %s", proc.ErrKilled, abortGrace)
 	}
+}
+
+// startFailure is the result of a command that could not be spawned.
+func startFailure(err error) Result {
+	if errors.Is(err, proc.ErrResourceExhausted) {
+		return Failure(errs.Wrap(err, errs.ProcessResourceExhausted, "the system is out of process resources; wait a moment and retry").With("retriable", true))
+	}
+	return Failure(errs.Wrap(err, errs.ToolFailed, "the command could not start: %v", err))
 }
 
 func (e CallEnv) nextSpill() int64 {

@@ -246,13 +246,8 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 // editFailure turns a contract error into the structured result of
 // edit-contract §7, counting it against the loop guard (§8).
 func editFailure(c *Call, key string, e *hashline.EditError) Result {
-	guard := c.Guard.Fail(c.PromptID, key, e.Code)
-	msg := e.Message
-	if guard.Terminate {
-		msg += " " + hashline.RecoveryHint(e.Code)
-	}
-	r := Result{OK: false, Code: e.Code, Message: msg, Details: e.Details, Path: DisplayPath(*c.Target), Root: string(c.Target.Root)}
-	r.Fields = map[string]any{"retry": e.Retry, "guard": guard}
+	r := Result{OK: false, Code: e.Code, Message: e.Message, Details: e.Details, Path: DisplayPath(*c.Target), Root: string(c.Target.Root)}
+	r = guarded(c, key, r, e.Retry)
 	if e.LiveTag != "" {
 		r.Fields["liveTag"] = e.LiveTag
 	}

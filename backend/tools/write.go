@@ -215,18 +215,24 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 // mutationFailure is a failed Write/Edit result that counts against the
 // loop guard (edit-contract §8) and says how to retry.
 func mutationFailure(c *Call, key string, err error) Result {
-	r := Failure(err)
+	retry := hashline.RetryFixOps
+	switch errs.CodeOf(err) {
+	case errs.EditTagUnknown, errs.EditTagMismatch:
+		retry = hashline.RetryAfterRead
+	}
+	return guarded(c, key, Failure(err), retry)
+}
+
+// guarded counts a failed Write/Edit of key against the session's loop
+// guard and adds what the model needs to recover: how to retry, the guard
+// state, and on the terminating failure an error-specific hint.
+func guarded(c *Call, key string, r Result, retry string) Result {
 	if c.Guard == nil {
 		return r
 	}
 	guard := c.Guard.Fail(c.PromptID, key, r.Code)
 	if guard.Terminate {
 		r.Message += " " + hashline.RecoveryHint(r.Code)
-	}
-	retry := hashline.RetryFixOps
-	switch r.Code {
-	case errs.EditTagUnknown, errs.EditTagMismatch:
-		retry = hashline.RetryAfterRead
 	}
 	r.Fields = map[string]any{"retry": retry, "guard": guard}
 	return r

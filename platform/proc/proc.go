@@ -212,8 +212,12 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	go p.pump(s.Stdout, outR)
 	go p.pump(s.Stderr, errR)
 
-	fail := func(err error) (*Process, error) {
-		_ = cmd.Process.Kill()
+	// teardown releases a runner that will not run the command; a runner
+	// that reported a spawn error exits by itself, others are killed.
+	teardown := func(kill bool, err error) (*Process, error) {
+		if kill {
+			_ = cmd.Process.Kill()
+		}
 		_ = cmd.Wait()
 		p.plat.afterExit(0, false)
 		p.closeCtl()
@@ -222,6 +226,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		p.plat.close()
 		return nil, err
 	}
+	fail := func(err error) (*Process, error) { return teardown(true, err) }
 	if err := plat.started(cmd); err != nil {
 		return fail(err)
 	}
@@ -235,13 +240,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		return fail(fmt.Errorf("proc: runner did not report a start: %w", err))
 	}
 	if first.SpawnErr != "" {
-		_ = cmd.Wait()
-		p.plat.afterExit(0, false)
-		p.closeCtl()
-		p.finishPumps()
-		_ = stR.Close()
-		p.plat.close()
-		return nil, classifySpawnError(&os.PathError{Op: "start", Path: path, Err: spawnErrno(first)})
+		return teardown(false, classifySpawnError(&os.PathError{Op: "start", Path: path, Err: spawnErrno(first)}))
 	}
 	p.pid = first.Pid
 	go p.supervise()
