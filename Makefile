@@ -15,7 +15,7 @@ APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 
 .PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean \
-	bench deps-bench package package-windows
+	bench deps-bench package package-windows package-check
 
 run: deps-build build
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -95,6 +95,14 @@ package: deps-build frontend
 package-windows: frontend
 	@scripts/ensure-apt.sh nsis
 	scripts/package-windows.sh $(VERSION)
+
+# Both packages built and checked as a user receives them (CI runs this
+# after `make test`): tarball contents, stamped version, install script,
+# Windows executable under Wine, NSIS installer.
+package-check: deps-build frontend
+	@scripts/ensure-apt.sh nsis desktop-file-utils
+	@scripts/ensure-apt.sh --with-recommends wine64 wine
+	scripts/package-check.sh $(VERSION)
 
 clean:
 	rm -rf build/bin build/ci build/dist frontend/node_modules

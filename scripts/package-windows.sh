@@ -13,6 +13,9 @@ date=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y-%m-%dT%H:%M:%S
 ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.date=$date"
 "$wails" build -platform windows/amd64 -nsis -nocolour -s -skipbindings -m -nosyncgomod -trimpath \
   -ldflags "$ldflags" -o pi-desktop.exe
+# wails build rewrites the runtime files as 0644; the bindings generator
+# (make bindings) writes them 0755, as committed: keep the tree clean.
+chmod 755 frontend/wailsjs/runtime/*
 mkdir -p build/dist && echo "*" >build/dist/.gitignore  # outputs, never committed
 cp build/bin/pi-desktop.exe "build/dist/pi-desktop-$version-windows-amd64.exe"
 installer=$(ls -t build/bin/*installer*.exe | head -1)

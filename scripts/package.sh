@@ -16,8 +16,11 @@ ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.date=$dat
 
 # The frontend is built by `make frontend` beforehand (-s); bindings are
 # checked by `make test` (-skipbindings); -m and -nosyncgomod keep go.mod as it
-# is, so wails build changes no tracked file.
+# is.
 "$wails" build -nocolour -s -skipbindings -m -nosyncgomod -trimpath -tags webkit2_41 -ldflags "$ldflags" -o pi-desktop
+# wails build rewrites the runtime files as 0644; the bindings generator
+# (make bindings) writes them 0755, as committed: keep the tree clean.
+chmod 755 frontend/wailsjs/runtime/*
 bin=build/bin/pi-desktop
 "$bin" version
 
