@@ -27,6 +27,8 @@ type App struct {
 	ctx     context.Context // the Wails context; set at startup
 	core    *hostcore.Core
 	coreErr error // why the backend could not start, shown by the UI
+	// openSession is the session named by --session, opened at start.
+	openSession string
 }
 
 func newApp() *App { return &App{} }

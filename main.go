@@ -43,7 +43,8 @@ var (
 const usage = `PI-Desktop: a local-first desktop coding agent.
 
 Usage:
-  pi-desktop [--data-dir DIR]     open the desktop app
+  pi-desktop [--data-dir DIR] [--session ID]
+                                  open the desktop app (on that session)
   pi-desktop run ... "prompt"     run one agent turn headless (pi-desktop run --help)
   pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
   pi-desktop version              print the version, commit and build date
@@ -52,6 +53,7 @@ Usage:
 Options:
   --data-dir DIR   keep projects, sessions and settings in DIR
                    (default: the platform's app data folder; env PI_DESKTOP_DATA_DIR)
+  --session ID     open the window on this session (pi-desktop run prints the ID)
 `
 
 func main() {
@@ -67,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pi-desktop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dataDir := fs.String("data-dir", "", "")
+	openSession := fs.String("session", "", "")
 	registerBuildFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -78,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch fs.Arg(0) {
 	case "":
-		return runDesktop(*dataDir, stderr)
+		return runDesktop(*dataDir, *openSession, stderr)
 	case "tool":
 		// Ctrl-C stops the running call; the audit rows of finished ones are
 		// flushed as the host closes.
@@ -119,8 +122,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func runDesktop(dataDirFlag string, stderr io.Writer) int {
+func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 	app := newApp()
+	app.openSession = openSession
 	if !bindingsBuild { // generating bindings must not touch a data directory
 		app.core, app.coreErr = openCore(dataDirFlag, emitter{app})
 		if app.coreErr != nil {

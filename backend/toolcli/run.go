@@ -124,7 +124,7 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 		return fail(err)
 	}
 	if !*asJSON {
-		fmt.Fprintf(env.Stdout, "\n[turn %s: %s]\n", res.TurnID, res.State)
+		fmt.Fprintf(env.Stdout, "\n[turn %s: %s · session %s; see it in the app: pi-desktop --session %s]\n", res.TurnID, res.State, id, id)
 	}
 	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -48,6 +49,10 @@ func TestRunHeadlessFailsClosedWithoutATerminal(t *testing.T) {
 	code, out = runTurn(t, f, srv, true, "o\n", "--workspace", f.workspace, "again")
 	if code != 0 || !strings.Contains(out, "✓ Write") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	// The closing line says how to open the session in the window.
+	if !regexp.MustCompile(`session (\S+); see it in the app: pi-desktop --session (\S+)\]`).MatchString(out) {
+		t.Errorf("the closing line does not name the session to open:\n%s", out)
 	}
 	if b, _ := os.ReadFile(filepath.Join(f.workspace, "x.txt")); string(b) != "x" {
 		t.Errorf("file = %q", b)

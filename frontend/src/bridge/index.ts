@@ -114,6 +114,14 @@ export function getSession(id: string): Promise<Session> {
   return call(async () => session(await App.GetSession(id)));
 }
 
+/** The session named by --session, opened at start; null when none. */
+export function initialSession(): Promise<Session | null> {
+  return call(async () => {
+    const s = await App.InitialSession();
+    return s ? session(s) : null;
+  });
+}
+
 export function createSession(input: CreateSessionInput): Promise<Session> {
   return call(async () => session(await App.CreateSession({ isolated: false, ...input })));
 }

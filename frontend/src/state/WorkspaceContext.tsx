@@ -75,7 +75,16 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void loadProjects();
     void loadSessions('');
-  }, [loadProjects, loadSessions]);
+    // `pi-desktop --session ID` opens the window on that session.
+    bridge.initialSession().then(
+      (s) => {
+        if (!s || stateRef.current.selected !== null) return;
+        if (s.projectId !== '') dispatch({ type: 'setExpanded', projectId: s.projectId, expanded: true });
+        dispatch({ type: 'select', session: s });
+      },
+      (err: unknown) => reportError(err),
+    );
+  }, [loadProjects, loadSessions, reportError]);
 
   useEffect(() => {
     if (state.sidebar === 'archived') void loadArchived();

@@ -42,6 +42,8 @@ export interface Seed {
   gitProjects?: string[];
   /** Raw worktree.Preview JSON by session id (isolated sessions without one get mergePreviewRaw()). */
   previews?: Record<string, Record<string, unknown>>;
+  /** The session named by --session. */
+  initialSessionId?: string;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -98,7 +100,7 @@ export const defaultSettings: Settings = {
 };
 
 const names = [
-  'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession',
+  'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession', 'initialSession',
   'createSession', 'renameSession', 'archiveSession', 'restoreSession', 'deleteSession', 'configureSession',
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
   'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
@@ -124,6 +126,7 @@ export interface FakeBackend {
   reviews: ReviewChange[];
   gitProjects: string[];
   previews: Record<string, Record<string, unknown>>;
+  initialSessionId: string;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -176,6 +179,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     reviews: [...(seed.reviews ?? [])],
     gitProjects: [...(seed.gitProjects ?? [])],
     previews: { ...seed.previews },
+    initialSessionId: seed.initialSessionId ?? '',
   };
   let clock = NOW;
   let nextId = 1;
@@ -222,6 +226,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       .map((s) => ({ ...s })),
   );
   b.getSession.mockImplementation(async (id) => ({ ...find(id) }));
+  b.initialSession.mockImplementation(async () => (db.initialSessionId ? { ...find(db.initialSessionId) } : null));
   b.createSession.mockImplementation(async ({ projectId, title, isolated }) => {
     if (isolated && !db.gitProjects.includes(projectId)) throw new BridgeError('WORKTREE_NOT_GIT', 'the project is not a git repository');
     const s = session(`fake-session-${nextId++}`, projectId, title || 'New session', tick(), { isolated: Boolean(isolated) });
@@ -361,6 +366,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get previews() {
       return db.previews;
+    },
+    get initialSessionId() {
+      return db.initialSessionId;
     },
     emit,
   };

@@ -32,6 +32,25 @@ async function openSessionMenu(user: Awaited<ReturnType<typeof renderApp>>['user
 }
 
 describe('Sidebar', () => {
+  it('opens on the session named by --session, its project expanded', async () => {
+    resetFakeBridge({
+      projects: [project('p1', 'alpha-app')],
+      sessions: [session('s-mid', 'p1', 'Refactor router', NOW - 5 * HOUR), session('s-new', 'p1', 'Fix login bug', NOW - HOUR)],
+      initialSessionId: 's-mid',
+    });
+    await renderApp();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Refactor router' })).toBeInTheDocument();
+    await waitFor(() => expect(sessionsIn('Sessions in alpha-app').getByText('Refactor router')).toBeVisible());
+  });
+
+  it('shows why a --session that no longer exists cannot open, and stays on the welcome view', async () => {
+    resetFakeBridge({ projects: [project('p1', 'alpha-app')] });
+    bridge.initialSession.mockRejectedValueOnce(new BridgeError('SESSION_NOT_FOUND', 'the session gone named by --session does not exist'));
+    await renderApp();
+    expect(await screen.findByText(/named by --session does not exist/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'What are we working on?' })).toBeInTheDocument();
+  });
+
   it('lists projects by name and their sessions newest first, without archived ones', async () => {
     await renderApp();
     const projectButtons = await screen.findAllByRole('button', { expanded: true });

@@ -30,6 +30,8 @@ export function GetSettings():Promise<api.Settings>;
 
 export function Info():Promise<api.AppInfo>;
 
+export function InitialSession():Promise<api.Session>;
+
 export function ListProjects():Promise<Array<api.Project>>;
 
 export function ListSessions(arg1:string,arg2:boolean):Promise<Array<api.Session>>;

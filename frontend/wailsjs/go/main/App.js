@@ -46,6 +46,10 @@ export function Info() {
   return window['go']['main']['App']['Info']();
 }
 
+export function InitialSession() {
+  return window['go']['main']['App']['InitialSession']();
+}
+
 export function ListProjects() {
   return window['go']['main']['App']['ListProjects']();
 }
