@@ -9,7 +9,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -257,6 +256,10 @@ type run struct {
 	cancel            context.CancelFunc
 	stopped           atomic.Bool
 	modeChanged       bool // a runtime tool switched the operating mode: refresh before the next request
+	toolsChanged      bool // ToolSearch loaded tools: rebuild the tool list before the next request
+
+	catalog []DeferredTool  // the mode's on-demand tools
+	active  map[string]bool // the loaded ones (names in catalog)
 
 	msgs      []provider.Message // what the next request sends
 	prompt    string             // this turn's prompt
@@ -363,14 +366,18 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	r.info, r.instructions = info, instr
-	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now()})
-	r.tools = slices.Concat(a.host.Tools(info.OperatingMode), a.runtimeTools(info.OperatingMode))
+	r.catalog = a.host.Deferred(info.OperatingMode)
+	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog})
 	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
 	if err != nil {
 		return err
 	}
 	r.msgs = tr.Context()
 	r.prompts = promptsSince(tr)
+	// A new prompt starts from what the effective context proves was
+	// loaded, never from the previous turn's memory (spec §2.1).
+	r.active = restoreActive(tr, r.catalog)
+	r.buildTools()
 	return nil
 }
 
@@ -440,10 +447,13 @@ func (r *run) loop(ctx context.Context) outcome {
 			return failOutcome(r.dbErr)
 		}
 		if r.modeChanged {
-			r.modeChanged = false
+			r.modeChanged, r.toolsChanged = false, false
 			if err := r.refresh(context.WithoutCancel(ctx)); err != nil {
 				return failOutcome(err)
 			}
+		} else if r.toolsChanged {
+			r.toolsChanged = false
+			r.buildTools()
 		}
 		if terminate {
 			return outcome{state: TurnFailed, code: errs.MutationRetryBudgetExhausted, retriable: true,

@@ -78,6 +78,7 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 			}
 		}
 	}
+	r.runDeferredGate(ctx, calls)
 	for _, c := range calls {
 		if c.settled {
 			r.settle(ctx, c) // failed in preparation

@@ -160,6 +160,8 @@ type fakeHost struct {
 	onStart   func(call ToolCall)
 	onAbort   func(toolCallID string)
 
+	deferred map[string][]DeferredTool // on-demand catalog by mode
+
 	artifacts      map[string][]byte
 	configs        []ModeChange
 	permissionMode string
@@ -293,6 +295,12 @@ func (h *fakeHost) Tools(mode string) []provider.ToolDef {
 		out = append(out, provider.ToolDef{Name: n, Description: n + " tool", Schema: json.RawMessage(`{"type":"object"}`)})
 	}
 	return out
+}
+
+func (h *fakeHost) Deferred(mode string) []DeferredTool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]DeferredTool(nil), h.deferred[mode]...)
 }
 
 func (h *fakeHost) records() []execRecord {

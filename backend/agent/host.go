@@ -32,6 +32,11 @@ type Host interface {
 	// Tools returns the schemas of the builtin tools visible in mode; the
 	// adapter takes the names from ToolNames(mode).
 	Tools(mode string) []provider.ToolDef
+	// Deferred returns mode's on-demand catalog (spec §2.1): optional tools
+	// the model loads with ToolSearch before it can call them. A tool the
+	// policy hard-denies in mode is not in it. Loaded or not, their calls go
+	// through Execute like any other.
+	Deferred(mode string) []DeferredTool
 
 	// The seams of the runtime-owned tools, which never reach Execute.
 
@@ -48,6 +53,13 @@ type Host interface {
 	// Audit records one runtime-owned tool call (refusals included) in the
 	// same audit log as host-core's own calls.
 	Audit(ctx context.Context, rec AuditRecord)
+}
+
+// DeferredTool is one entry of an on-demand catalog.
+type DeferredTool struct {
+	Name    string
+	Summary string           // one line for the system prompt's catalog
+	Def     provider.ToolDef // the full schema, sent once loaded
 }
 
 // Artifact is a stored Plan/Goal document.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 )
@@ -16,7 +17,18 @@ type PromptInput struct {
 	// returned it: already bounded, with its truncation note.
 	Instructions string
 	Today        time.Time
+	// OnDemand is the mode's on-demand catalog, listed in a bounded
+	// section (the model loads entries with ToolSearch).
+	OnDemand []DeferredTool
 }
+
+// Bounds of the "On-demand tools" section: entries, bytes of the list, and
+// characters of one summary.
+const (
+	maxCatalogEntries = 30
+	maxCatalogBytes   = 3000
+	maxSummaryChars   = 160
+)
 
 // BuildPrompt renders the system prompt. It is deterministic, so a debug
 // flag can print exactly what the model receives.
@@ -77,12 +89,46 @@ func BuildPrompt(in PromptInput) string {
 			"(you then work in Agent mode until every criterion is reached and verified) or replies with feedback to revise it.\n")
 	}
 
+	writeCatalog(&b, in.OnDemand)
+
 	if s := strings.TrimSpace(in.Instructions); s != "" {
 		b.WriteString("\n# Project instructions\nFrom the workspace's AGENTS.md (or CLAUDE.md). Follow them unless the user says otherwise.\n\n")
 		b.WriteString(s)
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// writeCatalog renders the on-demand catalog: one line per tool, at most
+// maxCatalogEntries lines and maxCatalogBytes bytes, then how many more
+// there are.
+func writeCatalog(b *strings.Builder, catalog []DeferredTool) {
+	if len(catalog) == 0 {
+		return
+	}
+	b.WriteString("\n# On-demand tools\n")
+	b.WriteString("These tools exist but are not loaded, so you cannot call them yet. To use one, call ToolSearch with its name, " +
+		"\"select:Name1,Name2\", or words for the capability you need; it can be called from your next response on.\n")
+	size := 0
+	for i, d := range catalog {
+		line := "- " + d.Name + ": " + oneLine(d.Summary, maxSummaryChars) + "\n"
+		if i == maxCatalogEntries || size+len(line) > maxCatalogBytes {
+			fmt.Fprintf(b, "- … %d more; search by capability with ToolSearch.\n", len(catalog)-i)
+			return
+		}
+		size += len(line)
+		b.WriteString(line)
+	}
+}
+
+// oneLine collapses s to one line of at most max characters.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
 }
 
 func platformName(goos string) string {
@@ -120,5 +166,5 @@ func (a *Agent) Prompt(ctx context.Context, sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now()}), nil
+	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(info.OperatingMode)}), nil
 }

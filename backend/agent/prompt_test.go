@@ -2,6 +2,7 @@ package agent
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,10 @@ func TestPromptGolden(t *testing.T) {
 			Platform: "linux", ShellID: "bash", ShellDialect: "bash"},
 		Instructions: "# Project rules\n\nRun `go test ./...` before you finish.\n",
 		Today:        time.Date(2026, 5, 4, 23, 30, 0, 0, time.UTC),
+		OnDemand: []DeferredTool{
+			{Name: "BashOutput", Summary: "Read the state, exit code and latest output of a background Bash task (runInBackground)."},
+			{Name: "BashStop", Summary: "Stop a running background Bash task\nof this session."},
+		},
 	})
 	golden := filepath.Join("testdata", "prompt.golden")
 	if *update {
@@ -52,5 +57,33 @@ func TestPromptVariants(t *testing.T) {
 	}
 	if got := ToolNames("agent"); strings.Join(got, ",") != "Read,Glob,Grep,Write,Edit,Bash" {
 		t.Errorf("agent tools = %v", got)
+	}
+}
+
+func TestPromptOnDemandCatalogIsBounded(t *testing.T) {
+	info := SessionInfo{Workspace: "/p", Scratch: "/s", OperatingMode: "agent", Platform: "linux"}
+	if p := BuildPrompt(PromptInput{Info: info}); strings.Contains(p, "On-demand") || strings.Contains(p, "ToolSearch") {
+		t.Error("an empty catalog still got a section")
+	}
+	var many []DeferredTool
+	for i := range 45 {
+		many = append(many, DeferredTool{Name: fmt.Sprintf("Tool%02d", i), Summary: strings.Repeat("does things ", 5)})
+	}
+	p := BuildPrompt(PromptInput{Info: info, OnDemand: many})
+	if !strings.Contains(p, "- Tool29: ") || strings.Contains(p, "- Tool30") || !strings.Contains(p, "- … 15 more; search by capability with ToolSearch.") {
+		t.Errorf("entry cap:\n%s", p[strings.Index(p, "# On-demand"):])
+	}
+	long := []DeferredTool{{Name: "Big", Summary: strings.Repeat("é", 500)}}
+	for i := range 60 {
+		long = append(long, DeferredTool{Name: fmt.Sprintf("Wide%02d", i), Summary: strings.Repeat("x", 150)})
+	}
+	p = BuildPrompt(PromptInput{Info: info, OnDemand: long})
+	section := p[strings.Index(p, "# On-demand"):]
+	list := section[strings.Index(section, "\n- "):]
+	if len(list) > maxCatalogBytes+100 || !strings.Contains(section, "more; search by capability") {
+		t.Errorf("byte cap: the list has %d bytes", len(list))
+	}
+	if !strings.Contains(section, "- Big: "+strings.Repeat("é", maxSummaryChars-1)+"…\n") {
+		t.Error("a long summary is not clipped to one line")
 	}
 }

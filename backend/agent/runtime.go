@@ -36,17 +36,23 @@ type ModeEvent struct {
 }
 
 // RuntimeToolNames lists the runtime-owned tools visible in mode, in the
-// order the model sees them (after the builtin ones). As with ToolNames the
+// order the model sees them (after the builtin ones); ToolSearch comes last
+// when the mode's on-demand catalog is not empty. As with ToolNames the
 // list is guidance: a direct call of a hidden one is refused all the same.
-func RuntimeToolNames(mode string) []string {
+func RuntimeToolNames(mode string, onDemand bool) []string {
+	var names []string
 	switch mode {
 	case api.ModePlan:
-		return []string{ToolSubmitPlan, ToolAsk, ToolNewContext}
+		names = []string{ToolSubmitPlan, ToolAsk, ToolNewContext}
 	case api.ModeGoal:
-		return []string{ToolSubmitGoal, ToolAsk, ToolNewContext}
+		names = []string{ToolSubmitGoal, ToolAsk, ToolNewContext}
 	default:
-		return []string{ToolTodoWrite, ToolAsk, ToolNewContext, ToolEnterPlanMode, ToolEnterGoalMode}
+		names = []string{ToolTodoWrite, ToolAsk, ToolNewContext, ToolEnterPlanMode, ToolEnterGoalMode}
 	}
+	if onDemand {
+		names = append(names, ToolSearch)
+	}
+	return names
 }
 
 func isRuntimeTool(name string) bool {
@@ -65,9 +71,9 @@ func exclusiveTool(name string) bool {
 }
 
 // runtimeTools are the schemas of the runtime-owned tools visible in mode.
-func (a *Agent) runtimeTools(mode string) []provider.ToolDef {
+func (a *Agent) runtimeTools(mode string, onDemand bool) []provider.ToolDef {
 	var out []provider.ToolDef
-	for _, n := range RuntimeToolNames(mode) {
+	for _, n := range RuntimeToolNames(mode, onDemand) {
 		out = append(out, runtimeSpecs[n])
 	}
 	return out
@@ -122,6 +128,7 @@ var runtimeSpecs = map[string]provider.ToolDef{
 		Schema: json.RawMessage(noParams)},
 	ToolSubmitPlan: submitSpec(ToolSubmitPlan, api.ModePlan, "carry out the plan"),
 	ToolSubmitGoal: submitSpec(ToolSubmitGoal, api.ModeGoal, "work until every acceptance criterion is reached and verified"),
+	ToolSearch:     toolSearchSpec,
 }
 
 // rtCall is what the audit row of a runtime call needs beside its result.
@@ -183,12 +190,15 @@ func (r *run) runtimeCall(ctx context.Context, c *prepared, m *rtCall) tools.Res
 		return r.enterMode(ctx, c, m)
 	case ToolSubmitPlan, ToolSubmitGoal:
 		return r.submit(ctx, c, m)
+	case ToolSearch:
+		return r.toolSearch(c, m)
 	}
 	return tools.Failure(errs.New(errs.ToolNotFound, "there is no runtime tool named %q", c.tool))
 }
 
 // refresh re-reads the session after a mode switch and rebuilds the system
-// prompt and the tool list of the next request. The shell stays pinned.
+// prompt, the on-demand catalog (loaded tools the new mode lacks are
+// dropped) and the tool list of the next request. The shell stays pinned.
 func (r *run) refresh(ctx context.Context) error {
 	info, err := r.a.host.Binding(ctx, r.sessionID)
 	if err != nil {
@@ -196,8 +206,9 @@ func (r *run) refresh(ctx context.Context) error {
 	}
 	info.ShellID, info.ShellDialect = r.info.ShellID, r.info.ShellDialect
 	r.info = info
-	r.system = BuildPrompt(PromptInput{Info: info, Instructions: r.instructions, Today: r.a.now()})
-	r.tools = append(r.a.host.Tools(info.OperatingMode), r.a.runtimeTools(info.OperatingMode)...)
+	r.setCatalog(r.a.host.Deferred(info.OperatingMode))
+	r.system = BuildPrompt(PromptInput{Info: info, Instructions: r.instructions, Today: r.a.now(), OnDemand: r.catalog})
+	r.buildTools()
 	return nil
 }
 

@@ -71,7 +71,7 @@ func TestRuntimeToolsPerMode(t *testing.T) {
 		"goal":  {"SubmitGoal", "asktool", "new_context"},
 	} {
 		var got []string
-		for _, td := range (&Agent{}).runtimeTools(mode) {
+		for _, td := range (&Agent{}).runtimeTools(mode, false) {
 			got = append(got, td.Name)
 			var schema map[string]any
 			if err := json.Unmarshal(td.Schema, &schema); err != nil || schema["type"] != "object" || td.Description == "" {
@@ -80,6 +80,10 @@ func TestRuntimeToolsPerMode(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: runtime tools = %v, want %v", mode, got, want)
+		}
+		// A non-empty on-demand catalog adds ToolSearch, last.
+		if got := RuntimeToolNames(mode, true); !slices.Equal(got, append(want, ToolSearch)) {
+			t.Errorf("%s with on-demand tools: %v", mode, got)
 		}
 	}
 }

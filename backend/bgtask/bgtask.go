@@ -465,6 +465,27 @@ func (r *Registry) Output(sessionID, taskID string, maxStdout, maxStderr int) (T
 	return TaskOutput{Task: snap, Stdout: t.stdout.tail(maxStdout), Stderr: t.stderr.tail(maxStderr)}, nil
 }
 
+// Wait blocks until a task of sessionID has ended and all its output is in
+// (or ctx ends: then it returns the state at that moment with ctx's
+// error). An unknown id, or another session's, is NOT_FOUND.
+func (r *Registry) Wait(ctx context.Context, sessionID, taskID string) (Task, error) {
+	r.mu.Lock()
+	t, err := r.lookupLocked(sessionID, taskID)
+	r.mu.Unlock()
+	if err != nil {
+		return Task{}, err
+	}
+	var werr error
+	select {
+	case <-t.done:
+	case <-ctx.Done():
+		werr = ctx.Err()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return t.snapshotLocked(), werr
+}
+
 // Stop signals a task to stop. The task stays live (stopping) until its
 // process has ended and its output is drained; then it is stopped. A
 // failed signal is BACKGROUND_TASK_STOP_FAILED and may be retried; a

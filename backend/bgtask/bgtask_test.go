@@ -176,6 +176,7 @@ func TestOwnership(t *testing.T) {
 		"Output":     func() error { _, err := r.Output("intruder", task.ID, 0, 0); return err },
 		"Stop":       func() error { return r.Stop("intruder", task.ID) },
 		"Remove":     func() error { return r.Remove("intruder", task.ID) },
+		"Wait":       func() error { _, err := r.Wait(context.Background(), "intruder", task.ID); return err },
 		"unknown id": func() error { _, err := r.Get("owner", "bg-NOPE"); return err },
 	} {
 		if err := call(); !errs.Is(err, errs.NotFound) {
@@ -575,4 +576,30 @@ func waitFor(t *testing.T, r *Registry, sid string, ok func([]Task) bool) {
 	for !ok(r.List(sid)) {
 		time.Sleep(time.Millisecond)
 	}
+}
+
+func TestWaitReturnsTheSettledState(t *testing.T) {
+	r := NewRegistry(Options{})
+	p := newProc()
+	task, _ := start(t, r, "s", p)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	got, err := r.Wait(ctx, "s", task.ID)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || got.State != Running {
+		t.Fatalf("Wait on a running task = %+v, %v", got, err)
+	}
+	if err := r.Stop("s", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err = r.Wait(context.Background(), "s", task.ID)
+	if err != nil || got.State != Stopped || got.EndedAt.IsZero() {
+		t.Fatalf("Wait after Stop = %+v, %v", got, err)
+	}
+	p2 := newProc()
+	t2, _ := start(t, r, "s", p2)
+	p2.end(3)
+	if got, err := r.Wait(context.Background(), "s", t2.ID); err != nil || got.State != Failed || got.ExitCode == nil || *got.ExitCode != 3 {
+		t.Fatalf("Wait on a failing task = %+v, %v", got, err)
+	}
+	waitIdle(t, r)
 }

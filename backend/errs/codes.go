@@ -74,6 +74,7 @@ const (
 	BackgroundTaskHostLimit  Code = "BACKGROUND_TASK_HOST_LIMIT"  // the process-wide ceiling
 	BackgroundTaskRunning    Code = "BACKGROUND_TASK_RUNNING"     // remove refused: not terminal
 	BackgroundTaskStopFailed Code = "BACKGROUND_TASK_STOP_FAILED" // the stop signal failed; retriable
+	BackgroundTaskNotRunning Code = "BACKGROUND_TASK_NOT_RUNNING" // BashStop refused: the task already ended
 
 	// Model providers (backend/provider) and turns.
 	ModelNotConfigured   Code = "MODEL_NOT_CONFIGURED"  // no model or key: blocking, before any request
@@ -128,7 +129,7 @@ func Codes() []Code {
 		EditNoChange, EditTargetMissing, EditDestExists, EditLimit,
 		MutationRetryBudgetExhausted,
 		ReviewNotReversible,
-		BackgroundTaskLimit, BackgroundTaskHostLimit, BackgroundTaskRunning, BackgroundTaskStopFailed,
+		BackgroundTaskLimit, BackgroundTaskHostLimit, BackgroundTaskRunning, BackgroundTaskStopFailed, BackgroundTaskNotRunning,
 		ProcessResourceExhausted,
 		ModelNotConfigured, ProviderUnauthorized, ProviderRateLimited, ProviderError,
 		StreamFailed, ContextTooLarge, EmptyModelResponse, TurnAborted,

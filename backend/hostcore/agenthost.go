@@ -109,6 +109,32 @@ func (h agentHost) Tools(mode string) []provider.ToolDef {
 	return out
 }
 
+// Deferred is mode's on-demand catalog: the registered tools marked
+// deferred (the builtin BashOutput and BashStop, and the seam for plugin
+// and MCP tools), in registration order, without those the policy
+// hard-denies in mode (a plugin tool without plan-safe actions in Plan).
+func (h agentHost) Deferred(mode string) []agent.DeferredTool {
+	var out []agent.DeferredTool
+	for _, name := range h.c.registry.Names() {
+		t, _ := h.c.registry.Lookup(name)
+		s := t.Spec()
+		if !s.Deferred {
+			continue
+		}
+		v := permission.Evaluate(permission.Input{Tool: s.Name, Class: s.Class, Risk: s.Risk, OperatingMode: mode, PermissionMode: api.PermissionAuto})
+		if v.Decision == permission.Deny {
+			continue
+		}
+		summary := s.Summary
+		if summary == "" {
+			summary = s.Description
+		}
+		out = append(out, agent.DeferredTool{Name: s.Name, Summary: summary,
+			Def: provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}})
+	}
+	return out
+}
+
 // WriteArtifact stores a Plan/Goal document byte for byte in a new file
 // .pi/<kind>/<slug>-<n>.md of the session's workspace. It goes through an
 // os.Root (nothing leaves the workspace), refuses a .pi or .pi/<kind> that

@@ -28,6 +28,10 @@ const (
 	ClassPlugin  Class = "plugin"  // plugin tools
 	ClassMCP     Class = "mcp"     // user-configured MCP server tools
 	ClassControl Class = "control" // mode and context controls that touch nothing
+	// ClassTask reads or stops the calling session's own background tasks
+	// (BashOutput, BashStop): it starts no process, names no path and
+	// reaches no other session's task, so it is low risk in every mode.
+	ClassTask Class = "task"
 )
 
 // Where an explicit path lands, from pathguard's classification.
@@ -123,6 +127,11 @@ func Evaluate(in Input) Verdict {
 	}
 	switch in.Class {
 	case ClassRead, ClassControl:
+		return Verdict{Decision: Allow}
+	case ClassTask:
+		// Reading or stopping a task the session's own (already approved)
+		// Bash call started adds no authority: no card, even in ask mode or
+		// Plan/Goal, where Bash itself stays available.
 		return Verdict{Decision: Allow}
 	case ClassEdit:
 		if (in.Real == PathScratch || in.Real == PathVisualization) && in.Lexical == in.Real {

@@ -27,6 +27,11 @@ var (
 		{"Write", permission.Input{Tool: "Write", Class: permission.ClassEdit, Risk: permission.High}},
 		{"Edit", permission.Input{Tool: "Edit", Class: permission.ClassEdit, Risk: permission.High}},
 		{"Bash", permission.Input{Tool: "Bash", Class: permission.ClassExec, Risk: permission.High}},
+		// BashOutput and BashStop only read or stop the calling session's own
+		// background tasks (host-core scopes the task id to the session): no
+		// new process, no path, so no card in any mode.
+		{"BashOutput", permission.Input{Tool: "BashOutput", Class: permission.ClassTask, Risk: permission.Low}},
+		{"BashStop", permission.Input{Tool: "BashStop", Class: permission.ClassTask, Risk: permission.Low}},
 		{"plugin(planSafe)", permission.Input{Tool: "plugin_x_a", Class: permission.ClassPlugin, Risk: permission.Medium, PlanSafe: true}},
 		{"plugin", permission.Input{Tool: "plugin_x_b", Class: permission.ClassPlugin, Risk: permission.Medium}},
 		{"mcp(claims low)", permission.Input{Tool: "mcp_s_t", Class: permission.ClassMCP, Risk: permission.Low}},
@@ -140,7 +145,7 @@ func TestMatrixRules(t *testing.T) {
 			if !v.External {
 				t.Errorf("%s: external path not flagged", name)
 			}
-		case tr.label == "Read":
+		case tr.label == "Read" || tr.label == "BashOutput" || tr.label == "BashStop":
 			want(t, name, v, permission.Allow, "")
 		case (tr.label == "Write" || tr.label == "Edit") && (real == permission.PathScratch || real == permission.PathVisualization) && lex == real:
 			want(t, name, v, permission.Allow, "") // scratch writes never prompt

@@ -67,7 +67,8 @@ func (bashTool) Spec() Spec {
 		Name: "Bash",
 		Description: "Run a non-interactive shell command in the workspace (stdin is closed). Output is bounded: " +
 			"stdout keeps its head, stderr its tail, with the full output saved under $PI_SCRATCH_DIR when cut. " +
-			"Use runInBackground for servers and watchers; prefer Read/Glob/Grep over cat/find/grep.",
+			"Use runInBackground for servers and watchers: it returns a backgroundTaskId; read the task's output with BashOutput and stop it with BashStop " +
+			"(on-demand tools: load them with ToolSearch). Prefer Read/Glob/Grep over cat/find/grep.",
 		Class: permission.ClassExec, Risk: permission.High,
 		Shape: NoPath,
 		// Timeout 0: the command's own timeout applies, and the pipeline
@@ -269,7 +270,9 @@ func (t bashTool) background(c *Call, a bashArgs, spec proc.Spec) Result {
 		_ = p.Kill()
 		return Failure(err)
 	}
-	return Result{OK: true, Content: fmt.Sprintf("started background task %s: %s", task.ID, a.Command),
+	return Result{OK: true, Content: fmt.Sprintf("started background task %s: %s\n"+
+		"Read its status and latest output with BashOutput {\"taskId\": %q} and stop it with BashStop {\"taskId\": %q}; "+
+		"if those tools are not loaded yet, call ToolSearch with \"select:BashOutput,BashStop\" first.", task.ID, a.Command, task.ID, task.ID),
 		Fields: map[string]any{"backgroundTaskId": task.ID}}
 }
 

@@ -44,6 +44,12 @@ type Spec struct {
 	// (Glob and Grep search the workspace root, an implicit path).
 	PathArg     string
 	DefaultPath string
+	// Deferred tools are offered on demand (spec §2.1): the system prompt
+	// lists them by Summary (one line) and their schema reaches the model
+	// only after it loads them with ToolSearch. Loading changes nothing
+	// else: policy, containment, timeout and audit are the same.
+	Deferred bool
+	Summary  string
 }
 
 // Call is one validated call handed to a tool after policy allowed it.
@@ -194,5 +200,6 @@ func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
 
 // Builtins returns the builtin tools of this build.
 func Builtins(opts Options) []Tool {
-	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}, editTool{}, bashTool{deps: opts.Bash}}
+	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}, editTool{}, bashTool{deps: opts.Bash},
+		bashOutputTool{deps: opts.Bash}, bashStopTool{deps: opts.Bash}}
 }

@@ -1,0 +1,299 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// On-demand (deferred) tools, spec §2.1. The host supplies each mode's
+// catalog; the system prompt lists it in a bounded section; ToolSearch
+// loads matches, whose schemas join the request from the next model call
+// of the turn. At each new user prompt the loaded set is rebuilt only from
+// successful activation evidence in the effective context. Loading is a
+// schema concern only: every call still goes through Host.Execute with the
+// same policy, containment, timeout and audit.
+
+// ToolSearch is the runtime-owned tool that loads on-demand tools.
+const ToolSearch = "ToolSearch"
+
+// Search bounds.
+const (
+	searchDefaultLimit = 5
+	searchMaxLimit     = 10
+	selectMax          = 20 // names in one select: query
+	maxQueryChars      = 500
+)
+
+var toolSearchSpec = provider.ToolDef{Name: ToolSearch,
+	Description: "Load on-demand tools: the ones listed under \"On-demand tools\" in the system prompt, which you cannot call until they are loaded. " +
+		"query is an exact tool name, \"select:Name1,Name2\" for several names, or words for the capability you need " +
+		"(matched against tool names and descriptions). The matching tools are added to your tools from your next response on, " +
+		"not in this one. Loading a tool changes nothing else: the host still checks, may ask about and records every call.",
+	Schema: json.RawMessage(`{"type":"object","properties":{` +
+		`"query":{"type":"string","description":"A tool name, select:Name1,Name2, or capability words."},` +
+		`"limit":{"type":"integer","minimum":1,"maximum":10,"description":"At most this many matches for a capability query (default 5)."}},` +
+		`"required":["query"],"additionalProperties":false}`)}
+
+// catalogNames lists the names of a catalog, in order.
+func catalogNames(catalog []DeferredTool) []string {
+	out := make([]string, 0, len(catalog))
+	for _, d := range catalog {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func inCatalog(catalog []DeferredTool, name string) bool {
+	return slices.ContainsFunc(catalog, func(d DeferredTool) bool { return d.Name == name })
+}
+
+// buildTools sets the tool list of the next request: the mode's builtin
+// tools, its runtime tools, then the loaded on-demand tools in catalog
+// order (a stable list, whatever the order they were loaded in).
+func (r *run) buildTools() {
+	mode := r.info.OperatingMode
+	r.tools = slices.Concat(r.a.host.Tools(mode), r.a.runtimeTools(mode, len(r.catalog) > 0))
+	for _, d := range r.catalog {
+		if r.active[d.Name] {
+			r.tools = append(r.tools, d.Def)
+		}
+	}
+}
+
+// setCatalog switches to mode's catalog, dropping loaded names it lacks.
+func (r *run) setCatalog(catalog []DeferredTool) {
+	r.catalog = catalog
+	for name := range r.active {
+		if !inCatalog(catalog, name) {
+			delete(r.active, name)
+		}
+	}
+}
+
+// offered reports whether the request that produced the current response
+// carried tool's schema (r.tools is rebuilt only after a batch).
+func (r *run) offered(tool string) bool {
+	return slices.ContainsFunc(r.tools, func(d provider.ToolDef) bool { return d.Name == tool })
+}
+
+// unloaded refuses a call of an on-demand tool the model was not given:
+// it has to be loaded with ToolSearch first.
+func (r *run) unloaded(tool string) (tools.Result, bool) {
+	if !inCatalog(r.catalog, tool) || r.offered(tool) {
+		return tools.Result{}, false
+	}
+	return tools.Failure(errs.New(errs.ToolNotFound,
+		"not run: %s is an on-demand tool that is not loaded. Call ToolSearch with query \"select:%s\" first; it can be called from your next response on",
+		tool, tool).With("tool", tool)), true
+}
+
+// activationEvidence returns the on-demand tool names the effective
+// context proves were loaded (spec §2.1): addedToolNames in the details of
+// successful ToolSearch results (and the historical details.activated and
+// top-level addedToolNames markers), and the names of successful calls.
+// Messages before the checkpoint are gone; failed, aborted, skipped,
+// interrupted and unfinished calls, and any prose, prove nothing.
+func (t Transcript) activationEvidence() map[string]bool {
+	out := map[string]bool{}
+	var upto int64
+	if t.Checkpoint != nil {
+		upto = t.Checkpoint.UptoSeq
+	}
+	for _, m := range t.Messages {
+		if m.Seq <= upto || m.Kind != KindModel || m.StopReason == stopFailed {
+			continue // not in the context the next request is built from
+		}
+		inContext := map[string]bool{}
+		for _, b := range m.Content {
+			if b.Type == provider.BlockToolUse {
+				inContext[b.ToolUseID] = true
+			}
+		}
+		for _, c := range m.ToolCalls {
+			if c.State != CallDone || len(c.Result) == 0 || !inContext[c.ToolUseID] {
+				continue
+			}
+			var res struct {
+				OK      bool `json:"ok"`
+				Details struct {
+					AddedToolNames []string        `json:"addedToolNames"`
+					Activated      json.RawMessage `json:"activated"`
+				} `json:"details"`
+				AddedToolNames []string `json:"addedToolNames"`
+			}
+			if json.Unmarshal(c.Result, &res) != nil || !res.OK {
+				continue
+			}
+			if c.Tool != ToolSearch {
+				out[c.Tool] = true
+				continue
+			}
+			names := slices.Concat(res.Details.AddedToolNames, res.AddedToolNames)
+			var activated []string
+			if json.Unmarshal(res.Details.Activated, &activated) == nil {
+				names = append(names, activated...)
+			}
+			for _, n := range names {
+				out[n] = true
+			}
+		}
+	}
+	return out
+}
+
+// restoreActive is the loaded set a new prompt starts with: the evidence
+// of the effective context, kept only where the mode's catalog still has
+// the tool.
+func restoreActive(t Transcript, catalog []DeferredTool) map[string]bool {
+	active := map[string]bool{}
+	for name := range t.activationEvidence() {
+		if inCatalog(catalog, name) {
+			active[name] = true
+		}
+	}
+	return active
+}
+
+// toolSearch runs one ToolSearch call: it matches the catalog and loads the
+// matches for the next request. It touches nothing in the workspace.
+func (r *run) toolSearch(c *prepared, m *rtCall) tools.Result {
+	obj, err := object(c.args, "", "ToolSearch's arguments", "query", "limit")
+	if err != nil {
+		return tools.Failure(err)
+	}
+	query, err := str(obj, "", "query", true, maxQueryChars)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	limit := searchDefaultLimit
+	if raw, ok := obj["limit"]; ok && !isNull(raw) {
+		if json.Unmarshal(raw, &limit) != nil || limit < 1 || limit > searchMaxLimit {
+			return tools.Failure(invalid("limit", "limit must be a whole number from 1 to %d", searchMaxLimit))
+		}
+	}
+	if len(r.catalog) == 0 {
+		return deny(m, errs.New(errs.ToolNotFound, "there are no on-demand tools in %s mode; use the tools you have", modeName(m.mode)))
+	}
+	matches, unknown := searchCatalog(r.catalog, query, limit)
+	if len(matches) == 0 {
+		msg := fmt.Sprintf("no on-demand tool matches %q", strings.TrimSpace(query))
+		if len(unknown) > 0 {
+			msg = fmt.Sprintf("%s is not an on-demand tool of %s mode", strings.Join(unknown, ", "), modeName(m.mode))
+		}
+		return tools.Failure(errs.New(errs.ToolNotFound, "%s; the catalog has %s. Query a name, select:Name1,Name2, or words from a tool's purpose",
+			msg, catalogList(r.catalog)).With("query", query))
+	}
+	names := catalogNames(matches)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Loaded %d on-demand tool(s). Their schemas are in your tools from your next response on; call them then, not in this response:", len(matches))
+	for _, d := range matches {
+		fmt.Fprintf(&b, "\n- %s: %s", d.Name, oneLine(d.Summary, maxSummaryChars))
+		r.active[d.Name] = true
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(&b, "\nNot in the catalog of %s mode: %s.", modeName(m.mode), strings.Join(unknown, ", "))
+	}
+	r.toolsChanged = true
+	return tools.Result{OK: true, Content: b.String(), Details: map[string]any{"addedToolNames": names, "query": query}}
+}
+
+// catalogList names a catalog's tools for a message, bounded.
+func catalogList(catalog []DeferredTool) string {
+	const show = 20
+	names := catalogNames(catalog)
+	if len(names) > show {
+		return strings.Join(names[:show], ", ") + fmt.Sprintf(" and %d more", len(names)-show)
+	}
+	return strings.Join(names, ", ")
+}
+
+// searchCatalog matches query against catalog: "select:A,B" selects exact
+// names, a query equal to a name (any case) selects that tool, and any
+// other query ranks tools by its words found in their names and
+// descriptions (a name hit weighs more), ties in catalog order. unknown
+// lists selected names the catalog lacks.
+func searchCatalog(catalog []DeferredTool, query string, limit int) (matches []DeferredTool, unknown []string) {
+	q := strings.TrimSpace(query)
+	byName := func(name string) (DeferredTool, bool) {
+		for _, d := range catalog {
+			if strings.EqualFold(d.Name, name) {
+				return d, true
+			}
+		}
+		return DeferredTool{}, false
+	}
+	if len(q) >= 7 && strings.EqualFold(q[:7], "select:") {
+		for _, n := range strings.Split(q[7:], ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			d, ok := byName(n)
+			switch {
+			case !ok:
+				unknown = append(unknown, n)
+			case !slices.ContainsFunc(matches, func(x DeferredTool) bool { return x.Name == d.Name }) && len(matches) < selectMax:
+				matches = append(matches, d)
+			}
+		}
+		return matches, unknown
+	}
+	if d, ok := byName(q); ok {
+		return []DeferredTool{d}, nil
+	}
+	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	type scored struct {
+		d     DeferredTool
+		score int
+	}
+	var hits []scored
+	for _, d := range catalog {
+		name, text := strings.ToLower(d.Name), strings.ToLower(d.Summary+" "+d.Def.Description)
+		score := 0
+		for _, w := range words {
+			if len(w) < 2 || stopWords[w] {
+				continue
+			}
+			if strings.Contains(name, w) {
+				score += 3
+			} else if strings.Contains(text, w) {
+				score++
+			}
+		}
+		if score > 0 {
+			hits = append(hits, scored{d, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int { return b.score - a.score })
+	for _, h := range hits[:min(len(hits), limit)] {
+		matches = append(matches, h.d)
+	}
+	return matches, nil
+}
+
+// stopWords carry no capability: "the" would match every "weather".
+var stopWords = map[string]bool{"an": true, "the": true, "to": true, "of": true, "for": true, "and": true, "or": true,
+	"in": true, "on": true, "at": true, "by": true, "with": true, "from": true, "is": true, "it": true, "this": true,
+	"that": true, "my": true, "me": true, "tool": true, "tools": true, "use": true, "can": true, "want": true, "need": true}
+
+// runDeferredGate refuses, before they run, the calls of on-demand tools
+// the model was not given in this request; each refusal is audited.
+func (r *run) runDeferredGate(ctx context.Context, calls []*prepared) {
+	for _, c := range calls {
+		if c.settled {
+			continue
+		}
+		if res, refused := r.unloaded(c.tool); refused {
+			c.finish(CallFailed, res)
+			r.audit(ctx, c, rtCall{mode: r.info.OperatingMode, decision: "deny"}, res, 0)
+		}
+	}
+}
