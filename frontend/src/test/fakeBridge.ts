@@ -42,6 +42,10 @@ export interface Seed {
   gitProjects?: string[];
   /** Raw worktree.Preview JSON by session id (isolated sessions without one get mergePreviewRaw()). */
   previews?: Record<string, Record<string, unknown>>;
+  /** Raw bgtask.Task JSON (all sessions); tasks() lists a session's ones that are not removed. */
+  tasks?: Array<Record<string, unknown>>;
+  /** Raw agent.Todo JSON lists by session id. */
+  todos?: Record<string, unknown[]>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -104,6 +108,7 @@ const names = [
   'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
+  'todos', 'onTodos',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -124,6 +129,8 @@ export interface FakeBackend {
   reviews: ReviewChange[];
   gitProjects: string[];
   previews: Record<string, Record<string, unknown>>;
+  tasks: Array<Record<string, unknown>>;
+  todos: Record<string, unknown[]>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -176,6 +183,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     reviews: [...(seed.reviews ?? [])],
     gitProjects: [...(seed.gitProjects ?? [])],
     previews: { ...seed.previews },
+    tasks: [...(seed.tasks ?? [])],
+    todos: { ...seed.todos },
   };
   let clock = NOW;
   let nextId = 1;
@@ -298,7 +307,14 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     c.state = 'rolledBack';
     return [{ ...c }];
   });
-  b.tasks.mockImplementation(async () => []);
+  b.tasks.mockImplementation(async (id) => db.tasks.filter((t) => t.sessionId === id && t.removed !== true).map(norm.backgroundTask));
+  b.todos.mockImplementation(async (id) => (db.todos[id] ?? []).map(norm.todo));
+  b.onTodos.mockImplementation((cb) =>
+    on('agent:todos', (p) => {
+      const e = norm.todosEvent(p);
+      if (e) cb(e);
+    }),
+  );
   b.taskOutput.mockImplementation(async (_s, id) => {
     throw new BridgeError('NOT_FOUND', `no task ${id}`);
   });
@@ -361,6 +377,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get previews() {
       return db.previews;
+    },
+    get tasks() {
+      return db.tasks;
+    },
+    get todos() {
+      return db.todos;
     },
     emit,
   };
