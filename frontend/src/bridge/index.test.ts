@@ -20,6 +20,7 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   Merge: vi.fn(),
   GetModelSettings: vi.fn(),
   SetModelSettings: vi.fn(),
+  Todos: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -183,5 +184,38 @@ describe('model settings', () => {
     expect(App.SetModelSettings).toHaveBeenCalledWith(next, 'sk-1');
     vi.mocked(App.SetModelSettings).mockRejectedValueOnce({ code: 'MODEL_NOT_CONFIGURED', message: 'missing base URL', details: {} });
     await expect(bridge.setModelSettings(next, '')).rejects.toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: 'missing base URL' });
+  });
+});
+
+describe('todos', () => {
+  it('todos() normalizes the checklist and tolerates null', async () => {
+    vi.mocked(App.Todos).mockResolvedValueOnce([{ content: 'Run the tests', status: 'in_progress', activeForm: 'Running the tests' }, { content: 'Ship', status: 'odd' }] as never);
+    await expect(bridge.todos('s1')).resolves.toEqual([
+      { content: 'Run the tests', status: 'in_progress', activeForm: 'Running the tests' },
+      { content: 'Ship', status: 'pending', activeForm: '' },
+    ]);
+    expect(App.Todos).toHaveBeenCalledWith('s1');
+    vi.mocked(App.Todos).mockResolvedValueOnce(null as never);
+    await expect(bridge.todos('s1')).resolves.toEqual([]);
+    vi.mocked(App.Todos).mockRejectedValueOnce({ code: 'INTERNAL', message: 'db closed' });
+    await expect(bridge.todos('s1')).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('onTodos subscribes to agent:todos and drops payloads without a session', () => {
+    let handler: ((...data: unknown[]) => void) | undefined;
+    const off = vi.fn();
+    vi.mocked(runtime.EventsOn).mockImplementation((_name, cb) => {
+      handler = cb;
+      return off;
+    });
+    const cb = vi.fn();
+    const unsubscribe = bridge.onTodos(cb);
+    expect(runtime.EventsOn).toHaveBeenCalledWith('agent:todos', expect.any(Function));
+    handler?.({ todos: [] });
+    expect(cb).not.toHaveBeenCalled();
+    handler?.({ sessionId: 's1', turnId: 't1', todos: [{ content: 'a', status: 'completed' }] });
+    expect(cb).toHaveBeenCalledWith({ sessionId: 's1', turnId: 't1', todos: [{ content: 'a', status: 'completed', activeForm: '' }] });
+    unsubscribe();
+    expect(off).toHaveBeenCalled();
   });
 });

@@ -9,6 +9,7 @@ import {
   EVENT_PROJECTS_CHANGED,
   EVENT_SESSIONS_CHANGED,
   EVENT_SETTINGS_CHANGED,
+  EVENT_TODOS,
   EVENT_WORKTREE_SETUP,
   PERMISSION_EVENTS,
   TASK_EVENTS,
@@ -27,6 +28,8 @@ import {
   type ReviewChange,
   type TaskEvent,
   type TaskOutput,
+  type Todo,
+  type TodosEvent,
   type Transcript,
   type PermissionMode,
   type Project,
@@ -262,6 +265,11 @@ export function removeTask(sessionId: string, taskId: string): Promise<void> {
   return call(() => App.RemoveTask(sessionId, taskId));
 }
 
+/** The session's checklist as the last TodoWrite left it (empty when there is none). */
+export function todos(sessionId: string): Promise<Todo[]> {
+  return call(async () => (await App.Todos(sessionId) ?? []).map(norm.todo));
+}
+
 // --- live events -------------------------------------------------------------
 
 function subscribeAll<T>(names: readonly string[], parse: (name: string, payload: unknown) => T | null, cb: (e: T) => void): Unsubscribe {
@@ -289,6 +297,14 @@ export function onPermissionEvent(cb: (e: PermissionEvent) => void): Unsubscribe
 /** task:started, task:output and task:exited, for all sessions. */
 export function onTaskEvent(cb: (e: TaskEvent) => void): Unsubscribe {
   return subscribeAll(TASK_EVENTS, norm.taskEvent, cb);
+}
+
+/** agent:todos (a session's checklist was replaced), for all sessions. */
+export function onTodos(cb: (e: TodosEvent) => void): Unsubscribe {
+  return EventsOn(EVENT_TODOS, (payload?: unknown) => {
+    const e = norm.todosEvent(payload);
+    if (e) cb(e);
+  });
 }
 
 // --- isolated sessions (git worktrees) ------------------------------------------

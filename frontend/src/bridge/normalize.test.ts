@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundTask, parseRaw, taskEvent, toMillis } from './normalize';
+import { backgroundTask, parseRaw, taskEvent, toMillis, todo, todosEvent } from './normalize';
 
 describe('parseRaw', () => {
   it('accepts a JSON value, a JSON string or a byte array', () => {
@@ -25,5 +25,17 @@ describe('background tasks', () => {
     expect(taskEvent('task:exited', { id: 'k1', sessionId: 's1', state: 'exited', exitCode: 0 })).toMatchObject({ type: 'task_exited', sessionId: 's1', task: { exitCode: 0 } });
     expect(taskEvent('task:output', { sessionId: 's1', taskId: 'k1', stdoutBytes: 10 })).toEqual({ type: 'task_output', sessionId: 's1', taskId: 'k1', stdoutBytes: 10, stderrBytes: 0 });
     expect(taskEvent('task:nope', {})).toBeNull();
+  });
+});
+
+describe('todos', () => {
+  it('defaults a missing activeForm and an unknown status', () => {
+    expect(todo({ content: 'Build', status: 'completed' })).toEqual({ content: 'Build', status: 'completed', activeForm: '' });
+    expect(todo({ content: 'Build', status: 'done?' }).status).toBe('pending');
+    expect(todo(null)).toEqual({ content: '', status: 'pending', activeForm: '' });
+  });
+  it('normalizes agent:todos and drops a payload without a session', () => {
+    expect(todosEvent({ sessionId: 's1', todos: null })).toEqual({ sessionId: 's1', turnId: '', todos: [] });
+    expect(todosEvent({ todos: [] })).toBeNull();
   });
 });

@@ -16,6 +16,8 @@ import type {
   TaskEvent,
   TaskOutput,
   TaskStreamOutput,
+  Todo,
+  TodosEvent,
   ToolCallRecord,
   ToolResult,
   Transcript,
@@ -263,6 +265,26 @@ function streamOutput(v: unknown): TaskStreamOutput {
 export function taskOutput(v: unknown): TaskOutput {
   const o = rec(v);
   return { task: backgroundTask(o.task), stdout: streamOutput(o.stdout), stderr: streamOutput(o.stderr) };
+}
+
+const TODO_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed']);
+
+export function todo(v: unknown): Todo {
+  const t = rec(v);
+  const status = str(t.status);
+  return {
+    content: str(t.content),
+    status: (TODO_STATUSES.has(status) ? status : 'pending') as Todo['status'],
+    activeForm: str(t.activeForm),
+  };
+}
+
+/** agent:todos; null without a session id. */
+export function todosEvent(payload: unknown): TodosEvent | null {
+  const p = rec(payload);
+  const sessionId = str(p.sessionId);
+  if (sessionId === '') return null;
+  return { sessionId, turnId: str(p.turnId), todos: list(p.todos).map(todo) };
 }
 
 const TURN_STATES: ReadonlySet<string> = new Set(['running', 'done', 'failed', 'aborted', 'interrupted']);

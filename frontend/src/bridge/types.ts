@@ -380,6 +380,27 @@ export const PERMISSION_EVENTS = ['permission:request', 'permission:resolved'] a
 export const TASK_EVENTS = ['task:started', 'task:output', 'task:exited'] as const;
 
 // ---------------------------------------------------------------------------
+// The session checklist (TodoWrite, backend/agent).
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface Todo {
+  content: string;
+  status: TodoStatus;
+  /** The step as shown while it runs ("Running the tests"); "" when not given. */
+  activeForm: string;
+}
+
+/** agent:todos: the session's checklist was replaced as a whole. */
+export interface TodosEvent {
+  sessionId: string;
+  turnId: string;
+  todos: Todo[];
+}
+
+export const EVENT_TODOS = 'agent:todos';
+
+// ---------------------------------------------------------------------------
 // Isolated sessions: git worktrees (backend/worktree).
 
 export interface WorktreeCommit {

@@ -44,6 +44,10 @@ export interface Seed {
   previews?: Record<string, Record<string, unknown>>;
   /** The session named by --session. */
   initialSessionId?: string;
+  /** Raw bgtask.Task JSON (all sessions); tasks() lists a session's ones that are not removed. */
+  tasks?: Array<Record<string, unknown>>;
+  /** Raw agent.Todo JSON lists by session id. */
+  todos?: Record<string, unknown[]>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -106,6 +110,7 @@ const names = [
   'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
+  'todos', 'onTodos',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -127,6 +132,8 @@ export interface FakeBackend {
   gitProjects: string[];
   previews: Record<string, Record<string, unknown>>;
   initialSessionId: string;
+  tasks: Array<Record<string, unknown>>;
+  todos: Record<string, unknown[]>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -180,6 +187,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     gitProjects: [...(seed.gitProjects ?? [])],
     previews: { ...seed.previews },
     initialSessionId: seed.initialSessionId ?? '',
+    tasks: [...(seed.tasks ?? [])],
+    todos: { ...seed.todos },
   };
   let clock = NOW;
   let nextId = 1;
@@ -303,7 +312,14 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     c.state = 'rolledBack';
     return [{ ...c }];
   });
-  b.tasks.mockImplementation(async () => []);
+  b.tasks.mockImplementation(async (id) => db.tasks.filter((t) => t.sessionId === id && t.removed !== true).map(norm.backgroundTask));
+  b.todos.mockImplementation(async (id) => (db.todos[id] ?? []).map(norm.todo));
+  b.onTodos.mockImplementation((cb) =>
+    on('agent:todos', (p) => {
+      const e = norm.todosEvent(p);
+      if (e) cb(e);
+    }),
+  );
   b.taskOutput.mockImplementation(async (_s, id) => {
     throw new BridgeError('NOT_FOUND', `no task ${id}`);
   });
@@ -369,6 +385,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get initialSessionId() {
       return db.initialSessionId;
+    },
+    get tasks() {
+      return db.tasks;
+    },
+    get todos() {
+      return db.todos;
     },
     emit,
   };

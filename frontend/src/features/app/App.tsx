@@ -5,6 +5,7 @@ import type { AppInfo, Settings } from '../../bridge/types';
 import { AppProvider } from '../../state/AppContext';
 import { ToastProvider, useToasts } from '../../state/ToastContext';
 import { SessionActivityProvider } from '../../state/SessionActivityContext';
+import { TasksProvider } from '../tasks/TasksContext';
 import { WorkspaceProvider } from '../../state/WorkspaceContext';
 import { ConfirmProvider } from '../../ui/Dialog';
 import { Shell } from './Shell';
@@ -50,8 +51,10 @@ export function App() {
         <AppProvider info={boot.info} initialSettings={boot.settings}>
           <WorkspaceProvider>
             <SessionActivityProvider>
-              <InitialError error={boot.settingsError} />
-              <Shell />
+              <TasksProvider>
+                <InitialError error={boot.settingsError} />
+                <Shell />
+              </TasksProvider>
             </SessionActivityProvider>
           </WorkspaceProvider>
         </AppProvider>

@@ -14,9 +14,11 @@ export interface ComposerProps {
   placeholder?: string;
   /** Opens Settings (offered with the MODEL_NOT_CONFIGURED notice). */
   onOpenSettings?: () => void;
+  /** The todo + background-task container: above the decision surfaces and the input. */
+  dock?: ReactNode;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
@@ -69,6 +71,8 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
 
   return (
     <form className="composer" onSubmit={onSubmit} aria-label="Composer">
+      {dock}
+      {/* Plan/Ask decision surfaces go here: below the dock, above the input. */}
       {modelMissing && (
         <div className="composer-blocker" role="alert" id={errorId}>
           <Settings2 size={16} aria-hidden="true" />
