@@ -41,7 +41,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
   const confirm = useConfirm();
   const diffId = useId();
   const lines = hunkLineCount(change.hunks);
-  const [open, setOpen] = useState(lines > 0 && lines <= OPEN_DIFF_LINES);
+  const [open, setOpen] = useState(lines <= OPEN_DIFF_LINES);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
