@@ -50,7 +50,7 @@ export function SessionPane({ session, project }: { session: Session; project: P
         </div>
       )}
       <div className="session-split">
-        <div className="session-main">
+        <div className="session-column">
           <SessionBody key={session.id} session={session} review={panels.review} />
         </div>
         <PanelSlot panels={panels} />
