@@ -12,6 +12,9 @@ import (
 
 // Row is one tool call's record (spec §9).
 type Row struct {
+	// ID is the row's place in the table, set when read back (the paging
+	// cursor of Query); Record ignores it.
+	ID               int64  `json:"id"`
 	TraceID          string `json:"traceId"`
 	SessionID        string `json:"sessionId"`
 	TurnID           string `json:"turnId"`
@@ -175,11 +178,16 @@ func (w *Writer) Flush() {
 	<-ack
 }
 
-// List returns a session's rows, oldest first (tests and the UI's audit view).
+// List returns a session's rows, oldest first (tests; the UI pages with Query).
 func List(ctx context.Context, db *sql.DB, sessionID string) ([]Row, error) {
-	rows, err := db.QueryContext(ctx, `SELECT trace_id, session_id, turn_id, tool_call_id, tool, delegate, args_hash,
-		args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted, permission_wait_ms,
-		duration_ms, overhead_ms, total_ms, ok, error_code, created_at FROM audit WHERE session_id = ? ORDER BY id`, sessionID)
+	return scanRows(db.QueryContext(ctx, `SELECT `+rowColumns+` FROM audit WHERE session_id = ? ORDER BY id`, sessionID))
+}
+
+const rowColumns = `id, trace_id, session_id, turn_id, tool_call_id, tool, delegate, args_hash,
+	args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted, permission_wait_ms,
+	duration_ms, overhead_ms, total_ms, ok, error_code, created_at`
+
+func scanRows(rows *sql.Rows, err error) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +195,7 @@ func List(ctx context.Context, db *sql.DB, sessionID string) ([]Row, error) {
 	var out []Row
 	for rows.Next() {
 		var r Row
-		if err := rows.Scan(&r.TraceID, &r.SessionID, &r.TurnID, &r.ToolCallID, &r.Tool, &r.Delegate, &r.ArgsHash,
+		if err := rows.Scan(&r.ID, &r.TraceID, &r.SessionID, &r.TurnID, &r.ToolCallID, &r.Tool, &r.Delegate, &r.ArgsHash,
 			&r.ArgsPreview, &r.PathRoot, &r.ExternalPath, &r.PermissionMode, &r.OperatingMode, &r.Decision, &r.Prompted,
 			&r.PermissionWaitMs, &r.DurationMs, &r.OverheadMs, &r.TotalMs, &r.OK, &r.ErrorCode, &r.CreatedAt); err != nil {
 			return nil, err

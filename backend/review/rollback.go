@@ -46,7 +46,7 @@ func (s *Store) Rollback(ctx context.Context, sessionID, snapshotID string, r *p
 	for _, rec := range recs {
 		if rec.change.State == StateRolledBack {
 			return nil, errs.New(errs.Conflict, "the change to %s was already rolled back; nothing to do", rec.change.Path).
-				With("snapshotId", rec.change.SnapshotID).With("path", rec.change.Path)
+				With("snapshotId", rec.change.SnapshotID).With("path", rec.change.Path).With("reason", ReasonRolledBack)
 		}
 		if !rec.change.Reversible {
 			return nil, errs.New(errs.ReviewNotReversible, "the change to %s is too large to have been kept, so it cannot be rolled back; restore the file by hand", rec.change.Path).
@@ -119,7 +119,7 @@ func (s *Store) markRolledBack(ctx context.Context, args []any) error {
 		return storageErr(err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != int64(len(args)-1) {
-		return errs.New(errs.Conflict, "the change was rolled back concurrently; list the review changes again")
+		return errs.New(errs.Conflict, "the change was rolled back concurrently; list the review changes again").With("reason", ReasonRolledBack)
 	}
 	return storageErr(tx.Commit())
 }
@@ -147,7 +147,7 @@ func (s *Store) check(sessionID string, rec record, r *pathguard.Resolver) (*ste
 	if res.Root != pathguard.Workspace || res.Rel != ch.Path {
 		// The path (or a folder above it) now resolves elsewhere: a link
 		// was planted after the edit.
-		return nil, conflict(ch, "is now redirected by a symbolic link")
+		return nil, conflict(ch, ReasonRedirected, "is now redirected by a symbolic link")
 	}
 	st := &step{rec: rec, name: filepath.FromSlash(res.Rel), abs: res.Abs}
 	if st.root, err = openWorkspace(res.RootDir); err != nil {
@@ -159,11 +159,11 @@ func (s *Store) check(sessionID string, rec record, r *pathguard.Resolver) (*ste
 	switch ch.Status {
 	case StatusDeleted:
 		if st.cur.present {
-			return nil, conflict(ch, "exists again")
+			return nil, s.withSince(conflict(ch, ReasonExistsAgain, "exists again"), sessionID, rec, st.cur)
 		}
 	default:
 		if err := st.cur.matches(rec); err != nil {
-			return nil, checkErr(ch, err)
+			return nil, s.withSince(checkErr(ch, err), sessionID, rec, st.cur)
 		}
 	}
 	if ch.Status != StatusAdded {
@@ -277,27 +277,27 @@ var (
 func checkErr(ch Change, err error) error {
 	switch {
 	case errors.Is(err, errNotRegular):
-		return conflict(ch, "is no longer a regular file (a link, folder or special file is in its place)")
+		return conflict(ch, ReasonNotRegular, "is no longer a regular file (a link, folder or special file is in its place)")
 	case errors.Is(err, errLinked):
-		return conflict(ch, "now has another hard link")
+		return conflict(ch, ReasonHardLinked, "now has another hard link")
 	case errors.Is(err, errChanged):
-		return conflict(ch, "was changed after this edit")
+		return conflict(ch, ReasonChanged, "was changed after this edit")
 	case errors.Is(err, fs.ErrExist):
-		return conflict(ch, "exists again")
+		return conflict(ch, ReasonExistsAgain, "exists again")
 	case errors.Is(err, fs.ErrNotExist):
-		return conflict(ch, "no longer exists")
+		return conflict(ch, ReasonMissing, "no longer exists")
 	}
 	if isEscape(err) {
-		return conflict(ch, "is now redirected by a symbolic link")
+		return conflict(ch, ReasonRedirected, "is now redirected by a symbolic link")
 	}
 	return errs.Wrap(err, errs.ToolFailed, "cannot inspect %s for the rollback; check its permissions and retry", ch.Path).
 		With("path", ch.Path).With("snapshotId", ch.SnapshotID)
 }
 
-func conflict(ch Change, why string) error {
+func conflict(ch Change, reason, why string) error {
 	return errs.New(errs.Conflict,
 		"%s %s, so the rollback was refused and the file left untouched; review its current content and restore or edit it by hand (or undo the later change first)",
-		ch.Path, why).With("path", ch.Path).With("snapshotId", ch.SnapshotID)
+		ch.Path, why).With("path", ch.Path).With("snapshotId", ch.SnapshotID).With("reason", reason)
 }
 
 // isEscape reports os.Root refusing to leave the workspace ("path escapes

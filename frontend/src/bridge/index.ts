@@ -2,6 +2,7 @@
 // rejects only with a BridgeError.
 import * as App from '../../wailsjs/go/main/App';
 import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
+import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { toBridgeError } from './errors';
 import * as norm from './normalize';
 import {
@@ -41,6 +42,7 @@ import {
 } from './types';
 
 export type * from './types';
+export type * from './activity';
 
 async function call<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -245,6 +247,14 @@ export function reviewChanges(sessionId: string, messageId: string): Promise<Rev
 /** Rolls one change back (with its move partner); rejects CONFLICT when the file changed since. */
 export function rollbackChange(sessionId: string, snapshotId: string): Promise<ReviewChange[]> {
   return call(async () => (await App.RollbackChange(sessionId, snapshotId) ?? []).map(norm.reviewChange));
+}
+
+/**
+ * One page of the session's audit rows (the Activity view), newest first. cursor 0 starts
+ * at the newest row; pass the page's nextCursor for older ones. limit 0 = 50, at most 200.
+ */
+export function activityLog(sessionId: string, filter: ActivityFilter, cursor = 0, limit = 0): Promise<ActivityPage> {
+  return call(async () => activityPage(await App.ActivityLog(sessionId, { ...filter, cursor, limit })));
 }
 
 // --- background tasks --------------------------------------------------------

@@ -7,6 +7,7 @@
 // and see the UI react; override single calls with mockResolvedValueOnce / mockRejectedValueOnce.
 import { vi, type Mock } from 'vitest';
 import type * as Bridge from '../bridge';
+import { activityPage, type AuditRow } from '../bridge/activity';
 import { BridgeError } from '../bridge/errors';
 import * as norm from '../bridge/normalize';
 import {
@@ -48,6 +49,8 @@ export interface Seed {
   tasks?: Array<Record<string, unknown>>;
   /** Raw agent.Todo JSON lists by session id. */
   todos?: Record<string, unknown[]>;
+  /** Audit rows (any order; ids must be unique). */
+  audit?: AuditRow[];
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -111,6 +114,7 @@ const names = [
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
   'todos', 'onTodos',
+  'activityLog',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -134,6 +138,7 @@ export interface FakeBackend {
   initialSessionId: string;
   tasks: Array<Record<string, unknown>>;
   todos: Record<string, unknown[]>;
+  audit: AuditRow[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -147,6 +152,16 @@ export function reviewChange(snapshotId: string, path: string, extra: Partial<Re
     snapshotId, messageId: 'm1', path, operation: 'write', status: 'modified', state: 'active', additions: 3, deletions: 1,
     hunks: [], binary: false, truncated: false, reversible: true, sessionId: 's1', toolCallId: 'c1', groupId: '', createdAt: NOW,
     ...extra,
+  };
+}
+
+/** An audit row of session s1: a successful Read unless extra says otherwise. */
+export function auditRow(id: number, extra: Partial<AuditRow> = {}): AuditRow {
+  return {
+    id, traceId: `trace-${id}`, sessionId: 's1', turnId: 't1', toolCallId: `c${id}`, tool: 'Read', delegate: '',
+    argsPreview: `path="src/file${id}.ts"`, pathRoot: 'workspace', externalPath: false, permissionMode: 'ask', operatingMode: 'agent',
+    decision: 'allow', prompted: false, permissionWaitMs: 0, durationMs: 3, overheadMs: 0, totalMs: 3, ok: true, errorCode: '',
+    createdAt: NOW - 60_000 + id, ...extra,
   };
 }
 
@@ -189,6 +204,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     initialSessionId: seed.initialSessionId ?? '',
     tasks: [...(seed.tasks ?? [])],
     todos: { ...seed.todos },
+    audit: [...(seed.audit ?? [])],
   };
   let clock = NOW;
   let nextId = 1;
@@ -342,6 +358,28 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       upToDate: pv.upToDate, synced: false, fastForwarded: !pv.upToDate, commits: pv.commits.length,
     });
   });
+  // Like backend/audit Query: newest first, cursor = the last id seen, summary on the first page.
+  b.activityLog.mockImplementation(async (sessionId, filter, cursor = 0, limit = 0) => {
+    const size = Math.min(limit || 50, 200);
+    const all = db.audit.filter((r) => r.sessionId === sessionId);
+    const matching = all
+      .filter((r) =>
+        (filter.tool === '' || r.tool === filter.tool) &&
+        (filter.decision === '' || r.decision === filter.decision) &&
+        (filter.result === '' || (filter.result === 'ok' ? r.ok : filter.result === 'failed' ? !r.ok : r.errorCode === filter.result)),
+      )
+      .sort((x, y) => y.id - x.id);
+    const after = matching.filter((r) => cursor === 0 || r.id < cursor);
+    const rows = after.slice(0, size);
+    const distinct = (pick: (r: AuditRow) => string) => [...new Set(all.map(pick).filter(Boolean))].sort();
+    return activityPage({
+      rows,
+      nextCursor: after.length > size ? rows[rows.length - 1]!.id : 0,
+      summary: cursor === 0
+        ? { matching: matching.length, tools: distinct((r) => r.tool), decisions: distinct((r) => r.decision), errorCodes: distinct((r) => r.errorCode) }
+        : undefined,
+    });
+  });
   b.onWorktreeSetup.mockImplementation((cb) =>
     on('worktree:setup', (p) => {
       const e = norm.worktreeSetupEvent(p);
@@ -391,6 +429,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get todos() {
       return db.todos;
+    },
+    get audit() {
+      return db.audit;
     },
     emit,
   };

@@ -549,6 +549,138 @@ export namespace api {
 
 }
 
+export namespace audit {
+	
+	export class Filter {
+	    tool: string;
+	    decision: string;
+	    result: string;
+	    cursor: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Filter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.decision = source["decision"];
+	        this.result = source["result"];
+	        this.cursor = source["cursor"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class Summary {
+	    matching: number;
+	    tools: string[];
+	    decisions: string[];
+	    errorCodes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.matching = source["matching"];
+	        this.tools = source["tools"];
+	        this.decisions = source["decisions"];
+	        this.errorCodes = source["errorCodes"];
+	    }
+	}
+	export class Row {
+	    id: number;
+	    traceId: string;
+	    sessionId: string;
+	    turnId: string;
+	    toolCallId: string;
+	    tool: string;
+	    delegate?: string;
+	    argsHash: string;
+	    argsPreview: string;
+	    pathRoot: string;
+	    externalPath: boolean;
+	    permissionMode: string;
+	    operatingMode: string;
+	    decision: string;
+	    prompted: boolean;
+	    permissionWaitMs: number;
+	    durationMs: number;
+	    overheadMs: number;
+	    totalMs: number;
+	    ok: boolean;
+	    errorCode: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Row(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.traceId = source["traceId"];
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.tool = source["tool"];
+	        this.delegate = source["delegate"];
+	        this.argsHash = source["argsHash"];
+	        this.argsPreview = source["argsPreview"];
+	        this.pathRoot = source["pathRoot"];
+	        this.externalPath = source["externalPath"];
+	        this.permissionMode = source["permissionMode"];
+	        this.operatingMode = source["operatingMode"];
+	        this.decision = source["decision"];
+	        this.prompted = source["prompted"];
+	        this.permissionWaitMs = source["permissionWaitMs"];
+	        this.durationMs = source["durationMs"];
+	        this.overheadMs = source["overheadMs"];
+	        this.totalMs = source["totalMs"];
+	        this.ok = source["ok"];
+	        this.errorCode = source["errorCode"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class Page {
+	    rows: Row[];
+	    nextCursor: number;
+	    summary?: Summary;
+	
+	    static createFrom(source: any = {}) {
+	        return new Page(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rows = this.convertValues(source["rows"], Row);
+	        this.nextCursor = source["nextCursor"];
+	        this.summary = this.convertValues(source["summary"], Summary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
 export namespace bgtask {
 	
 	export class StreamOutput {

@@ -9,6 +9,8 @@ import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { Composer } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
+import { PanelButtons, PanelSlot, useSessionPanels } from '../review/SidePanels';
+import type { ReviewApi } from '../review/useReviewChanges';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { Transcript } from './Transcript';
@@ -17,6 +19,7 @@ import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
   const temporary = session.projectId === '';
+  const panels = useSessionPanels(session.id);
   return (
     <section className="session-pane" aria-label={sessionTitle(session)}>
       <header className="pane-header">
@@ -36,6 +39,7 @@ export function SessionPane({ session, project }: { session: Session; project: P
           </div>
         </div>
         {session.isolated && <WorktreeHeader key={`worktree-${session.id}`} session={session} />}
+        <PanelButtons panels={panels} />
       </header>
       {session.isolated && <WorktreeSetupNotice key={`setup-${session.id}`} sessionId={session.id} />}
       {session.archivedAt > 0 && (
@@ -46,18 +50,24 @@ export function SessionPane({ session, project }: { session: Session; project: P
           </Button>
         </div>
       )}
-      <SessionBody key={session.id} session={session} />
+      <div className="session-split">
+        <div className="session-column">
+          <SessionBody key={session.id} session={session} review={panels.review} />
+        </div>
+        <PanelSlot panels={panels} />
+      </div>
     </section>
   );
 }
 
 /** Keyed by session id: its transcript state starts fresh for every session. */
-function SessionBody({ session }: { session: Session }) {
+function SessionBody({ session, review }: { session: Session; review: ReviewApi }) {
   const ws = useWorkspace();
   const { settings } = useApp();
   const confirm = useConfirm();
   const t = useTranscript(session.id);
-  const { rollback } = t;
+  // The Review pane's records: one source for the pane and the inline rows.
+  const { rollback } = review;
 
   const onRollback = useCallback(
     async (change: ReviewChange) => {
@@ -83,7 +93,7 @@ function SessionBody({ session }: { session: Session }) {
       <Transcript
         state={t.state}
         running={t.running}
-        reviews={t.reviews}
+        reviews={review.byId}
         onResolve={t.resolveApproval}
         onRollback={onRollback}
         onRetryLoad={t.reload}

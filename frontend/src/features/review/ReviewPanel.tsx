@@ -1,0 +1,109 @@
+// The Review pane: the session's review records grouped by the message that made them
+// (newest last), each with its recorded diff, counts, state and Rollback.
+import { RefreshCw, X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { formatDateTime } from '../../lib/time';
+import { Button, IconButton } from '../../ui/Button';
+import { ChangeCard } from './ChangeCard';
+import { groupByMessage } from './groups';
+import type { ReviewApi } from './useReviewChanges';
+import './review.css';
+
+export function ReviewPanel({ review }: { review: ReviewApi }) {
+  const { changes, loaded, error } = review;
+  const active = changes.filter((c) => c.state !== 'rolledBack');
+  const added = active.reduce((n, c) => n + c.additions, 0);
+  const removed = active.reduce((n, c) => n + c.deletions, 0);
+  const rolledBack = changes.length - active.length;
+
+  if (!loaded) return <p className="muted side-panel-note" role="status">Loading the changes…</p>;
+  if (error && changes.length === 0) {
+    return (
+      <div className="side-panel-note" role="alert">
+        <p>
+          <code className="error-code">{error.code}</code> {error.message}
+        </p>
+        <Button size="sm" icon={<RefreshCw size={13} aria-hidden="true" />} onClick={review.reload}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  if (changes.length === 0) {
+    return (
+      <p className="muted side-panel-note">
+        No changes yet. Files the agent writes or edits in the workspace are listed here, grouped by message, each with a Rollback.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p className="review-summary">
+        {active.length} active {active.length === 1 ? 'change' : 'changes'} ·{' '}
+        <span aria-label={`${added} added, ${removed} removed lines`}>
+          <span className="diff-add">+{added}</span> <span className="diff-del">−{removed}</span>
+        </span>
+        {rolledBack > 0 && <> · {rolledBack} rolled back</>}
+      </p>
+      {groupByMessage(changes).map((g) => (
+        <section key={g.messageId} className="review-group" aria-labelledby={`review-group-${g.messageId}`}>
+          <h3 className="review-group-title" id={`review-group-${g.messageId}`}>
+            Message {g.ordinal}
+            <time className="muted" dateTime={new Date(g.createdAt).toISOString()}>
+              {formatDateTime(g.createdAt)}
+            </time>
+          </h3>
+          <ul className="change-list">
+            {g.changes.map((c) => (
+              <ChangeCard
+                key={c.snapshotId}
+                change={c}
+                partner={c.groupId ? changes.find((o) => o.groupId === c.groupId && o.snapshotId !== c.snapshotId) : undefined}
+                onRollback={review.rollback}
+                onStale={review.reload}
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+/** The frame of a session side panel: a labelled region with a title and a close button; Escape closes it. */
+export function SidePanelFrame({
+  id,
+  title,
+  wide,
+  onClose,
+  children,
+}: {
+  id: string;
+  title: string;
+  wide?: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <aside
+      id={id}
+      className={`side-panel${wide ? ' side-panel-wide' : ''}`}
+      aria-label={title}
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !e.defaultPrevented) {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      <header className="side-panel-header">
+        <h2 className="side-panel-title">{title}</h2>
+        <IconButton label={`Close ${title}`} onClick={onClose}>
+          <X size={15} aria-hidden="true" />
+        </IconButton>
+      </header>
+      <div className="side-panel-body">{children}</div>
+    </aside>
+  );
+}

@@ -1,0 +1,90 @@
+// The session header's side panels: Review (the session's changes) and Activity (its
+// audit rows). SessionPane holds the state with useSessionPanels and places the two
+// pieces: PanelButtons in the header, PanelSlot beside the transcript.
+import { Activity, FileDiff } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { Button } from '../../ui/Button';
+import { ActivityPanel } from '../activity/ActivityPanel';
+import { ReviewPanel, SidePanelFrame } from './ReviewPanel';
+import { useReviewChanges, type ReviewApi } from './useReviewChanges';
+import './review.css';
+
+export type SidePanel = 'review' | 'activity';
+
+export interface SessionPanels {
+  sessionId: string;
+  open: SidePanel | null;
+  toggle: (panel: SidePanel) => void;
+  close: () => void;
+  review: ReviewApi;
+  ids: Record<SidePanel, string>;
+  buttons: RefObject<Record<SidePanel, HTMLButtonElement | null>>;
+}
+
+export function useSessionPanels(sessionId: string): SessionPanels {
+  const [open, setOpen] = useState<SidePanel | null>(null);
+  const review = useReviewChanges(sessionId);
+  const base = useId();
+  const ids = { review: `${base}-review`, activity: `${base}-activity` };
+  const buttons = useRef<Record<SidePanel, HTMLButtonElement | null>>({ review: null, activity: null });
+  const toggle = useCallback((p: SidePanel) => setOpen((cur) => (cur === p ? null : p)), []);
+  const close = useCallback(() => {
+    // Give the focus back to the button that opened the panel.
+    if (open) buttons.current[open]?.focus();
+    setOpen(null);
+  }, [open]);
+  return { sessionId, open, toggle, close, review, ids, buttons };
+}
+
+export function PanelButtons({ panels }: { panels: SessionPanels }) {
+  const count = panels.review.changes.length;
+  return (
+    <div className="panel-buttons">
+      <Button
+        ref={(el) => void (panels.buttons.current.review = el)}
+        size="sm"
+        variant="ghost"
+        icon={<FileDiff size={14} aria-hidden="true" />}
+        aria-pressed={panels.open === 'review'}
+        aria-controls={panels.open === 'review' ? panels.ids.review : undefined}
+        aria-label={`Changes (${count})`}
+        onClick={() => panels.toggle('review')}
+      >
+        Changes <span className="count-pill">{count}</span>
+      </Button>
+      <Button
+        ref={(el) => void (panels.buttons.current.activity = el)}
+        size="sm"
+        variant="ghost"
+        icon={<Activity size={14} aria-hidden="true" />}
+        aria-pressed={panels.open === 'activity'}
+        aria-controls={panels.open === 'activity' ? panels.ids.activity : undefined}
+        onClick={() => panels.toggle('activity')}
+      >
+        Activity
+      </Button>
+    </div>
+  );
+}
+
+export function PanelSlot({ panels }: { panels: SessionPanels }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // An opened panel takes the focus, so the keyboard lands in it.
+  useEffect(() => {
+    if (panels.open) ref.current?.querySelector<HTMLElement>('.side-panel')?.focus();
+  }, [panels.open]);
+  if (!panels.open) return null;
+  return (
+    <div ref={ref} className="side-panel-slot">
+      {panels.open === 'review' ? (
+        <SidePanelFrame id={panels.ids.review} title="Changes" onClose={panels.close}>
+          <ReviewPanel review={panels.review} />
+        </SidePanelFrame>
+      ) : (
+        <SidePanelFrame id={panels.ids.activity} title="Activity" wide onClose={panels.close}>
+          <ActivityPanel key={panels.sessionId} sessionId={panels.sessionId} />
+        </SidePanelFrame>
+      )}
+    </div>
+  );
+}
