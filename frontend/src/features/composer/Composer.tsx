@@ -14,9 +14,11 @@ export interface ComposerProps {
   placeholder?: string;
   /** Opens Settings (offered with the MODEL_NOT_CONFIGURED notice). */
   onOpenSettings?: () => void;
+  /** The decision surfaces (Plan/Goal approval, asktool questions), directly above the input. */
+  decisions?: ReactNode;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, decisions }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
@@ -88,6 +90,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
           </div>
         </div>
       )}
+      {decisions}
       <div className="composer-box">
         <textarea
           className="composer-input"

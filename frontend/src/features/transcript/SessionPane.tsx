@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { Composer } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
+import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
@@ -92,6 +93,7 @@ function SessionBody({ session }: { session: Session }) {
         onStop={t.stop}
         running={t.running}
         onOpenSettings={() => ws.showView('settings')}
+        decisions={<DecisionSurfaces sessionId={session.id} />}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />
