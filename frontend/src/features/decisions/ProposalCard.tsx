@@ -169,7 +169,7 @@ export const ProposalCard = memo(function ProposalCard({ card, onApprove, onReje
           )}
         </>
       ) : (
-        <div ref={outcomeRef} tabIndex={-1} className="decision-outcome-block">
+        <div ref={outcomeRef} tabIndex={-1} className="decision-outcome-block" role="status">
           <ProposalOutcome card={card} onCheckAgain={onCheckAgain} />
         </div>
       )}
@@ -181,7 +181,7 @@ function ProposalOutcome({ card, onCheckAgain }: { card: ProposalCardState; onCh
   const p = card.proposal;
   if (card.closedBy) {
     return (
-      <div className="decision-closed" role="status">
+      <div className="decision-closed">
         <p className="decision-outcome outcome-closed">
           Not applied <code className="error-code">{card.closedBy.code}</code>
         </p>
@@ -196,7 +196,7 @@ function ProposalOutcome({ card, onCheckAgain }: { card: ProposalCardState; onCh
     );
   }
   return (
-    <div role="status">
+    <div>
       <p className={`decision-outcome outcome-${p.state}`}>{proposalOutcome(p.kind, p.state, p.permissionMode, p.path)}</p>
       {p.feedback && (
         <blockquote className="decision-feedback selectable" aria-label={p.state === 'rejected' ? 'Feedback' : 'Note'}>

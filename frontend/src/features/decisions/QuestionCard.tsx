@@ -91,7 +91,7 @@ export const QuestionCard = memo(function QuestionCard({ card, onAnswer, onDismi
           )}
         </>
       ) : (
-        <div ref={outcomeRef} tabIndex={-1} className="decision-outcome-block">
+        <div ref={outcomeRef} tabIndex={-1} className="decision-outcome-block" role="status">
           <QuestionOutcome card={card} onCheckAgain={onCheckAgain} />
         </div>
       )}
@@ -103,7 +103,7 @@ function QuestionOutcome({ card, onCheckAgain }: { card: QuestionCardState; onCh
   const q = card.request;
   if (card.closedBy) {
     return (
-      <div className="decision-closed" role="status">
+      <div className="decision-closed">
         <p className="decision-outcome outcome-closed">
           Not sent <code className="error-code">{card.closedBy.code}</code>
         </p>
@@ -118,7 +118,7 @@ function QuestionOutcome({ card, onCheckAgain }: { card: QuestionCardState; onCh
   const stopped = q.state === 'skipped';
   const skipped = stopped || isSkipped(q.answers);
   return (
-    <div role="status">
+    <div>
       <p className={`decision-outcome ${skipped ? 'outcome-skipped' : 'outcome-answered'}`}>
         {stopped ? 'Skipped — the turn was stopped before an answer.' : skipped ? 'Skipped.' : 'Answered.'}
       </p>
