@@ -98,7 +98,8 @@ export const ProposalCard = memo(function ProposalCard({ card, onApprove, onReje
       )}
       {pending ? (
         <>
-          <div className="decision-document" tabIndex={0} role="region" aria-label={`${kind} document`}>
+          {/* The focus starts on the document, to read first: a stray Enter approves nothing. */}
+          <div className="decision-document" tabIndex={0} role="region" aria-label={`${kind} document`} data-autofocus="">
             <Markdown source={p.markdown} />
           </div>
           {p.question && <p className="decision-question">{p.question}</p>}
@@ -152,7 +153,7 @@ export const ProposalCard = memo(function ProposalCard({ card, onApprove, onReje
               : 'Sent with Reject; with Approve it goes along as a note.'}
           </p>
           <div className="decision-actions" role="group" aria-label="Decision">
-            <button type="button" className="btn btn-primary btn-sm" data-autofocus="" disabled={busy !== null} onClick={() => void run('approve')}>
+            <button type="button" className="btn btn-primary btn-sm" disabled={busy !== null} onClick={() => void run('approve')}>
               {busy === 'approve' ? 'Approving…' : 'Approve'}
             </button>
             <button type="button" className="btn btn-secondary btn-sm" disabled={busy !== null} onClick={() => void run('reject')}>

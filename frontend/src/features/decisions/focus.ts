@@ -20,7 +20,9 @@ export function useCardFocus(card: RefObject<HTMLElement | null>, outcome: RefOb
     if (!root) return;
     if (pending && before === null) {
       if (typingElsewhere()) return;
-      root.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+      // Keep the card's top in view (title, document) rather than its last control.
+      root.querySelector<HTMLElement>('[data-autofocus]')?.focus({ preventScroll: true });
+      root.scrollIntoView?.({ block: 'nearest' });
       return;
     }
     if (!pending && before === true) {
