@@ -66,7 +66,7 @@ export function decisionTarget(item: ToolItem): string {
 
 /** The status word once settled ("Answered", "Approved", …); null leaves the default. */
 export function decisionStatus(item: ToolItem): string | null {
-  if (item.status === 'running' || item.status === 'pending') return 'Waiting for you';
+  if (item.status === 'running') return 'Waiting for you';
   const r = item.result;
   if (!r) return null;
   if (item.tool === ASK) {
