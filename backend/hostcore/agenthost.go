@@ -230,7 +230,7 @@ func artifactSlug(title, kind string) string {
 
 // Configure switches the session's operating mode for a runtime tool (Enter*
 // or an approved proposal), refusing with CONFLICT when the durable mode is
-// no longer change.From.
+// no longer change.From, and announces the change (sessions:changed).
 func (h agentHost) Configure(ctx context.Context, sessionID string, change agent.ModeChange) error {
 	s, err := h.c.Sessions.Get(ctx, sessionID)
 	if err != nil {
@@ -240,8 +240,14 @@ func (h agentHost) Configure(ctx context.Context, sessionID string, change agent
 		return errs.New(errs.Conflict, "the session is in %s mode, not %s; nothing was changed", s.OperatingMode, change.From).
 			With("operatingMode", s.OperatingMode)
 	}
-	_, err = h.c.Sessions.Configure(ctx, sessionID, api.SessionConfig{OperatingMode: change.To, PermissionMode: change.PermissionMode})
-	return err
+	s, err = h.c.Sessions.Configure(ctx, sessionID, api.SessionConfig{OperatingMode: change.To, PermissionMode: change.PermissionMode})
+	if err != nil {
+		return err
+	}
+	// The UI's mode selector and permission chip read the session: tell it,
+	// as ConfigureSession does for a change the user made.
+	h.c.Emit(api.EventSessionsChanged, map[string]string{"sessionId": s.ID, "projectId": s.ProjectID})
+	return nil
 }
 
 // Audit records a runtime-owned tool call in the audit log, like Execute's

@@ -3,9 +3,11 @@ package hostcore_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +49,7 @@ func TestAgentPlanApprovedThenExecuted(t *testing.T) {
 		providertest.Turn{ToolCalls: []providertest.Call{{Name: "Write", Input: map[string]any{"path": "notes.md", "content": "hello\n"}}}, Stop: "tool_use"},
 		providertest.Turn{Text: "Done.", Stop: "end_turn"},
 	)
-	core, _, s, project := e2e(t, srv)
+	core, sink, s, project := e2e(t, srv)
 	if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{OperatingMode: api.ModePlan}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +87,12 @@ func TestAgentPlanApprovedThenExecuted(t *testing.T) {
 	}
 	if got, _ := core.Sessions.Get(t.Context(), s.ID); got.OperatingMode != api.ModeAgent || got.PermissionMode != api.PermissionAcceptEdits {
 		t.Errorf("session = %s/%s", got.OperatingMode, got.PermissionMode)
+	}
+	// The window's mode selector and permission chip learn of the switch.
+	if changed := sink.sessionsChanged(); !slices.ContainsFunc(changed, func(m map[string]string) bool {
+		return maps.Equal(m, map[string]string{"sessionId": s.ID, "projectId": s.ProjectID})
+	}) {
+		t.Errorf("sessions:changed = %v, want the approved session announced", changed)
 	}
 	if b, err := os.ReadFile(filepath.Join(project, "notes.md")); err != nil || string(b) != "hello\n" {
 		t.Errorf("the approved plan was not carried out: %q, %v", b, err)

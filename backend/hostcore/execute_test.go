@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,14 +20,26 @@ import (
 
 // cards collects approval requests and lets a test answer them.
 type cards struct {
-	mu   sync.Mutex
-	reqs chan permission.Request
+	mu      sync.Mutex
+	reqs    chan permission.Request
+	changed []map[string]string // sessions:changed payloads
 }
 
 func (c *cards) Emit(event string, payload any) {
-	if event == permission.EventRequest {
+	switch event {
+	case permission.EventRequest:
 		c.reqs <- payload.(permission.Request)
+	case api.EventSessionsChanged:
+		c.mu.Lock()
+		c.changed = append(c.changed, payload.(map[string]string))
+		c.mu.Unlock()
 	}
+}
+
+func (c *cards) sessionsChanged() []map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.changed)
 }
 
 type env struct {

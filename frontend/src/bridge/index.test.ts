@@ -21,6 +21,10 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   GetModelSettings: vi.fn(),
   SetModelSettings: vi.fn(),
   Todos: vi.fn(),
+  PendingQuestions: vi.fn(),
+  AnswerQuestion: vi.fn(),
+  Proposals: vi.fn(),
+  ResolveProposal: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -217,5 +221,41 @@ describe('todos', () => {
     expect(cb).toHaveBeenCalledWith({ sessionId: 's1', turnId: 't1', todos: [{ content: 'a', status: 'completed', activeForm: '' }] });
     unsubscribe();
     expect(off).toHaveBeenCalled();
+  });
+});
+
+describe('decision calls', () => {
+  it('lists pending questions (null as none) and passes answers in question order', async () => {
+    vi.mocked(App.PendingQuestions).mockResolvedValueOnce(null as never);
+    await expect(bridge.pendingQuestions('s1')).resolves.toEqual([]);
+    vi.mocked(App.AnswerQuestion).mockResolvedValueOnce(undefined);
+    await bridge.answerQuestion('s1', 'q1', [{ selected: ['SQLite'], text: '' }, { selected: [], text: 'later' }]);
+    expect(App.AnswerQuestion).toHaveBeenCalledWith('s1', 'q1', [{ selected: ['SQLite'], text: '' }, { selected: [], text: 'later' }]);
+    vi.mocked(App.AnswerQuestion).mockRejectedValueOnce({ code: 'NOT_FOUND', message: 'no longer waiting' });
+    await expect(bridge.answerQuestion('s1', 'q1', [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('resolves a proposal with the decision as given and rejects stale decisions with their code', async () => {
+    const decision = { sessionId: 's1', turnId: 't1', proposalId: 'p1', version: 1, approve: true, permissionMode: 'accept-edits' as const };
+    vi.mocked(App.ResolveProposal).mockResolvedValueOnce({ proposalId: 'p1', sessionId: 's1', kind: 'plan', state: 'approved', permissionMode: 'accept-edits' } as never);
+    await expect(bridge.resolveProposal(decision)).resolves.toMatchObject({ proposalId: 'p1', state: 'approved', permissionMode: 'accept-edits' });
+    expect(App.ResolveProposal).toHaveBeenCalledWith(decision);
+    vi.mocked(App.ResolveProposal).mockRejectedValueOnce({ code: 'PLAN_APPROVAL_STALE', message: 'out of date', details: { proposalId: 'p1' } });
+    await expect(bridge.resolveProposal(decision)).rejects.toMatchObject({ code: 'PLAN_APPROVAL_STALE', details: { proposalId: 'p1' } });
+    vi.mocked(App.Proposals).mockResolvedValueOnce([{ proposalId: 'p1', state: 'pending' }] as never);
+    await expect(bridge.proposals('s1')).resolves.toMatchObject([{ proposalId: 'p1', state: 'pending', kind: 'plan' }]);
+  });
+
+  it('subscribes to agent:question and agent:proposal', () => {
+    const handlers = new Map<string, (...data: unknown[]) => void>();
+    vi.mocked(runtime.EventsOn).mockImplementation((name, cb) => {
+      handlers.set(name, cb);
+      return () => {};
+    });
+    const cb = vi.fn();
+    bridge.onDecisionEvent(cb);
+    expect([...handlers.keys()]).toEqual(['agent:question', 'agent:proposal']);
+    handlers.get('agent:question')?.({ sessionId: 's1', questionId: 'q1', state: 'skipped', questions: [{ question: 'Q?' }] });
+    expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'question', sessionId: 's1', question: expect.objectContaining({ state: 'skipped' }) }));
   });
 });

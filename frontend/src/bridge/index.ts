@@ -7,6 +7,7 @@ import { toBridgeError } from './errors';
 import * as norm from './normalize';
 import {
   AGENT_EVENTS,
+  DECISION_EVENTS,
   EVENT_PROJECTS_CHANGED,
   EVENT_SESSIONS_CHANGED,
   EVENT_SETTINGS_CHANGED,
@@ -18,6 +19,11 @@ import {
   type AppInfo,
   type ApprovalAnswer,
   type ApprovalRequest,
+  type AskAnswer,
+  type DecisionEvent,
+  type Proposal,
+  type ProposalDecision,
+  type QuestionRequest,
   type BackgroundTask,
   type CreateSessionInput,
   type MergePreview,
@@ -315,6 +321,41 @@ export function onTodos(cb: (e: TodosEvent) => void): Unsubscribe {
     const e = norm.todosEvent(payload);
     if (e) cb(e);
   });
+}
+
+// --- decisions: asktool questions and Plan/Goal proposals ------------------------
+
+/** The session's asktool calls waiting for an answer, oldest first. */
+export function pendingQuestions(sessionId: string): Promise<QuestionRequest[]> {
+  return call(async () => (await App.PendingQuestions(sessionId) ?? []).map(norm.questionRequest));
+}
+
+/**
+ * Answers a pending asktool call, one answer per question in order; fewer answers (or
+ * none: Skip) leave the rest empty. Rejects NOT_FOUND when it no longer waits (answered
+ * elsewhere, or its turn was stopped) and INVALID_ARGUMENT for an answer that does not fit.
+ */
+export function answerQuestion(sessionId: string, questionId: string, answers: AskAnswer[]): Promise<void> {
+  return call(() => App.AnswerQuestion(sessionId, questionId, answers.map((a) => ({ selected: [...a.selected], text: a.text }))));
+}
+
+/** Every plan and goal proposal of the session, oldest first, with its state. */
+export function proposals(sessionId: string): Promise<Proposal[]> {
+  return call(async () => (await App.Proposals(sessionId) ?? []).map(norm.proposal));
+}
+
+/**
+ * Approves (permissionMode required) or rejects a pending proposal; resolves with the
+ * settled proposal. Fails closed: PLAN_APPROVAL_STALE when it no longer waits or names
+ * another turn/version, PLAN_APPROVAL_INTERRUPTED when PI-Desktop stopped meanwhile.
+ */
+export function resolveProposal(decision: ProposalDecision): Promise<Proposal> {
+  return call(async () => norm.proposal(await App.ResolveProposal({ ...decision })));
+}
+
+/** agent:question and agent:proposal (asked, then settled), for all sessions. */
+export function onDecisionEvent(cb: (e: DecisionEvent) => void): Unsubscribe {
+  return subscribeAll(DECISION_EVENTS, norm.decisionEvent, cb);
 }
 
 // --- isolated sessions (git worktrees) ------------------------------------------

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundTask, parseRaw, taskEvent, toMillis, todo, todosEvent } from './normalize';
+import { backgroundTask, decisionEvent, parseRaw, proposal, questionRequest, taskEvent, toMillis, todo, todosEvent } from './normalize';
 
 describe('parseRaw', () => {
   it('accepts a JSON value, a JSON string or a byte array', () => {
@@ -37,5 +37,56 @@ describe('todos', () => {
   it('normalizes agent:todos and drops a payload without a session', () => {
     expect(todosEvent({ sessionId: 's1', todos: null })).toEqual({ sessionId: 's1', turnId: '', todos: [] });
     expect(todosEvent({ todos: [] })).toBeNull();
+  });
+});
+
+describe('decisions', () => {
+  it('normalizes a pending question with string and object options', () => {
+    const e = decisionEvent('agent:question', {
+      sessionId: 's1', turnId: 't1', toolCallId: 'c1', questionId: 'q1', state: 'pending', createdAt: 5,
+      questions: [
+        { question: 'Which database?', options: [{ label: 'SQLite', description: 'one file' }, 'Postgres'] },
+        { question: 'Anything else?' },
+        { question: 'Targets?', options: [{ label: 'linux' }, { label: '' }], multiSelect: true },
+      ],
+    });
+    expect(e).toEqual({
+      type: 'question',
+      sessionId: 's1',
+      question: {
+        sessionId: 's1', turnId: 't1', toolCallId: 'c1', questionId: 'q1', state: 'pending', answers: [], createdAt: 5,
+        questions: [
+          { question: 'Which database?', options: [{ label: 'SQLite', description: 'one file' }, { label: 'Postgres', description: '' }], multiSelect: false },
+          { question: 'Anything else?', options: [], multiSelect: false },
+          { question: 'Targets?', options: [{ label: 'linux', description: '' }], multiSelect: true },
+        ],
+      },
+    });
+  });
+
+  it('reads answers and treats an unknown question state as settled', () => {
+    const q = questionRequest({ questionId: 'q1', state: 'weird', answers: [{ selected: ['a', 3], text: 'x' }, {}] });
+    expect(q.state).toBe('skipped');
+    expect(q.answers).toEqual([{ selected: ['a'], text: 'x' }, { selected: [], text: '' }]);
+  });
+
+  it('normalizes a proposal and keeps only known permission modes', () => {
+    const p = proposal({
+      proposalId: 'p1', sessionId: 's1', turnId: 't1', toolCallId: 'c1', kind: 'goal', version: 2, title: 'Ship', question: 'OK?',
+      markdown: '# Goal\n', path: '.pi/goal/ship-1.md', sha256: 'ab', size: 7, state: 'approved', permissionMode: 'auto', createdAt: 1, resolvedAt: 2,
+    });
+    expect(p).toEqual({
+      proposalId: 'p1', sessionId: 's1', turnId: 't1', toolCallId: 'c1', kind: 'goal', version: 2, title: 'Ship', question: 'OK?',
+      markdown: '# Goal\n', path: '.pi/goal/ship-1.md', sha256: 'ab', size: 7, state: 'approved', permissionMode: 'auto', feedback: '',
+      createdAt: 1, resolvedAt: 2,
+    });
+    expect(proposal({ proposalId: 'p2', kind: 'x', state: 'nope', permissionMode: 'inherit' })).toMatchObject({ kind: 'plan', state: 'interrupted', permissionMode: '' });
+  });
+
+  it('drops unknown decision events and payloads without an id', () => {
+    expect(decisionEvent('agent:proposal', { proposalId: 'p1', sessionId: 's1', state: 'pending' })).toMatchObject({ type: 'proposal', sessionId: 's1', proposal: { state: 'pending' } });
+    expect(decisionEvent('agent:proposal', { sessionId: 's1' })).toBeNull();
+    expect(decisionEvent('agent:question', null)).toBeNull();
+    expect(decisionEvent('agent:todos', { sessionId: 's1' })).toBeNull();
   });
 });

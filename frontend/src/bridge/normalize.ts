@@ -4,6 +4,13 @@
 import type {
   AgentEvent,
   ApprovalOutcome,
+  AskAnswer,
+  AskQuestion,
+  DecisionEvent,
+  PermissionMode,
+  Proposal,
+  ProposalState,
+  QuestionRequest,
   ApprovalRequest,
   BackgroundTask,
   Block,
@@ -463,4 +470,82 @@ export function worktreeSetupEvent(payload: unknown): WorktreeSetupEvent | null 
     output: str(p.output),
     message: str(p.message),
   };
+}
+
+// --- decisions (asktool questions, Plan/Goal proposals) ---------------------------
+
+function askQuestion(v: unknown): AskQuestion {
+  const q = rec(v);
+  return {
+    question: str(q.question),
+    // Go sends {label, description}; a bare string label is accepted as the model may send it.
+    options: list(q.options)
+      .map((o) => (typeof o === 'string' ? { label: o, description: '' } : { label: str(rec(o).label), description: str(rec(o).description) }))
+      .filter((o) => o.label !== ''),
+    multiSelect: bool(q.multiSelect),
+  };
+}
+
+export function askAnswer(v: unknown): AskAnswer {
+  const a = rec(v);
+  return { selected: strList(a.selected), text: str(a.text) };
+}
+
+const QUESTION_STATES: ReadonlySet<string> = new Set(['pending', 'answered', 'skipped']);
+
+export function questionRequest(v: unknown): QuestionRequest {
+  const q = rec(v);
+  const state = str(q.state);
+  return {
+    sessionId: str(q.sessionId),
+    turnId: str(q.turnId),
+    toolCallId: str(q.toolCallId),
+    questionId: str(q.questionId),
+    questions: list(q.questions).map(askQuestion),
+    // An unknown state is treated as settled: a card never offers buttons it cannot honour.
+    state: (QUESTION_STATES.has(state) ? state : 'skipped') as QuestionRequest['state'],
+    answers: list(q.answers).map(askAnswer),
+    createdAt: num(q.createdAt),
+  };
+}
+
+const PROPOSAL_STATES: ReadonlySet<string> = new Set(['pending', 'approved', 'rejected', 'cancelled', 'interrupted']);
+const PERMISSION_MODES: ReadonlySet<string> = new Set(['ask', 'accept-edits', 'auto']);
+
+export function proposal(v: unknown): Proposal {
+  const p = rec(v);
+  const state = str(p.state);
+  const mode = str(p.permissionMode);
+  return {
+    proposalId: str(p.proposalId),
+    sessionId: str(p.sessionId),
+    turnId: str(p.turnId),
+    toolCallId: str(p.toolCallId),
+    kind: p.kind === 'goal' ? 'goal' : 'plan',
+    version: num(p.version),
+    title: str(p.title),
+    question: str(p.question),
+    markdown: str(p.markdown),
+    path: str(p.path),
+    sha256: str(p.sha256),
+    size: num(p.size),
+    state: (PROPOSAL_STATES.has(state) ? state : 'interrupted') as ProposalState,
+    permissionMode: PERMISSION_MODES.has(mode) ? (mode as PermissionMode) : '',
+    feedback: str(p.feedback),
+    createdAt: num(p.createdAt),
+    resolvedAt: num(p.resolvedAt),
+  };
+}
+
+/** Normalizes agent:question or agent:proposal; null for another name or a payload without an id. */
+export function decisionEvent(name: string, payload: unknown): DecisionEvent | null {
+  if (name === 'agent:question') {
+    const question = questionRequest(payload);
+    return question.questionId === '' ? null : { type: 'question', sessionId: question.sessionId, question };
+  }
+  if (name === 'agent:proposal') {
+    const p = proposal(payload);
+    return p.proposalId === '' ? null : { type: 'proposal', sessionId: p.sessionId, proposal: p };
+  }
+  return null;
 }

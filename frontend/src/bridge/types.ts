@@ -472,3 +472,98 @@ export const EVENT_WORKTREE_SETUP = 'worktree:setup';
 export function sessionBranch(sessionId: string): string {
   return `pi-desktop/${sessionId}`;
 }
+
+// ---------------------------------------------------------------------------
+// Decisions the agent waits for (backend/agent/ask.go, proposal.go): asktool
+// questions and Plan/Goal proposals. Neither has a deadline.
+
+export interface AskOption {
+  /** The answer value when chosen. */
+  label: string;
+  /** "" when the model gave none. */
+  description: string;
+}
+
+export interface AskQuestion {
+  question: string;
+  /** Empty: a free-text question. */
+  options: AskOption[];
+  /** More than one option may be chosen. */
+  multiSelect: boolean;
+}
+
+/** One answer: the chosen option labels and any typed text; a skipped question has both empty. */
+export interface AskAnswer {
+  selected: string[];
+  text: string;
+}
+
+/** pending, then answered (by someone) or skipped (the turn was stopped). */
+export type QuestionState = 'pending' | 'answered' | 'skipped';
+
+/** An asktool call (agent.QuestionEvent): its questions, and once settled the answers. */
+export interface QuestionRequest {
+  sessionId: string;
+  turnId: string;
+  toolCallId: string;
+  questionId: string;
+  questions: AskQuestion[];
+  state: QuestionState;
+  /** One per question once answered; empty while pending. */
+  answers: AskAnswer[];
+  createdAt: number;
+}
+
+export type ProposalKind = 'plan' | 'goal';
+
+/**
+ * pending, then approved / rejected by the user, cancelled (the turn was stopped) or
+ * interrupted (PI-Desktop stopped before a decision).
+ */
+export type ProposalState = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'interrupted';
+
+/** A submitted plan or goal (agent.Proposal). */
+export interface Proposal {
+  proposalId: string;
+  sessionId: string;
+  turnId: string;
+  toolCallId: string;
+  kind: ProposalKind;
+  /** Counts the session's proposals: 1, 2, … */
+  version: number;
+  title: string;
+  /** The question shown with the buttons. */
+  question: string;
+  /** The exact Markdown the agent submitted. */
+  markdown: string;
+  /** Workspace-relative artifact path, e.g. .pi/plan/add-login-1.md. */
+  path: string;
+  sha256: string;
+  size: number;
+  state: ProposalState;
+  /** The mode the session continues in (approved only); "" otherwise. */
+  permissionMode: PermissionMode | '';
+  feedback: string;
+  createdAt: number;
+  /** 0 while pending. */
+  resolvedAt: number;
+}
+
+/** The user's answer to a pending proposal; session, turn, id and version must match it. */
+export interface ProposalDecision {
+  sessionId: string;
+  turnId: string;
+  proposalId: string;
+  version: number;
+  approve: boolean;
+  /** Required to approve: the permission mode to continue in. */
+  permissionMode?: PermissionMode;
+  /** Sent with a rejection (and as a note with an approval). */
+  feedback?: string;
+}
+
+export type DecisionEvent =
+  | { type: 'question'; sessionId: string; question: QuestionRequest }
+  | { type: 'proposal'; sessionId: string; proposal: Proposal };
+
+export const DECISION_EVENTS = ['agent:question', 'agent:proposal'] as const;

@@ -12,6 +12,7 @@ import { BridgeError } from '../bridge/errors';
 import * as norm from '../bridge/normalize';
 import {
   AGENT_EVENTS,
+  DECISION_EVENTS,
   PERMISSION_EVENTS,
   TASK_EVENTS,
   type AppInfo,
@@ -51,6 +52,10 @@ export interface Seed {
   todos?: Record<string, unknown[]>;
   /** Audit rows (any order; ids must be unique). */
   audit?: AuditRow[];
+  /** Raw agent.QuestionEvent JSON (pending ones wait for answerQuestion). */
+  questions?: Array<Record<string, unknown>>;
+  /** Raw agent.Proposal JSON, every state (pending ones wait for resolveProposal). */
+  proposals?: Array<Record<string, unknown>>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -115,6 +120,7 @@ const names = [
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
   'todos', 'onTodos',
   'activityLog',
+  'pendingQuestions', 'answerQuestion', 'proposals', 'resolveProposal', 'onDecisionEvent',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -139,6 +145,8 @@ export interface FakeBackend {
   tasks: Array<Record<string, unknown>>;
   todos: Record<string, unknown[]>;
   audit: AuditRow[];
+  questions: Array<Record<string, unknown>>;
+  proposals: Array<Record<string, unknown>>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -205,6 +213,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     tasks: [...(seed.tasks ?? [])],
     todos: { ...seed.todos },
     audit: [...(seed.audit ?? [])],
+    questions: (seed.questions ?? []).map((q) => ({ ...q })),
+    proposals: (seed.proposals ?? []).map((p) => ({ ...p })),
   };
   let clock = NOW;
   let nextId = 1;
@@ -387,6 +397,37 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     }),
   );
 
+  b.pendingQuestions.mockImplementation(async (id) =>
+    db.questions.filter((q) => q.sessionId === id && q.state === 'pending').map(norm.questionRequest),
+  );
+  b.answerQuestion.mockImplementation(async (sessionId, questionId, answers) => {
+    const q = db.questions.find((x) => x.sessionId === sessionId && x.questionId === questionId && x.state === 'pending');
+    if (!q) throw new BridgeError('NOT_FOUND', 'this question is no longer waiting: it was answered, or its turn was stopped');
+    const n = norm.questionRequest(q).questions.length;
+    q.state = 'answered';
+    q.answers = Array.from({ length: n }, (_, i) => answers[i] ?? { selected: [], text: '' });
+    emit('agent:question', { ...q });
+  });
+  b.proposals.mockImplementation(async (id) => db.proposals.filter((p) => p.sessionId === id).map(norm.proposal));
+  b.resolveProposal.mockImplementation(async (d) => {
+    const p = db.proposals.find((x) => x.proposalId === d.proposalId && x.sessionId === d.sessionId);
+    if (p?.state === 'interrupted') {
+      throw new BridgeError('PLAN_APPROVAL_INTERRUPTED', `PI-Desktop stopped while this ${String(p.kind)} waited for a decision`, { proposalId: d.proposalId });
+    }
+    if (!p || p.state !== 'pending' || p.turnId !== d.turnId || p.version !== d.version) {
+      throw new BridgeError('PLAN_APPROVAL_STALE', 'this decision is out of date and was not applied; reload the session to see what is waiting', { proposalId: d.proposalId });
+    }
+    if (d.approve && !d.permissionMode) throw new BridgeError('INVALID_ARGUMENT', 'approving needs the permission mode to continue with', { field: 'permissionMode' });
+    Object.assign(p, { state: d.approve ? 'approved' : 'rejected', feedback: d.feedback ?? '', resolvedAt: tick() }, d.approve ? { permissionMode: d.permissionMode } : {});
+    if (d.approve && db.sessions.some((x) => x.id === d.sessionId)) {
+      const s = update(d.sessionId, { operatingMode: 'agent', permissionMode: d.permissionMode ?? 'ask' });
+      emit('sessions:changed', { sessionId: s.id, projectId: s.projectId });
+    }
+    emit('agent:proposal', { ...p });
+    return norm.proposal(p);
+  });
+  b.onDecisionEvent.mockImplementation((cb) => onAll(DECISION_EVENTS, norm.decisionEvent, cb));
+
   return {
     get projects() {
       return db.projects;
@@ -433,6 +474,26 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get audit() {
       return db.audit;
     },
+    get questions() {
+      return db.questions;
+    },
+    get proposals() {
+      return db.proposals;
+    },
     emit,
+  };
+}
+
+/** A raw pending agent.QuestionEvent as Go sends it. */
+export function questionRaw(questionId: string, sessionId: string, questions: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { sessionId, turnId: 't1', toolCallId: `call-${questionId}`, questionId, questions, state: 'pending', createdAt: NOW - 1000, ...extra };
+}
+
+/** A raw pending agent.Proposal (a plan, version 1) as Go sends it. */
+export function proposalRaw(proposalId: string, sessionId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    proposalId, sessionId, turnId: 't1', toolCallId: `call-${proposalId}`, kind: 'plan', version: 1, title: 'Add a login form',
+    question: 'Proceed with this plan?', markdown: '# Login form\n\n1. Add `src/login.ts`\n2. Wire it into the router\n',
+    path: '.pi/plan/add-a-login-form-1.md', sha256: 'ab12', size: 60, state: 'pending', createdAt: NOW - 1000, ...extra,
   };
 }

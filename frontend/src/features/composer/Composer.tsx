@@ -16,9 +16,11 @@ export interface ComposerProps {
   onOpenSettings?: () => void;
   /** The todo + background-task container: above the decision surfaces and the input. */
   dock?: ReactNode;
+  /** The decision surfaces (Plan/Goal approval, asktool questions), directly above the input. */
+  decisions?: ReactNode;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
@@ -72,7 +74,6 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
   return (
     <form className="composer" onSubmit={onSubmit} aria-label="Composer">
       {dock}
-      {/* Plan/Ask decision surfaces go here: below the dock, above the input. */}
       {modelMissing && (
         <div className="composer-blocker" role="alert" id={errorId}>
           <Settings2 size={16} aria-hidden="true" />
@@ -92,6 +93,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
           </div>
         </div>
       )}
+      {decisions}
       <div className="composer-box">
         <textarea
           className="composer-input"

@@ -22,7 +22,9 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
   const confirm = useConfirm();
   const now = useNow();
   const activity = useSessionActivity();
-  const pending = activity.pending[session.id]?.length ?? 0;
+  const approvals = activity.pending[session.id]?.length ?? 0;
+  const decisions = activity.decisions[session.id] ?? [];
+  const pending = approvals + decisions.length;
   const running = Boolean(activity.running[session.id]);
   const [editing, setEditing] = useState(false);
   const mainRef = useRef<HTMLButtonElement>(null);
@@ -96,8 +98,8 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
           {pending > 0 && (
             <span
               className="badge badge-pending"
-              aria-label={`${pending} pending approval${pending === 1 ? '' : 's'}`}
-              title={`${pending} permission card${pending === 1 ? '' : 's'} waiting for an answer`}
+              aria-label={waitingLabel(approvals, decisions)}
+              title={`${waitingLabel(approvals, decisions)}: open the session to answer`}
             >
               {pending}
             </span>
@@ -122,6 +124,23 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
       {menu.menu}
     </li>
   );
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "1 pending approval", "2 questions", "1 plan or goal to approve", joined. */
+export function waitingLabel(approvals: number, decisions: readonly string[]): string {
+  const questions = decisions.filter((k) => k.startsWith('question:')).length;
+  const proposals = decisions.length - questions;
+  return [
+    approvals > 0 ? plural(approvals, 'pending approval', 'pending approvals') : '',
+    questions > 0 ? plural(questions, 'question waiting', 'questions waiting') : '',
+    proposals > 0 ? plural(proposals, 'plan or goal to approve', 'plans or goals to approve') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function RenameInput({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {

@@ -11,6 +11,7 @@ import { Composer } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { PanelButtons, PanelSlot, useSessionPanels } from '../review/SidePanels';
 import type { ReviewApi } from '../review/useReviewChanges';
+import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { Transcript } from './Transcript';
@@ -104,6 +105,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         running={t.running}
         onOpenSettings={() => ws.showView('settings')}
         dock={<TasksContainer sessionId={session.id} />}
+        decisions={<DecisionSurfaces sessionId={session.id} />}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />

@@ -18,6 +18,7 @@ import type { ReviewChange } from '../../bridge/types';
 import { useNow } from '../../lib/useNow';
 import { clip, formatDuration, isExternal, toolTarget } from '../../lib/tools';
 import type { OutputChunk, ToolItem, ToolStatus } from '../../state/transcript';
+import { DecisionDetails, DecisionSummary, decisionStatus, decisionTarget, isDecisionTool } from '../decisions/ToolDecision';
 
 /** Characters shown of a result's text; the model saw the full (bounded) result. */
 export const RESULT_VIEW_CHARS = 20_000;
@@ -75,11 +76,12 @@ export interface ToolBlockProps {
 
 export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: ToolBlockProps) {
   const [expanded, setExpanded] = useState(false);
-  const target = toolTarget(item.tool, item.args, item.argsText, item.result);
+  const decision = isDecisionTool(item.tool);
+  const target = (decision && decisionTarget(item)) || toolTarget(item.tool, item.args, item.argsText, item.result);
   const external = isExternal(item.result);
   const failed = item.result !== null && !item.result.ok;
   const code = item.result?.code ?? '';
-  const statusLabel = item.status === 'failed' && code ? code : STATUS_LABEL[item.status];
+  const statusLabel = (decision && decisionStatus(item)) || (item.status === 'failed' && code ? code : STATUS_LABEL[item.status]);
   const showLive = item.output.length > 0 && item.result === null;
   const changes = item.result?.review ?? [];
   const detailsId = `tool-details-${item.toolCallId}`;
@@ -112,8 +114,10 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
         <Duration item={item} />
       </button>
       {showLive && <LiveOutput chunks={item.output} paused={item.outputPaused} />}
+      {decision && <DecisionSummary item={item} />}
       {expanded && (
         <div id={detailsId} className="tool-details">
+          {decision && <DecisionDetails item={item} />}
           <ToolDetails item={item} failed={failed} />
         </div>
       )}

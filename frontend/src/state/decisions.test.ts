@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import * as norm from '../bridge/normalize';
+import type { DecisionEvent } from '../bridge/types';
+import { proposalRaw, questionRaw } from '../test/fakeBridge';
+import { decisionsReducer, initialDecisions, isPending, type DecisionsState } from './decisions';
+import { activityReducer, initialActivity, waitingCount } from './SessionActivityContext';
+
+const q = (id: string, extra: Record<string, unknown> = {}) => norm.questionRequest(questionRaw(id, 's1', [{ question: 'Q?' }], extra));
+const p = (id: string, extra: Record<string, unknown> = {}) => norm.proposal(proposalRaw(id, 's1', extra));
+const ev = (e: { question?: ReturnType<typeof q>; proposal?: ReturnType<typeof p> }): DecisionEvent =>
+  e.question ? { type: 'question', sessionId: e.question.sessionId, question: e.question } : { type: 'proposal', sessionId: e.proposal!.sessionId, proposal: e.proposal! };
+
+function reduce(...actions: Parameters<typeof decisionsReducer>[1][]): DecisionsState {
+  return actions.reduce(decisionsReducer, initialDecisions('s1'));
+}
+
+describe('decisionsReducer', () => {
+  it('loads pending questions and proposals, oldest first; settled proposals are not shown', () => {
+    const s = reduce({
+      type: 'loaded',
+      questions: [q('q1', { createdAt: 20 })],
+      proposals: [p('old', { state: 'approved', createdAt: 1 }), p('p1', { createdAt: 10 })],
+    });
+    expect(s.status).toBe('ready');
+    expect(s.cards.map((c) => c.key)).toEqual(['proposal:p1', 'question:q1']);
+    expect(s.cards.every(isPending)).toBe(true);
+  });
+
+  it('settles a shown card in place and never brings it back as pending', () => {
+    let s = reduce({ type: 'loaded', questions: [], proposals: [] }, { type: 'event', event: ev({ proposal: p('p1') }) });
+    s = decisionsReducer(s, { type: 'event', event: ev({ proposal: p('p1', { state: 'rejected', feedback: 'no' }) }) });
+    expect(s.cards).toHaveLength(1);
+    expect(isPending(s.cards[0]!)).toBe(false);
+    s = decisionsReducer(s, { type: 'event', event: ev({ proposal: p('p1') }) });
+    s = decisionsReducer(s, { type: 'loaded', questions: [], proposals: [p('p1')] });
+    expect(isPending(s.cards[0]!)).toBe(false);
+  });
+
+  it('ignores settled requests it never showed and events of other sessions', () => {
+    const s = reduce(
+      { type: 'event', event: ev({ question: q('q1', { state: 'answered' }) }) },
+      { type: 'event', event: { type: 'question', sessionId: 's2', question: { ...q('q2'), sessionId: 's2' } } },
+    );
+    expect(s.cards).toEqual([]);
+  });
+
+  it('a refused answer closes the card; a pending echo keeps it closed until dismissed and reloaded', () => {
+    let s = reduce({ type: 'event', event: ev({ proposal: p('p1') }) }, { type: 'closed', key: 'proposal:p1', code: 'PLAN_APPROVAL_STALE', message: 'out of date' });
+    expect(s.cards[0]).toMatchObject({ closedBy: { code: 'PLAN_APPROVAL_STALE' } });
+    s = decisionsReducer(s, { type: 'loaded', questions: [], proposals: [p('p1')] });
+    expect(isPending(s.cards[0]!)).toBe(false);
+    s = decisionsReducer(s, { type: 'dismissed', key: 'proposal:p1' });
+    expect(s.cards).toEqual([]);
+    s = decisionsReducer(s, { type: 'loaded', questions: [], proposals: [p('p1')] });
+    expect(isPending(s.cards[0]!)).toBe(true);
+  });
+
+  it('a pending question missing from a reload can no longer be answered', () => {
+    const s = reduce({ type: 'event', event: ev({ question: q('q1') }) }, { type: 'loaded', questions: [], proposals: [] });
+    expect(s.cards[0]).toMatchObject({ closedBy: { code: 'NOT_FOUND' } });
+  });
+
+  it('never dismisses a pending card; a new turn clears the outcomes of earlier ones', () => {
+    let s = reduce(
+      { type: 'event', event: ev({ question: q('q1') }) },
+      { type: 'event', event: ev({ proposal: p('p1', { turnId: 't0' }) }) },
+      { type: 'event', event: ev({ proposal: p('p1', { turnId: 't0', state: 'cancelled' }) }) },
+      { type: 'dismissed', key: 'question:q1' },
+    );
+    expect(s.cards.map((c) => c.key)).toEqual(['question:q1', 'proposal:p1']);
+    s = decisionsReducer(s, { type: 'turnStarted', turnId: 't2' });
+    expect(s.cards.map((c) => c.key)).toEqual(['question:q1']);
+  });
+});
+
+describe('activityReducer decisions', () => {
+  it('counts questions and proposals beside approvals and forgets them when settled or the turn ends', () => {
+    let s = activityReducer(initialActivity, { type: 'requested', sessionId: 's2', id: 'r1' });
+    s = activityReducer(s, { type: 'decision', sessionId: 's2', key: 'question:q1', pending: true });
+    s = activityReducer(s, { type: 'decisionsSeeded', sessionId: 's2', keys: ['proposal:p1', 'question:q1'] });
+    expect(waitingCount(s, 's2')).toBe(3);
+    s = activityReducer(s, { type: 'decision', sessionId: 's2', key: 'question:q1', pending: false });
+    expect(s.decisions.s2).toEqual(['proposal:p1']);
+    // A late seed does not bring a settled one back.
+    s = activityReducer(s, { type: 'decisionsSeeded', sessionId: 's2', keys: ['question:q1'] });
+    expect(s.decisions.s2).toEqual(['proposal:p1']);
+    s = activityReducer(s, { type: 'turn', sessionId: 's2', running: false });
+    expect(s.decisions.s2).toBeUndefined();
+    expect(waitingCount(s, 's2')).toBe(1);
+  });
+});
