@@ -301,7 +301,7 @@ func (r Report) Text(path string) string {
 			fmt.Fprintf(&b, "- %s\n", p.Message)
 		}
 	}
-	fmt.Fprintf(&b, "Fix these with Edit, then show it with this line on its own in your reply:\n%s", show)
+	fmt.Fprintf(&b, "Fix with Edit, then show it with this line on its own in your reply:\n%s", show)
 	return b.String()
 }
 
