@@ -62,6 +62,7 @@
 
   function bar(id, data, opts) {
     opts = opts || {};
+    element(id); // a wrong id is the likelier mistake: name it first
     var fx = pick(data, opts.x, ["x", "label", "name", "key"]);
     var fy = pick(data, opts.y, ["y", "value", "count"]);
     var f = setup(id, opts);
@@ -80,6 +81,7 @@
 
   function line(id, data, opts) {
     opts = opts || {};
+    element(id); // a wrong id is the likelier mistake: name it first
     var fx = pick(data, opts.x, ["x", "date", "time", "label"]);
     var fy = pick(data, opts.y, ["y", "value", "count"]);
     var fs = opts.series ? pick(data, opts.series, []) : function () { return ""; };
@@ -100,6 +102,7 @@
 
   function scatter(id, data, opts) {
     opts = opts || {};
+    element(id); // a wrong id is the likelier mistake: name it first
     var fx = pick(data, opts.x, ["x"]);
     var fy = pick(data, opts.y, ["y", "value"]);
     // opts.color is a field to colour by (a key or a function) or one colour.

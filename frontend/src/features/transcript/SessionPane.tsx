@@ -10,6 +10,7 @@ import { useConfirm } from '../../ui/Dialog';
 import { Composer } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
+import { VizProvider } from '../visualize/VizContext';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 
@@ -79,14 +80,16 @@ function SessionBody({ session }: { session: Session }) {
 
   return (
     <>
-      <Transcript
-        state={t.state}
-        running={t.running}
-        reviews={t.reviews}
-        onResolve={t.resolveApproval}
-        onRollback={onRollback}
-        onRetryLoad={t.reload}
-      />
+      <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
+        <Transcript
+          state={t.state}
+          running={t.running}
+          reviews={t.reviews}
+          onResolve={t.resolveApproval}
+          onRollback={onRollback}
+          onRetryLoad={t.reload}
+        />
+      </VizProvider>
       <Composer
         onSend={t.send}
         onStop={t.stop}
