@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestServeFragment(t *testing.T) {
 		t.Errorf("headers = %v", h)
 	}
 	body := rec.Body.String()
-	for _, want := range []string{`<html data-theme="dark">`, "https://d3js.org v" + D3Version, "window.viz = Object.freeze", "pi-viz-error", `<div id="chart"></div><script>viz.bar("chart"`} {
+	for _, want := range []string{`<html data-theme="dark" data-fragment-line=`, "https://d3js.org v" + D3Version, "window.viz = Object.freeze", "pi-viz-error", `<div id="chart"></div><script>viz.bar("chart"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -191,6 +192,20 @@ func TestShellDropsOwnD3(t *testing.T) {
 	}
 	if !strings.Contains(s, `<div id=a></div><script src="chart.js"></script>`) || !strings.Contains(s, `data-theme="light"`) {
 		t.Errorf("fragment changed:\n%s", s[len(s)-300:])
+	}
+}
+
+// The reporter subtracts data-fragment-line from a page line: it must be the
+// number of lines before the fragment's first line.
+func TestShellFragmentLineOffset(t *testing.T) {
+	page, err := Shell([]byte("<p>first</p>\n<script>boom()</script>"), Light)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	before := strings.Count(s[:strings.Index(s, "<p>first</p>")], "\n")
+	if want := `data-fragment-line="` + strconv.Itoa(before) + `"`; !strings.Contains(s, want) {
+		t.Errorf("page lacks %s", want)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -63,7 +64,9 @@ func Shell(fragment []byte, theme Theme) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.Grow(len(d3JS) + len(helpersJS) + len(body) + 4096)
-	b.WriteString(`<!DOCTYPE html><html data-theme="` + string(theme) + `"><head><meta charset="utf-8">`)
+	// The reporter turns a page line into a fragment line with this offset.
+	offset := shellLines()
+	b.WriteString(`<!DOCTYPE html><html data-theme="` + string(theme) + `" data-fragment-line="` + strconv.Itoa(offset) + `"><head><meta charset="utf-8">`)
 	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="` + metaCSP + `">`)
 	b.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">`)
 	b.WriteString("<style>\n")
@@ -78,6 +81,15 @@ func Shell(fragment []byte, theme Theme) ([]byte, error) {
 	b.Write(body)
 	b.WriteString("\n</body></html>\n")
 	return b.Bytes(), nil
+}
+
+// shellLines is the number of line breaks in the page before the fragment.
+func shellLines() int {
+	n := 9 // the ones Shell writes itself
+	for _, part := range [][]byte{shellCSS, guestJS, d3JS, helpersJS} {
+		n += bytes.Count(part, []byte("\n"))
+	}
+	return n
 }
 
 // prepareFragment refuses a full document and drops D3 script tags.

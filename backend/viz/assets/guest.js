@@ -15,7 +15,9 @@
   }
   window.addEventListener("error", function (e) {
     if (e.target !== window && e.target && e.target.tagName) return; // a blocked resource, not a script error
-    var where = e.lineno ? " (line " + e.lineno + ")" : "";
+    // A line of the page inside the fragment is reported as the fragment's line.
+    var offset = Number(document.documentElement.getAttribute("data-fragment-line")) || 0;
+    var where = e.lineno > offset ? " (line " + (e.lineno - offset) + ")" : "";
     report((e.message || (e.error && String(e.error)) || "Script error") + where);
   }, true);
   window.addEventListener("unhandledrejection", function (e) {

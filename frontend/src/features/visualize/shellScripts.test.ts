@@ -73,6 +73,23 @@ describe('error reporter', () => {
     expect(errors).toEqual([[{ type: 'pi-viz-error', message: 'ReferenceError: dat is not defined (line 7)' }, '*']]);
   });
 
+  it("names the fragment's line, not the page's", () => {
+    let posted!: ReturnType<typeof spyParent>;
+    const w = frame('<div id="a"></div>', (f) => {
+      f.document.documentElement.setAttribute('data-fragment-line', '200');
+      posted = spyParent(f);
+    });
+    w.dispatchEvent(new w.ErrorEvent('error', { message: 'TypeError: x is null', lineno: 203 }));
+    expect(posted.mock.calls[0][0]).toEqual({ type: 'pi-viz-error', message: 'TypeError: x is null (line 3)' });
+
+    const v = frame('<div id="a"></div>', (f) => {
+      f.document.documentElement.setAttribute('data-fragment-line', '200');
+      posted = spyParent(f);
+    });
+    v.dispatchEvent(new v.ErrorEvent('error', { message: 'viz: no element with id "b"', lineno: 150 }));
+    expect(posted.mock.lastCall?.[0]).toEqual({ type: 'pi-viz-error', message: 'viz: no element with id "b"' });
+  });
+
   it('ignores a failed resource load, which is not a script error', () => {
     let posted!: ReturnType<typeof spyParent>;
     const w = frame('<img id="i">', (f) => (posted = spyParent(f)));
