@@ -16,7 +16,6 @@ import (
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
-	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -138,7 +137,7 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 		Height:      820,
 		MinWidth:    880,
 		MinHeight:   560,
-		AssetServer: &assetserver.Options{Assets: assets},
+		AssetServer: assetOptions(app),
 		OnStartup:   app.startup,
 		OnShutdown:  app.shutdown,
 		Bind:        []any{app},

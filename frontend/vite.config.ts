@@ -8,6 +8,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
   },
+  // Tests run the backend's visualization shell scripts (backend/viz/assets).
+  server: { fs: { allow: ['.', '../backend/viz/assets'] } },
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],

@@ -59,7 +59,10 @@ func BuildPrompt(in PromptInput) string {
 	b.WriteString("  Put temporary files, notes and experiments there, never in the workspace. Address it with absolute paths.\n")
 	if info.Visualization != "" {
 		fmt.Fprintf(&b, "- Visualization folder (absolute path): %s\n", info.Visualization)
-		b.WriteString("  A self-contained HTML file written there is shown inline to the user. It runs sandboxed: no network, no external scripts.\n")
+		b.WriteString("  To show a chart inline, Write an HTML fragment there (e.g. chart.html; no <html>, <head> or <body>; at most 2 MB), " +
+			"then put this line on its own in your reply: ::visualize{\"path\":\"<absolute path>\",\"title\":\"<short title>\"}. " +
+			"It renders after the turn, sandboxed: no network, no external scripts or files. Preloaded: D3 v7 as d3, and " +
+			"viz.bar|line|scatter(elementId, rows, {x, y}), viz.chart(elementId, {type, data, ...}), viz.render(elementId, (selection, {width, height}) => ...).\n")
 	}
 	fmt.Fprintf(&b, "- Operating mode: %s\n", modeName(info.OperatingMode))
 	fmt.Fprintf(&b, "- Today's date: %s\n", in.Today.Format("2006-01-02"))

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -15,6 +13,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
+	"github.com/pi-desktop/pi-desktop/backend/viz"
 )
 
 type editArgs struct {
@@ -129,9 +128,9 @@ func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard
 	if err != nil {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops", Message: errs.ToPayload(err).Message}
 	}
-	if d.Root == pathguard.Visualization && (strings.Contains(d.Rel, "/") || path.Ext(d.Rel) != ".html") {
+	if d.Root == pathguard.Visualization && !viz.ValidFileName(d.Rel) {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: hashline.RetryFixOps,
-			Message: "the visualization folder takes only single .html files such as chart.html, not " + d.Rel}
+			Message: "the visualization folder takes only single .html files with plain names such as chart.html, not " + d.Rel}
 	}
 	if d.Root != src.Root || d.Root == pathguard.External {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops",

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"regexp"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
+	"github.com/pi-desktop/pi-desktop/backend/viz"
 )
 
 type writeArgs struct {
@@ -110,8 +110,8 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	}
 	target := *c.Target
 	display := DisplayPath(target)
-	if target.Root == pathguard.Visualization && (strings.Contains(target.Rel, "/") || path.Ext(target.Rel) != ".html") {
-		return Failure(errs.New(errs.InvalidArgument, "the visualization folder takes only single .html files such as chart.html, not %s", target.Rel).With("field", "path"))
+	if target.Root == pathguard.Visualization && !viz.ValidFileName(target.Rel) {
+		return Failure(errs.New(errs.InvalidArgument, "the visualization folder takes only single .html files with plain names such as chart.html, not %s", target.Rel).With("field", "path"))
 	}
 	content, err := stripPasted(a.Content)
 	if err != nil {
@@ -206,6 +206,12 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 		res.Content = header + "\n" + verb + " " + display
 		if drift {
 			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the content sent; Read it before editing")
+		}
+		if target.Root == pathguard.Visualization {
+			// Compiled, never run: the model learns of a broken card now.
+			check := viz.Check(landed)
+			fields["vizCheck"] = check
+			res.Content += "\n\n" + check.Text(target.Abs)
 		}
 	}
 	res.Fields = fields

@@ -14,6 +14,7 @@ import type { ReviewApi } from '../review/useReviewChanges';
 import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
+import { VizProvider } from '../visualize/VizContext';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 
@@ -91,14 +92,16 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
 
   return (
     <>
-      <Transcript
-        state={t.state}
-        running={t.running}
-        reviews={review.byId}
-        onResolve={t.resolveApproval}
-        onRollback={onRollback}
-        onRetryLoad={t.reload}
-      />
+      <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
+        <Transcript
+          state={t.state}
+          running={t.running}
+          reviews={review.byId}
+          onResolve={t.resolveApproval}
+          onRollback={onRollback}
+          onRetryLoad={t.reload}
+        />
+      </VizProvider>
       <Composer
         onSend={t.send}
         onStop={t.stop}

@@ -2,6 +2,7 @@ import { AlertCircle, Info, OctagonX, TriangleAlert } from 'lucide-react';
 import { memo } from 'react';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
 import type { NoticeItem, PromptItem, TextItem, TurnStatusItem } from '../../state/transcript';
+import { VizText } from '../visualize/VizText';
 import { Markdown } from './Markdown';
 
 export const PromptRow = memo(function PromptRow({ item }: { item: PromptItem }) {
@@ -15,7 +16,7 @@ export const PromptRow = memo(function PromptRow({ item }: { item: PromptItem })
 export const AssistantText = memo(function AssistantText({ item }: { item: TextItem }) {
   return (
     <div className={item.streaming ? 'msg-assistant is-streaming' : 'msg-assistant'}>
-      <Markdown source={item.text} />
+      <VizText text={item.text} turnId={item.turnId} streaming={item.streaming} />
     </div>
   );
 });

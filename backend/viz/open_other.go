@@ -1,0 +1,5 @@
+//go:build !unix
+
+package viz
+
+const openFlags = 0
