@@ -7,6 +7,7 @@ const chromium = process.env.PI_E2E_CHROMIUM ?? '/usr/bin/chromium';
 export default defineConfig({
   testDir: './flows',
   outputDir: './test-results',
+  globalSetup: './fixtures/globalSetup.ts',
   // One app (a WebKit window on Xvfb) plus one Chromium per worker: on two cores one
   // worker is the stable choice. PI_E2E_WORKERS raises it on bigger machines.
   workers: Number(process.env.PI_E2E_WORKERS ?? 1),
