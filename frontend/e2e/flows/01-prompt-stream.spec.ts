@@ -31,6 +31,13 @@ test('a prompt in a new project session streams the answer and is kept', async (
   await ui.waitIdle();
   await shot('answer complete');
 
+  // A burst of deltas with no pause between frames still reads in order.
+  const burst = Array.from({ length: 80 }, (_, i) => `w${i}`).join(' ');
+  provider.enqueue({ text: burst, delayMs: 0 });
+  await ui.send('Count quickly');
+  await expect(ui.assistantText().last()).toHaveText(burst);
+  await ui.waitIdle();
+
   // What went over the wire: the prompt, the model, the key, the tools.
   const req = await provider.waitForRequest(0);
   expect(req.lastUserText()).toContain('Say hello');
@@ -44,7 +51,7 @@ test('a prompt in a new project session streams the answer and is kept', async (
   await ui.open(app.url);
   await expect(ui.sessionsIn(workspace.name)).toHaveCount(1);
   await ui.openSession(workspace.name);
-  await expect(ui.transcript.locator('.msg-user')).toHaveText('Say hello');
-  await expect(ui.assistantText()).toHaveText('Streaming from the fake model.');
+  await expect(ui.transcript.locator('.msg-user')).toHaveText(['Say hello', 'Count quickly']);
+  await expect(ui.assistantText()).toHaveText(['Streaming from the fake model.', burst]);
   await shot('reloaded');
 });
