@@ -58,6 +58,15 @@ describe('Add project by path', () => {
     expect(bridge.addProject).not.toHaveBeenCalled();
   });
 
+  it('is offered on the welcome screen too', async () => {
+    const { user } = await renderApp();
+    await user.click(within(screen.getByRole('main')).getByRole('button', { name: 'Add project by path…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add project by path' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Folder path' }), '/home/dev/from-welcome{Enter}');
+    expect(await screen.findByRole('button', { name: 'from-welcome' })).toHaveAttribute('aria-expanded', 'true');
+    expect(bridge.chooseFolder).not.toHaveBeenCalled();
+  });
+
   it.each([
     ['/home/dev/app', true],
     ['C:\\code\\app', true],
