@@ -15,7 +15,7 @@ APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 
 .PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean \
-	bench deps-bench package package-windows package-check
+	bench deps-bench package package-windows package-check test-e2e deps-e2e
 
 run: deps-build build
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -41,7 +41,7 @@ frontend: $(NPM_STAMP)
 build: frontend
 	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 
-test: deps-test test-frontend test-go vet-cross test-windows bindings-check smoke
+test: deps-test test-frontend test-go vet-cross test-windows bindings-check smoke test-e2e
 	@echo "make test: all checks passed"
 
 test-frontend: $(NPM_STAMP)
@@ -77,6 +77,17 @@ bindings-check: bindings
 
 smoke: build
 	scripts/smoke.sh $(BIN) build/ci/screenshot.png
+
+# End-to-end flows (frontend/e2e): the dev build of the app under Xvfb, its Wails dev
+# server driven by Debian's Chromium through Playwright, a scripted fake model. Screenshots
+# of every flow land in frontend/e2e/screenshots/ (git-ignored).
+deps-e2e:
+	@scripts/ensure-apt.sh $(APT_BUILD) xvfb xauth chromium
+
+test-e2e: deps-e2e frontend
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	go build -tags dev,webkit2_41 -o "$$tmp/pi-desktop-dev" . && \
+	cd frontend && PI_E2E_BINARY="$$tmp/pi-desktop-dev" npx playwright test -c e2e
 
 # Benchmarks side by side with rg and fd; writes BENCHMARKS.md. Not part of
 # `make test`. BENCH_FLAGS passes options to the driver (go run ./bench -h).

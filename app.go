@@ -27,6 +27,7 @@ type App struct {
 	ctx     context.Context // the Wails context; set at startup
 	core    *hostcore.Core
 	coreErr error // why the backend could not start, shown by the UI
+	order   eventOrder
 	// openSession is the session named by --session, opened at start.
 	openSession string
 }
@@ -60,7 +61,8 @@ func (a *App) emit(event string, payload any) {
 	ctx := a.ctx
 	a.mu.Unlock()
 	if ctx != nil {
-		wruntime.EventsEmit(ctx, event, payload)
+		name, data := a.order.wrap(event, payload)
+		wruntime.EventsEmit(ctx, name, data)
 	}
 }
 

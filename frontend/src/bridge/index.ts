@@ -1,9 +1,10 @@
 // The only module that talks to the Go side. Every call returns plain TS objects and
 // rejects only with a BridgeError.
 import * as App from '../../wailsjs/go/main/App';
-import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
+import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { toBridgeError } from './errors';
+import { EventsOn } from './events';
 import * as norm from './normalize';
 import {
   AGENT_EVENTS,

@@ -8,7 +8,10 @@ import { initialWorkspace, workspaceReducer, type MainView, type SidebarView, ty
 
 export interface WorkspaceApi {
   state: WorkspaceState;
+  /** Picks a folder with the native dialog and adds it; errors become toasts. */
   addProject: () => Promise<void>;
+  /** Adds the folder at path and shows it; rejects with the BridgeError (e.g. NOT_FOUND). */
+  addProjectPath: (path: string) => Promise<void>;
   removeProject: (p: Project) => Promise<void>;
   setExpanded: (projectId: string, expanded: boolean) => void;
   /** isolated: the session works in its own git worktree (git projects only). */
@@ -113,17 +116,24 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
     [reportError],
   );
 
+  const addProjectPath = useCallback(
+    async (path: string) => {
+      const p = await bridge.addProject(path);
+      dispatch({ type: 'setExpanded', projectId: p.id, expanded: true });
+      await loadProjects();
+      dispatch({ type: 'showSidebar', sidebar: 'active' });
+    },
+    [loadProjects],
+  );
+
   const api = useMemo<WorkspaceApi>(() => ({
     state,
     addProject: () =>
       guard(async () => {
         const path = await bridge.chooseFolder('Add a project folder');
-        if (path === '') return;
-        const p = await bridge.addProject(path);
-        dispatch({ type: 'setExpanded', projectId: p.id, expanded: true });
-        await loadProjects();
-        dispatch({ type: 'showSidebar', sidebar: 'active' });
+        if (path !== '') await addProjectPath(path);
       }),
+    addProjectPath,
     removeProject: (p) =>
       guard(async () => {
         await bridge.removeProject(p.id);
@@ -166,7 +176,7 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       }),
     showView: (view) => dispatch({ type: 'showView', view }),
     showSidebar: (sidebar) => dispatch({ type: 'showSidebar', sidebar }),
-  }), [state, guard, loadProjects, loadSessions]);
+  }), [state, guard, addProjectPath, loadProjects, loadSessions]);
 
   return <WorkspaceContext.Provider value={api}>{children}</WorkspaceContext.Provider>;
 }

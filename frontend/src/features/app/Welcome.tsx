@@ -1,11 +1,14 @@
-import { FlaskConical, FolderPlus } from 'lucide-react';
+import { FlaskConical, FolderInput, FolderPlus } from 'lucide-react';
+import { useState } from 'react';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { Button } from '../../ui/Button';
+import { AddProjectByPathDialog } from '../sidebar/AddProjectByPath';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 
 export function Welcome() {
   const ws = useWorkspace();
   const hasProjects = ws.state.projects.length > 0;
+  const [byPath, setByPath] = useState(false);
   return (
     <section className="welcome" aria-labelledby="welcome-title">
       <div className="welcome-card">
@@ -23,6 +26,12 @@ export function Welcome() {
             Start a temporary session
           </Button>
         </div>
+        <p className="welcome-alt">
+          <Button variant="ghost" size="sm" icon={<FolderInput size={14} aria-hidden="true" />} onClick={() => setByPath(true)}>
+            Add project by path…
+          </Button>
+        </p>
+        {byPath && <AddProjectByPathDialog onClose={() => setByPath(false)} />}
       </div>
     </section>
   );

@@ -1,6 +1,8 @@
-import { Archive, ArrowLeft, FolderPlus, Info, Plus, Settings as SettingsIcon } from 'lucide-react';
+import { Archive, ArrowLeft, FolderInput, FolderPlus, Info, Plus, Settings as SettingsIcon } from 'lucide-react';
+import { useState } from 'react';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { Button, IconButton } from '../../ui/Button';
+import { AddProjectByPathDialog } from './AddProjectByPath';
 import { ProjectItem } from './ProjectItem';
 import { SessionRow } from './SessionRow';
 
@@ -44,12 +46,17 @@ function ActiveSessions() {
   const ws = useWorkspace();
   const { state } = ws;
   const temporary = state.sessions[''];
+  const [byPath, setByPath] = useState(false);
   return (
     <div className="sidebar-scroll">
       <div className="sidebar-actions">
         <Button variant="secondary" size="sm" className="add-project" icon={<FolderPlus size={15} aria-hidden="true" />} onClick={() => void ws.addProject()}>
           Add project
         </Button>
+        <IconButton label="Add project by path…" title="Add a project by typing its folder path" onClick={() => setByPath(true)}>
+          <FolderInput size={15} aria-hidden="true" />
+        </IconButton>
+        {byPath && <AddProjectByPathDialog onClose={() => setByPath(false)} />}
       </div>
 
       <section className="sidebar-section" aria-labelledby="projects-heading">

@@ -1,0 +1,57 @@
+// Flow 1: add a project, start a session, send a prompt, watch the answer stream in.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { API_KEY, MODEL } from '../fixtures/fakeProvider';
+import { Gate, expect, test } from '../fixtures/test';
+
+test('a prompt in a new project session streams the answer and is kept', async ({ ui, app, root, workspace, provider, shot }) => {
+  workspace.write('README.md', '# demo\n');
+  await shot('empty window');
+
+  const project = await ui.addProjectByPath(workspace.dir, workspace.name);
+  await expect(project).toHaveAttribute('title', workspace.dir);
+  await ui.newSession(workspace.name);
+  await shot('new session');
+
+  const midway = new Gate();
+  provider.enqueue({ text: ['Streaming ', 'from ', 'the ', midway, 'fake ', 'model.'] });
+  await ui.send('Say hello');
+
+  // Half the answer is on screen while the model is still sending.
+  await midway.reached;
+  const bubble = ui.assistantText();
+  await expect(bubble).toHaveText('Streaming from the');
+  await expect(bubble).toHaveClass(/is-streaming/);
+  await expect(ui.stopButton).toBeVisible();
+  await shot('answer streaming');
+
+  midway.open();
+  await expect(bubble).toHaveText('Streaming from the fake model.');
+  await expect(bubble).not.toHaveClass(/is-streaming/);
+  await ui.waitIdle();
+  await shot('answer complete');
+
+  // A burst of deltas with no pause between frames still reads in order.
+  const burst = Array.from({ length: 80 }, (_, i) => `w${i}`).join(' ');
+  provider.enqueue({ text: burst, delayMs: 0 });
+  await ui.send('Count quickly');
+  await expect(ui.assistantText().last()).toHaveText(burst);
+  await ui.waitIdle();
+
+  // What went over the wire: the prompt, the model, the key, the tools.
+  const req = await provider.waitForRequest(0);
+  expect(req.lastUserText()).toContain('Say hello');
+  expect(req.body.model).toBe(MODEL);
+  expect(req.body.stream).toBe(true);
+  expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
+  expect(req.toolNames).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Bash']));
+
+  // On disk: the conversation is in the data dir's database, so a fresh page gets it back.
+  expect(existsSync(path.join(root, 'data', 'pi.sqlite'))).toBe(true);
+  await ui.open(app.url);
+  await expect(ui.sessionsIn(workspace.name)).toHaveCount(1);
+  await ui.openSession(workspace.name);
+  await expect(ui.transcript.locator('.msg-user')).toHaveText(['Say hello', 'Count quickly']);
+  await expect(ui.assistantText()).toHaveText(['Streaming from the fake model.', burst]);
+  await shot('reloaded');
+});

@@ -1,0 +1,92 @@
+// Flow 2: a Write needs a permission card. Allow once → the file changes on disk and a
+// change row offers Rollback → the file is back as it was. Deny → nothing is written and
+// both the user and the model are told.
+import type { ChatRequest } from '../fixtures/fakeProvider';
+import { expect, test } from '../fixtures/test';
+
+const ORIGINAL = 'first line\nsecond line\n';
+const CHANGED = 'first line\nchanged by the agent\n';
+
+/** The 4-hex tag of path in the Read result the model was sent ("[notes.txt#1A2B]"). */
+function tagFromRead(req: ChatRequest, callId: string, file: string): string {
+  const m = req.toolResult(callId).match(new RegExp(`\\[${file.replace('.', '\\.')}#([0-9A-Fa-f]{4})\\]`));
+  if (!m) throw new Error(`no tag for ${file} in: ${req.toolResult(callId).slice(0, 300)}`);
+  return m[1]!;
+}
+
+test.beforeEach(async ({ ui, workspace }) => {
+  workspace.write('notes.txt', ORIGINAL);
+  await ui.addProjectByPath(workspace.dir, workspace.name);
+  await ui.newSession(workspace.name);
+});
+
+test('Allow once writes the file; Rollback restores it', async ({ ui, workspace, provider, shot }) => {
+  provider.enqueue(
+    { text: 'Reading it first.', toolCalls: [{ id: 'call_read', name: 'Read', args: { path: 'notes.txt' } }] },
+    (req) => ({ toolCalls: [{ id: 'call_write', name: 'Write', args: { path: 'notes.txt', content: CHANGED, tag: tagFromRead(req, 'call_read', 'notes.txt') } }] }),
+    { text: 'Updated notes.txt.' },
+  );
+  await ui.send('Change the second line of notes.txt');
+
+  const card = await ui.pendingCard('Write');
+  await expect(card).toContainText('notes.txt');
+  await expect(card.getByLabel('Preview')).toContainText('changed by the agent');
+  // Nothing is written while the card waits.
+  expect(workspace.read('notes.txt')).toBe(ORIGINAL);
+  await shot('write card');
+
+  await ui.answer('Write', 'Allow once');
+  await expect(card.getByRole('status')).toHaveText('Allowed once');
+  await expect(ui.assistantText().last()).toHaveText('Updated notes.txt.');
+  await ui.waitIdle();
+  expect(workspace.read('notes.txt')).toBe(CHANGED);
+  const written = (await provider.waitForRequest(2)).toolResult('call_write');
+  expect(written).not.toMatch(/^\[tool error\]/);
+  expect(written).toMatch(/notes\.txt#[0-9A-Fa-f]{4}/);
+
+  const write = ui.tools('Write');
+  await expect(write.locator('.tool-status')).toHaveText('Done');
+  const change = write.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+  await expect(change).toHaveCount(1);
+  await expect(change).toContainText('notes.txt');
+  await expect(change.getByLabel('1 added, 1 removed lines')).toBeVisible();
+  await shot('written with change row');
+
+  await change.getByRole('button', { name: 'Roll back notes.txt' }).click();
+  const confirm = ui.page.getByRole('alertdialog', { name: 'Roll back this change?' });
+  await expect(confirm).toContainText('notes.txt goes back to how it was');
+  await confirm.getByRole('button', { name: 'Roll back' }).click();
+  await expect(change).toContainText('Rolled back');
+  await expect(change.getByRole('button', { name: 'Roll back notes.txt' })).toHaveCount(0);
+  expect(workspace.read('notes.txt')).toBe(ORIGINAL);
+  await shot('rolled back');
+});
+
+test('Deny leaves the file absent and says so to the user and the model', async ({ ui, workspace, provider, shot }) => {
+  provider.enqueue(
+    { toolCalls: [{ id: 'call_write', name: 'Write', args: { path: 'denied.txt', content: 'should never exist\n' } }] },
+    { text: 'Understood, I did not create denied.txt.' },
+  );
+  await ui.send('Create denied.txt');
+
+  const card = await ui.answer('Write', 'Deny');
+  await expect(card.getByRole('status')).toHaveText('Denied');
+  const write = ui.tools('Write');
+  await expect(write.locator('.tool-status')).toHaveText('TOOL_DENIED');
+  await expect(ui.assistantText().last()).toHaveText('Understood, I did not create denied.txt.');
+  await ui.waitIdle();
+  await shot('denied');
+
+  expect(workspace.exists('denied.txt')).toBe(false);
+  expect(workspace.read('notes.txt')).toBe(ORIGINAL);
+  const told = (await provider.waitForRequest(1)).toolResult('call_write');
+  expect(told).toMatch(/^\[tool error\] user denied permission/);
+
+  await write.getByRole('button', { expanded: false }).click();
+  await expect(write.locator('.tool-error')).toContainText('TOOL_DENIED');
+  await expect(write.locator('.tool-error')).toContainText('user denied permission for Write');
+  await expect(write.getByRole('list', { name: 'Changes' })).toHaveCount(0);
+});
+
+// TODO(review pane, issue #7 flow 2): once the review pane lands, open the change there too
+// and roll back from it; today the inline change row under the tool is the Rollback UI.

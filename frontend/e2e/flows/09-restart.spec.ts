@@ -1,0 +1,52 @@
+// Flow 9: quit the app (SIGTERM) and start it again on the same data dir: the project,
+// the session, its transcript and its review records are back, the change can still be
+// rolled back, and the model gets the earlier conversation as context.
+import { expect, test } from '../fixtures/test';
+
+test('after a restart the session, transcript and review records are back', async ({ ui, app, workspace, provider, shot }) => {
+  workspace.write('README.md', '# demo\n');
+  await ui.addProjectByPath(workspace.dir, workspace.name);
+  await ui.newSession(workspace.name);
+  provider.enqueue(
+    { text: 'Creating it.', toolCalls: [{ id: 'call_write', name: 'Write', args: { path: 'hello.txt', content: 'hello from before the restart\n' } }] },
+    { text: 'Created hello.txt.' },
+  );
+  await ui.send('Create hello.txt');
+  await ui.answer('Write', 'Allow once');
+  await expect(ui.assistantText().last()).toHaveText('Created hello.txt.');
+  await ui.waitIdle();
+  expect(workspace.read('hello.txt')).toBe('hello from before the restart\n');
+  const title = await ui.page.locator('.pane-title').textContent();
+  await shot('before restart');
+
+  await app.restart();
+  await ui.open(app.url);
+  await expect(ui.sessionsIn(workspace.name)).toHaveCount(1);
+  await expect(ui.sessionsIn(workspace.name)).toContainText(title ?? '');
+  await ui.openSession(workspace.name);
+  await expect(ui.page.locator('.pane-title')).toHaveText(title ?? '');
+  await expect(ui.transcript.locator('.msg-user')).toHaveText('Create hello.txt');
+  await expect(ui.assistantText()).toHaveText(['Creating it.', 'Created hello.txt.']);
+  const write = ui.tools('Write');
+  await expect(write.locator('.tool-status')).toHaveText('Done');
+  const change = write.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+  await expect(change).toContainText('hello.txt');
+  await shot('after restart');
+
+  // The review record survived: rolling back still works and removes the created file.
+  await change.getByRole('button', { name: 'Roll back hello.txt' }).click();
+  await ui.page.getByRole('alertdialog', { name: 'Roll back this change?' }).getByRole('button', { name: 'Roll back' }).click();
+  await expect(change).toContainText('Rolled back');
+  expect(workspace.exists('hello.txt')).toBe(false);
+  await shot('rolled back after restart');
+
+  // The model's context came back too.
+  provider.enqueue({ text: 'Yes, I created hello.txt earlier.' });
+  await ui.send('Did you create a file?');
+  await expect(ui.assistantText().last()).toHaveText('Yes, I created hello.txt earlier.');
+  await ui.waitIdle();
+  const req = await provider.waitForRequest(2);
+  const users = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
+  expect(users).toEqual(expect.arrayContaining(['Create hello.txt', 'Did you create a file?']));
+  expect(req.toolResult('call_write')).toMatch(/hello\.txt#[0-9A-Fa-f]{4}/);
+});
