@@ -38,6 +38,10 @@ export function GetSession(arg1) {
   return window['go']['main']['App']['GetSession'](arg1);
 }
 
+export function GetSessionProvider(arg1) {
+  return window['go']['main']['App']['GetSessionProvider'](arg1);
+}
+
 export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
@@ -48,6 +52,10 @@ export function Info() {
 
 export function ListProjects() {
   return window['go']['main']['App']['ListProjects']();
+}
+
+export function ListProviders() {
+  return window['go']['main']['App']['ListProviders']();
 }
 
 export function ListSessions(arg1, arg2) {
@@ -82,6 +90,10 @@ export function RemoveProject(arg1) {
   return window['go']['main']['App']['RemoveProject'](arg1);
 }
 
+export function RemoveProvider(arg1) {
+  return window['go']['main']['App']['RemoveProvider'](arg1);
+}
+
 export function RemoveTask(arg1, arg2) {
   return window['go']['main']['App']['RemoveTask'](arg1, arg2);
 }
@@ -110,8 +122,16 @@ export function RollbackChange(arg1, arg2) {
   return window['go']['main']['App']['RollbackChange'](arg1, arg2);
 }
 
+export function SaveProvider(arg1, arg2) {
+  return window['go']['main']['App']['SaveProvider'](arg1, arg2);
+}
+
 export function SendPrompt(arg1, arg2) {
   return window['go']['main']['App']['SendPrompt'](arg1, arg2);
+}
+
+export function SetDefaultProvider(arg1) {
+  return window['go']['main']['App']['SetDefaultProvider'](arg1);
 }
 
 export function SetModelSettings(arg1, arg2) {
@@ -120,6 +140,10 @@ export function SetModelSettings(arg1, arg2) {
 
 export function SetProjectSetup(arg1, arg2) {
   return window['go']['main']['App']['SetProjectSetup'](arg1, arg2);
+}
+
+export function SetSessionProvider(arg1, arg2) {
+  return window['go']['main']['App']['SetSessionProvider'](arg1, arg2);
 }
 
 export function StopSession(arg1) {
@@ -136,6 +160,10 @@ export function TaskOutput(arg1, arg2) {
 
 export function Tasks(arg1) {
   return window['go']['main']['App']['Tasks'](arg1);
+}
+
+export function TestProvider(arg1, arg2) {
+  return window['go']['main']['App']['TestProvider'](arg1, arg2);
 }
 
 export function Todos(arg1) {
