@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { Composer } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
+import { ModelPicker } from '../composer/ModelPicker';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
@@ -100,6 +101,7 @@ function SessionBody({ session }: { session: Session }) {
               defaultMode={settings?.defaultPermissionMode}
               onChange={(permissionMode) => void ws.configureSession(session, { operatingMode: '', permissionMode })}
             />
+            <ModelPicker sessionId={session.id} onOpenSettings={() => ws.showView('settings')} />
           </>
         }
       />
