@@ -42,6 +42,10 @@ type Keys struct {
 	once  sync.Once
 	ready bool // the keychain answered the probe
 	mu    sync.Mutex
+	// found remembers where Locate saw a key, so listing providers does not
+	// read every secret again (each read may be a subprocess or a prompt);
+	// every Set through this store updates it.
+	found sync.Map // name → location ("" = none)
 }
 
 // NewKeys returns the key store of dataDir; kc nil keeps every key in the
@@ -126,8 +130,8 @@ func (k *Keys) Get(name string) (string, error) {
 		k.mu.Lock()
 		defer k.mu.Unlock()
 		v, err = k.file.Get(name)
-		if err == nil && v != "" {
-			_ = k.moveLocked(name)
+		if err == nil && v != "" && k.moveLocked(name) == nil {
+			k.found.Delete(name)
 		}
 		return v, err
 	}
@@ -142,11 +146,12 @@ func (k *Keys) Set(name, key string) error {
 	}
 	key = strings.TrimSpace(key)
 	kc := k.keychain()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.found.Delete(name)
 	if kc == nil || !strings.HasPrefix(name, accountPrefix) {
 		return k.file.Set(name, key)
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
 	if key == "" {
 		if err := kc.Delete(name); err != nil && !errors.Is(err, ErrKeyNotFound) {
 			return keychainError(err, "remove")
@@ -174,7 +179,21 @@ func (k *Keys) Locate(name string) (string, error) {
 	if err := checkAPIName(name); err != nil {
 		return "", err
 	}
-	if kc := k.keychain(); kc != nil && strings.HasPrefix(name, accountPrefix) {
+	if v, ok := k.found.Load(name); ok {
+		return v.(string), nil
+	}
+	kc := k.keychain()
+	k.mu.Lock() // a Set cannot slip between the look and the note
+	defer k.mu.Unlock()
+	where, err := k.locate(kc, name)
+	if err == nil {
+		k.found.Store(name, where)
+	}
+	return where, err
+}
+
+func (k *Keys) locate(kc Keychain, name string) (string, error) {
+	if kc != nil && strings.HasPrefix(name, accountPrefix) {
 		_, err := kc.Get(name)
 		switch {
 		case err == nil:

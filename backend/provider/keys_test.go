@@ -234,3 +234,28 @@ func TestSystemKeychainCanBeTurnedOff(t *testing.T) {
 		t.Errorf("default keychain = %#v", kc)
 	}
 }
+
+func TestKeysLocateReadsTheKeychainOnce(t *testing.T) {
+	kc := providertest.NewKeychain()
+	ks := provider.NewKeys(t.TempDir(), kc, 0)
+	name := provider.Account("p")
+	if err := ks.Set(name, secret); err != nil {
+		t.Fatal(err)
+	}
+	before := kc.Calls()
+	for range 3 {
+		if loc, err := ks.Locate(name); err != nil || loc != provider.KeychainLocation {
+			t.Fatalf("Locate = %q, %v", loc, err)
+		}
+	}
+	if n := kc.Calls() - before; n != 1 {
+		t.Errorf("three Locates made %d keychain calls, want 1", n)
+	}
+	// A change through the store is seen at once.
+	if err := ks.Set(name, ""); err != nil {
+		t.Fatal(err)
+	}
+	if loc, _ := ks.Locate(name); loc != "" {
+		t.Errorf("Locate after delete = %q", loc)
+	}
+}
