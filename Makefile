@@ -14,7 +14,7 @@ APT_BUILD  := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config
 APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 
-.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean \
+.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean test-keychain \
 	bench deps-bench package package-windows package-check test-e2e deps-e2e
 
 run: deps-build build
@@ -66,6 +66,11 @@ vet-cross:
 test-windows:
 	@scripts/ensure-apt.sh --with-recommends wine64 wine
 	scripts/wine-test.sh
+
+# Provider keys against a real OS keychain (on Linux a private gnome-keyring
+# Secret Service). Not part of `test`: see scripts/test-keychain.sh.
+test-keychain:
+	scripts/test-keychain.sh
 
 bindings:
 	@tmp=$$(mktemp -d); go build -tags bindings -o $$tmp/bindings . && $$tmp/bindings >/dev/null; rm -rf $$tmp

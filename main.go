@@ -20,6 +20,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/toolcli"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
@@ -108,6 +109,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 					return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
 				}},
 			Interactive: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
+			Keychain:    provider.SystemKeychain(os.Getenv),
 		})
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (commit %s, built %s, %s/%s)\n", version, commit, date, runtime.GOOS, runtime.GOARCH)
@@ -161,7 +163,8 @@ func openCore(dataDirFlag string, sink hostcore.Sink) (*hostcore.Core, error) {
 	if err != nil {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot find a data directory: %v", err)
 	}
-	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: sink})
+	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: sink,
+		Keychain: provider.SystemKeychain(os.Getenv)})
 	if err != nil && errs.As(err) == nil {
 		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
 	}

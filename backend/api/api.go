@@ -29,6 +29,9 @@ const (
 	EventProjectsChanged = "projects:changed"
 	EventSessionsChanged = "sessions:changed"
 	EventSettingsChanged = "settings:changed"
+	// EventProvidersChanged: a saved model provider was added, edited or
+	// removed, or the default changed (no payload: reload the list).
+	EventProvidersChanged = "providers:changed"
 )
 
 // Project is a folder the user added; Path is canonical.

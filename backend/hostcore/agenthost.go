@@ -271,24 +271,32 @@ func (h agentHost) Audit(ctx context.Context, rec agent.AuditRecord) {
 }
 
 // providerFor returns the model provider of a session: the host's injected
-// one (tests), else the model saved in Settings, else the environment's.
+// one (tests), else the session's chosen provider, else the default one,
+// else the environment's (PI_DESKTOP_PROVIDER, … : headless use and tests).
 func (c *Core) providerFor(sessionID string) (provider.Provider, error) {
 	if c.cfg.Provider != nil {
 		return c.cfg.Provider(sessionID)
 	}
-	cfg, saved, err := c.savedModel(context.Background())
+	ctx := context.Background()
+	p, ok, err := c.Providers.ForSession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	if !saved {
-		cfg, _ = provider.ConfigFromEnv(os.Getenv)
+	if ok {
+		cfg, err := c.Providers.Config(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return provider.New(cfg)
 	}
-	if cfg.APIKey == "" {
+	cfg, set := provider.ConfigFromEnv(os.Getenv)
+	if set && cfg.API != "" {
+		// A key saved by an older version under the API style's name.
 		if cfg, err = cfg.WithStoredKey(c.keys); err != nil {
 			return nil, err
 		}
 	}
-	return provider.New(cfg)
+	return provider.New(cfg) // MODEL_NOT_CONFIGURED when nothing is set
 }
 
 // StartTurn checks that a turn can start (no turn running, a model

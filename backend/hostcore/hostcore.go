@@ -19,8 +19,10 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/providers"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/settings"
@@ -60,9 +62,15 @@ type Config struct {
 	RunnerExe string
 	// Shells is where command shells are looked up (zero = this machine).
 	Shells shells.Env
-	// Provider returns a session's model provider (nil = from the
-	// environment: PI_DESKTOP_PROVIDER, PI_DESKTOP_MODEL, … ).
+	// Provider returns a session's model provider (nil = the session's
+	// saved provider, else the default one, else the environment's:
+	// PI_DESKTOP_PROVIDER, PI_DESKTOP_MODEL, … ).
 	Provider func(sessionID string) (provider.Provider, error)
+	// Keychain holds API keys where it is reachable (nil = the 0600 key file
+	// in DataDir only; the desktop app and `run` pass the OS keychain).
+	Keychain provider.Keychain
+	// KeychainProbeTimeout bounds the first keychain call (0 = the default).
+	KeychainProbeTimeout time.Duration
 }
 
 // Core is the running backend.
@@ -76,6 +84,8 @@ type Core struct {
 	Sessions *session.Service
 	Settings *settings.Service
 	Agent    *agent.Agent
+	// Providers are the saved model providers and each session's choice.
+	Providers *providers.Service
 
 	// life gates Execute against Close: no call starts after Close begins,
 	// and Close waits for the ones in flight so none runs unrecorded.
@@ -85,7 +95,7 @@ type Core struct {
 		calls   sync.WaitGroup
 	}
 	registry  *tools.Registry
-	keys      provider.KeyStore
+	keys      *provider.Keys
 	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
 	spillSeq  atomic.Int64
@@ -154,7 +164,12 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		_ = logFile.Close()
 		return nil, fmt.Errorf("prepare worktrees: %w", err)
 	}
-	c.keys = provider.NewFileKeyStore(cfg.DataDir)
+	c.keys = provider.NewKeys(cfg.DataDir, cfg.Keychain, cfg.KeychainProbeTimeout)
+	c.Providers = providers.New(st.DB(), c.keys, cfg.Now)
+	if err := c.Providers.UpgradeLegacy(ctx); err != nil {
+		// The old model stays saved for the next start; nothing is lost.
+		log.Warn("upgrade the saved model to a provider", "code", errs.CodeOf(err), "err", err)
+	}
 	c.Agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
 	if n, err := c.Agent.MarkInterrupted(ctx); err != nil {
 		log.Warn("mark interrupted turns", "err", err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,16 +22,21 @@ type KeyStore interface {
 	Get(api string) (string, error)
 	// Set stores key for api; an empty key removes it.
 	Set(api, key string) error
-	// Where says where keys live: "keychain", or the key file's path.
+	// Where says where a key saved now goes: KeychainLocation, or the key
+	// file's path.
 	Where() string
+	// Locate says where the key of api is: KeychainLocation, the key file's
+	// path, or "" when none is saved.
+	Locate(api string) (string, error)
 }
 
 // KeyFileName is the key file in the data directory.
 const KeyFileName = "keys.json"
 
 // FileKeyStore keeps keys in <data>/keys.json, mode 0600, replaced
-// atomically (temporary file, fsync, rename) on every change. The OS keychain
-// is not used: see the package notes in the report of this change.
+// atomically (temporary file, fsync, rename) on every change, and removed
+// when it holds no key. It is the fallback of Keys where no OS keychain is
+// reachable.
 type FileKeyStore struct {
 	path string
 	mu   sync.Mutex
@@ -87,6 +93,31 @@ func (s *FileKeyStore) Get(api string) (string, error) {
 	return keys[api], nil
 }
 
+// Locate is the file's path when it holds a key for api, else "".
+func (s *FileKeyStore) Locate(api string) (string, error) {
+	k, err := s.Get(api)
+	if err != nil || k == "" {
+		return "", err
+	}
+	return s.path, nil
+}
+
+// Names lists the names that have a key in the file.
+func (s *FileKeyStore) Names() ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(keys))
+	for n := range keys {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
 // Set stores (or, with an empty key, removes) the key for api.
 func (s *FileKeyStore) Set(api, key string) error {
 	if err := checkAPIName(api); err != nil {
@@ -100,9 +131,19 @@ func (s *FileKeyStore) Set(api, key string) error {
 		return err
 	}
 	if key == "" {
+		if _, ok := keys[api]; !ok {
+			return nil
+		}
 		delete(keys, api)
 	} else {
 		keys[api] = key
+	}
+	if len(keys) == 0 {
+		// Nothing secret is left: no file at all is the clearest state.
+		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return errs.Wrap(err, errs.StorageUnavailable, "cannot remove the key file %s", s.path)
+		}
+		return nil
 	}
 	data, err := json.MarshalIndent(keyFile{Keys: keys}, "", "  ")
 	if err != nil {

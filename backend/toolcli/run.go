@@ -16,6 +16,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
 )
 
 // RunUsage is printed for `pi-desktop run --help` and on usage errors.
@@ -41,7 +42,10 @@ type RunEnv struct {
 	Env
 	// Interactive reports whether Stdin is a terminal a person answers.
 	Interactive bool
-	// Provider overrides the model (tests); nil = from the environment.
+	// Keychain holds the API keys the desktop app saved (nil = the key
+	// file in the data directory only).
+	Keychain provider.Keychain
+	// Config adjusts the host's config (tests inject a model provider).
 	Config func(hostcore.Config) hostcore.Config
 }
 
@@ -84,7 +88,7 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 		return 1
 	}
 	p := &printer{out: env.Stdout, json: *asJSON, in: bufio.NewReader(env.Stdin), interactive: env.Interactive}
-	cfg := hostcore.Config{DataDir: dir, Version: env.Version, Sink: p}
+	cfg := hostcore.Config{DataDir: dir, Version: env.Version, Sink: p, Keychain: env.Keychain}
 	if env.Config != nil {
 		cfg = env.Config(cfg)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/provider/providertest"
+	"github.com/pi-desktop/pi-desktop/backend/providers"
 	"github.com/pi-desktop/pi-desktop/backend/toolcli"
 )
 
@@ -68,5 +69,57 @@ func TestRunJSONAndUsage(t *testing.T) {
 	}
 	if code, _ := runTurn(t, f, srv, false, "", "--workspace", f.workspace); code != 2 {
 		t.Errorf("missing prompt exit = %d", code)
+	}
+}
+
+func TestRunUsesTheSavedProviderAndItsKeychainKey(t *testing.T) {
+	t.Setenv(provider.EnvProvider, "")
+	f := newFixture(t)
+	srv := providertest.NewOpenAIServer(t, providertest.Turn{Text: "Saved provider here.", Stop: "stop"})
+	kc := providertest.NewKeychain()
+	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: f.data, Keychain: kc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.SaveProvider(t.Context(), providers.Profile{Name: "Fake", API: "openai", BaseURL: srv.URL + "/v1", Model: "saved-model"}, "sk-from-keychain"); err != nil {
+		t.Fatal(err)
+	}
+	core.Close()
+	var out, errOut bytes.Buffer
+	code := toolcli.RunTurn(t.Context(), []string{"--workspace", f.workspace, "hi"}, toolcli.RunEnv{
+		Env: toolcli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+			ResolveDataDir: func(string) (string, error) { return f.data, nil }},
+		Keychain: kc,
+	})
+	if code != 0 || !strings.Contains(out.String(), "Saved provider here.") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errOut.String())
+	}
+	req := srv.Requests()[0]
+	if req.Header.Get("Authorization") != "Bearer sk-from-keychain" || req.JSON()["model"] != "saved-model" {
+		t.Errorf("request: %v %s", req.Header, req.Body)
+	}
+	if strings.Contains(out.String()+errOut.String(), "sk-from-keychain") {
+		t.Error("the key was printed")
+	}
+}
+
+func TestRunUsesTheEnvironmentWhenNothingIsSaved(t *testing.T) {
+	f := newFixture(t)
+	srv := providertest.NewAnthropicServer(t, providertest.Turn{Text: "Environment model here.", Stop: "end_turn"})
+	t.Setenv(provider.EnvProvider, "anthropic")
+	t.Setenv(provider.EnvModel, "env-model")
+	t.Setenv(provider.EnvBaseURL, srv.URL)
+	t.Setenv(provider.EnvAnthropicKey, "sk-env-key")
+	var out, errOut bytes.Buffer
+	code := toolcli.RunTurn(t.Context(), []string{"--workspace", f.workspace, "hi"}, toolcli.RunEnv{
+		Env: toolcli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+			ResolveDataDir: func(string) (string, error) { return f.data, nil }},
+	})
+	if code != 0 || !strings.Contains(out.String(), "Environment model here.") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errOut.String())
+	}
+	h := srv.Requests()[0].Header
+	if h.Get("X-Api-Key") != "sk-env-key" && h.Get("Authorization") != "Bearer sk-env-key" {
+		t.Errorf("the environment's key was not sent: %v", h)
 	}
 }

@@ -25,6 +25,11 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   AnswerQuestion: vi.fn(),
   Proposals: vi.fn(),
   ResolveProposal: vi.fn(),
+  ListProviders: vi.fn(),
+  SaveProvider: vi.fn(),
+  TestProvider: vi.fn(),
+  GetSessionProvider: vi.fn(),
+  SetSessionProvider: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -257,5 +262,58 @@ describe('decision calls', () => {
     expect([...handlers.keys()]).toEqual(['agent:question', 'agent:proposal']);
     handlers.get('agent:question')?.({ sessionId: 's1', questionId: 'q1', state: 'skipped', questions: [{ question: 'Q?' }] });
     expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'question', sessionId: 's1', question: expect.objectContaining({ state: 'skipped' }) }));
+  });
+});
+
+describe('providers', () => {
+  const raw = {
+    id: 'p1', name: 'Claude', api: 'anthropic', baseUrl: '', model: 'claude-x', contextWindow: 0, maxOutputTokens: 0,
+    thinking: true, isDefault: true, hasKey: true, keyStorage: 'keychain', createdAt: 1, updatedAt: 2,
+  };
+
+  it('listProviders normalizes the list and a missing environment', async () => {
+    vi.mocked(App.ListProviders).mockResolvedValueOnce({ providers: [raw], keyStorage: 'keychain' } as never);
+    await expect(bridge.listProviders()).resolves.toEqual({ providers: [raw], keyStorage: 'keychain', environment: null });
+    vi.mocked(App.ListProviders).mockResolvedValueOnce({ providers: null, keyStorage: '/k', environment: { api: 'openai', model: 'm', baseUrl: '', hasKey: false } } as never);
+    await expect(bridge.listProviders()).resolves.toEqual({ providers: [], keyStorage: '/k', environment: { api: 'openai', model: 'm', baseUrl: '', hasKey: false } });
+  });
+
+  it('saveProvider sends only the input fields and the key separately', async () => {
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, temperature: 0.2 } as never);
+    const input = { id: '', name: 'Claude', api: 'anthropic' as const, baseUrl: '', model: 'claude-x', contextWindow: 0, maxOutputTokens: 0, thinking: true, isDefault: false };
+    await expect(bridge.saveProvider(input, 'sk-1')).resolves.toEqual({ ...raw, temperature: 0.2 });
+    const [sent, key] = vi.mocked(App.SaveProvider).mock.calls[0]!;
+    expect(key).toBe('sk-1');
+    expect(JSON.stringify(sent)).not.toContain('sk-1');
+    expect(sent).toMatchObject({ ...input, hasKey: false, keyStorage: '' });
+    expect(sent).not.toHaveProperty('temperature');
+    vi.mocked(App.SaveProvider).mockRejectedValueOnce({ code: 'CONFLICT', message: 'a provider named "Claude" is already saved', details: { field: 'name' } });
+    await expect(bridge.saveProvider(input, '')).rejects.toMatchObject({ code: 'CONFLICT', field: 'name' });
+  });
+
+  it('testProvider returns the outcome as a result', async () => {
+    vi.mocked(App.TestProvider).mockResolvedValueOnce({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 } as never);
+    await expect(bridge.testProvider({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 });
+  });
+
+  it('a session’s provider choice', async () => {
+    vi.mocked(App.GetSessionProvider).mockResolvedValueOnce('p1');
+    await expect(bridge.getSessionProvider('s1')).resolves.toBe('p1');
+    vi.mocked(App.SetSessionProvider).mockResolvedValueOnce(undefined as never);
+    await bridge.setSessionProvider('s1', '');
+    expect(App.SetSessionProvider).toHaveBeenCalledWith('s1', '');
+  });
+
+  it('onProvidersChanged subscribes to providers:changed', () => {
+    const cb = vi.fn();
+    let handler: ((p?: unknown) => void) | undefined;
+    vi.mocked(runtime.EventsOn).mockImplementation((_name, h) => {
+      handler = h as (p?: unknown) => void;
+      return () => {};
+    });
+    bridge.onProvidersChanged(cb);
+    expect(runtime.EventsOn).toHaveBeenCalledWith('providers:changed', expect.any(Function));
+    handler?.();
+    expect(cb).toHaveBeenCalledTimes(1);
   });
 });

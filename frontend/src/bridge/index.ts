@@ -11,6 +11,7 @@ import {
   DECISION_EVENTS,
   EVENT_PROJECTS_CHANGED,
   EVENT_SESSIONS_CHANGED,
+  EVENT_PROVIDERS_CHANGED,
   EVENT_SETTINGS_CHANGED,
   EVENT_TODOS,
   EVENT_WORKTREE_SETUP,
@@ -31,6 +32,10 @@ import {
   type MergeResult,
   type ModelApi,
   type ModelSettings,
+  type ProviderInput,
+  type ProviderList,
+  type ProviderProfile,
+  type ProviderTestResult,
   type WorktreeSetupEvent,
   type PermissionEvent,
   type ReviewChange,
@@ -170,9 +175,8 @@ export function updateSettings(next: Settings): Promise<Settings> {
 const MODEL_APIS: readonly ModelApi[] = ['anthropic', 'openai', 'openai-compatible'];
 
 function modelSettings(m: { [K in keyof ModelSettings]?: unknown } | null | undefined): ModelSettings {
-  const api = String(m?.api ?? '');
   const out: ModelSettings = {
-    api: (MODEL_APIS as readonly string[]).includes(api) ? (api as ModelApi) : 'anthropic',
+    api: modelApi(m?.api),
     baseUrl: String(m?.baseUrl ?? ''),
     model: String(m?.model ?? ''),
     contextWindow: Number(m?.contextWindow ?? 0) || 0,
@@ -199,7 +203,95 @@ export function setModelSettings(next: ModelSettings, apiKey: string): Promise<M
   return call(async () => modelSettings(await App.SetModelSettings({ ...next }, apiKey)));
 }
 
+function modelApi(v: unknown): ModelApi {
+  const api = String(v ?? '');
+  return (MODEL_APIS as readonly string[]).includes(api) ? (api as ModelApi) : 'anthropic';
+}
+
+function providerProfile(p: { [K in keyof ProviderProfile]?: unknown } | null | undefined): ProviderProfile {
+  const out: ProviderProfile = {
+    id: String(p?.id ?? ''),
+    name: String(p?.name ?? ''),
+    api: modelApi(p?.api),
+    baseUrl: String(p?.baseUrl ?? ''),
+    model: String(p?.model ?? ''),
+    contextWindow: Number(p?.contextWindow ?? 0) || 0,
+    maxOutputTokens: Number(p?.maxOutputTokens ?? 0) || 0,
+    thinking: Boolean(p?.thinking),
+    isDefault: Boolean(p?.isDefault),
+    hasKey: Boolean(p?.hasKey),
+    keyStorage: String(p?.keyStorage ?? ''),
+    createdAt: Number(p?.createdAt ?? 0) || 0,
+    updatedAt: Number(p?.updatedAt ?? 0) || 0,
+  };
+  if (typeof p?.temperature === 'number') out.temperature = p.temperature;
+  return out;
+}
+
+/** The Go side's Profile: the fields it reads, never a key. */
+function profileArg(p: ProviderInput) {
+  const out = {
+    id: p.id, name: p.name, api: p.api, baseUrl: p.baseUrl, model: p.model, contextWindow: p.contextWindow,
+    maxOutputTokens: p.maxOutputTokens, thinking: p.thinking, isDefault: p.isDefault,
+    hasKey: false, keyStorage: '', createdAt: 0, updatedAt: 0,
+  } as Parameters<typeof App.SaveProvider>[0];
+  if (p.temperature !== undefined) out.temperature = p.temperature;
+  return out;
+}
+
+/** The saved providers, oldest first, and where a new key would be saved. Never carries a key. */
+export function listProviders(): Promise<ProviderList> {
+  return call(async () => {
+    const l = await App.ListProviders();
+    const env = l?.environment;
+    return {
+      providers: (l?.providers ?? []).map(providerProfile),
+      keyStorage: String(l?.keyStorage ?? ''),
+      environment: env ? { api: String(env.api ?? ''), model: String(env.model ?? ''), baseUrl: String(env.baseUrl ?? ''), hasKey: Boolean(env.hasKey) } : null,
+    };
+  });
+}
+
+/**
+ * Adds (id "") or updates a provider; apiKey "" keeps the saved key. Rejects
+ * MODEL_NOT_CONFIGURED (model, key or base URL missing), INVALID_ARGUMENT or CONFLICT
+ * with details.field.
+ */
+export function saveProvider(input: ProviderInput, apiKey: string): Promise<ProviderProfile> {
+  return call(async () => providerProfile(await App.SaveProvider(profileArg(input), apiKey)));
+}
+
+export function removeProvider(id: string): Promise<void> {
+  return call(() => App.RemoveProvider(id));
+}
+
+export function setDefaultProvider(id: string): Promise<void> {
+  return call(() => App.SetDefaultProvider(id));
+}
+
+/** Sends one minimal request with the form's values (apiKey "" uses the saved key of input.id). */
+export function testProvider(input: ProviderInput, apiKey: string): Promise<ProviderTestResult> {
+  return call(async () => {
+    const r = await App.TestProvider(profileArg(input), apiKey);
+    return { ok: Boolean(r?.ok), code: String(r?.code ?? ''), message: String(r?.message ?? ''), durationMs: Number(r?.durationMs ?? 0) || 0 };
+  });
+}
+
+/** The provider a session chose; "" = it follows the default. */
+export function getSessionProvider(sessionId: string): Promise<string> {
+  return call(async () => String((await App.GetSessionProvider(sessionId)) ?? ''));
+}
+
+/** Chooses the provider of a session's next turns; "" follows the default. */
+export function setSessionProvider(sessionId: string, providerId: string): Promise<void> {
+  return call(() => App.SetSessionProvider(sessionId, providerId));
+}
+
 type Unsubscribe = () => void;
+
+export function onProvidersChanged(cb: () => void): Unsubscribe {
+  return EventsOn(EVENT_PROVIDERS_CHANGED, () => cb());
+}
 
 export function onProjectsChanged(cb: () => void): Unsubscribe {
   return EventsOn(EVENT_PROJECTS_CHANGED, () => cb());

@@ -71,6 +71,62 @@ export interface ModelSettings {
   fromEnvironment: boolean;
 }
 
+/** keyStorage value of a key kept in the OS keychain (otherwise it is the key file's path). */
+export const KEYCHAIN = 'keychain';
+
+/**
+ * A saved model provider (providers.Profile). The API key is never part of it:
+ * hasKey says whether one is saved, keyStorage where ("keychain" or the key file's path).
+ */
+export interface ProviderProfile {
+  id: string;
+  name: string;
+  api: ModelApi;
+  /** Required for openai-compatible; "" = the provider's default endpoint otherwise. */
+  baseUrl: string;
+  model: string;
+  /** 0 = the API's default. */
+  contextWindow: number;
+  /** 0 = the API's default. */
+  maxOutputTokens: number;
+  /** Absent = the model's default. */
+  temperature?: number;
+  /** Extended thinking (Anthropic only). */
+  thinking: boolean;
+  isDefault: boolean;
+  hasKey: boolean;
+  /** "keychain", the key file's path, or "" without a key. */
+  keyStorage: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What saveProvider and testProvider take: id "" adds a provider. */
+export type ProviderInput = Omit<ProviderProfile, 'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt'>;
+
+/** The model from PI_DESKTOP_PROVIDER, in use while no provider is saved. */
+export interface EnvironmentModel {
+  api: string;
+  model: string;
+  baseUrl: string;
+  hasKey: boolean;
+}
+
+export interface ProviderList {
+  providers: ProviderProfile[];
+  /** Where a key saved now goes: "keychain" or the key file's path. */
+  keyStorage: string;
+  environment: EnvironmentModel | null;
+}
+
+/** A connection test's outcome; code is a stable error code when ok is false. */
+export interface ProviderTestResult {
+  ok: boolean;
+  code: string;
+  message: string;
+  durationMs: number;
+}
+
 export interface Settings {
   defaultPermissionMode: PermissionMode;
   defaultCommandShell: string;
@@ -100,6 +156,7 @@ export interface SessionsChangedEvent {
 export const EVENT_PROJECTS_CHANGED = 'projects:changed';
 export const EVENT_SESSIONS_CHANGED = 'sessions:changed';
 export const EVENT_SETTINGS_CHANGED = 'settings:changed';
+export const EVENT_PROVIDERS_CHANGED = 'providers:changed';
 
 // ---------------------------------------------------------------------------
 // Agent transcript (backend/agent/store.go). args/result/input travel as raw JSON

@@ -48,7 +48,7 @@ export function parseTimeoutSeconds(input: string): number | null {
 
 /** How to configure a model until the Settings section for providers exists. */
 export const MODEL_SETUP_HINT =
-  'Set PI_DESKTOP_PROVIDER (anthropic, openai or openai-compatible with PI_DESKTOP_BASE_URL) and PI_DESKTOP_MODEL, plus ANTHROPIC_API_KEY or OPENAI_API_KEY, in the environment PI-Desktop starts from, then restart it — or choose a model in Settings → Model.';
+  'Set PI_DESKTOP_PROVIDER (anthropic, openai or openai-compatible with PI_DESKTOP_BASE_URL) and PI_DESKTOP_MODEL, plus ANTHROPIC_API_KEY or OPENAI_API_KEY, in the environment PI-Desktop starts from, then restart it — or add a model in Settings → Models.';
 
 export function permissionModeLabel(mode: string): string {
   return PERMISSION_MODES.find((m) => m.value === mode)?.label ?? mode;

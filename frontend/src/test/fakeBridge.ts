@@ -16,8 +16,10 @@ import {
   PERMISSION_EVENTS,
   TASK_EVENTS,
   type AppInfo,
+  type EnvironmentModel,
   type ModelSettings,
   type Project,
+  type ProviderProfile,
   type ReviewChange,
   type Session,
   type SessionsChangedEvent,
@@ -56,6 +58,14 @@ export interface Seed {
   questions?: Array<Record<string, unknown>>;
   /** Raw agent.Proposal JSON, every state (pending ones wait for resolveProposal). */
   proposals?: Array<Record<string, unknown>>;
+  /** Saved providers (see provider()); those with hasKey get the key "sk-saved-<id>". */
+  providers?: ProviderProfile[];
+  /** Where a new key goes: "keychain" (default) or a file path. */
+  providerKeyStorage?: string;
+  /** The environment's model (only listed while no provider is saved). */
+  environment?: EnvironmentModel | null;
+  /** Each session's chosen provider id. */
+  sessionProviders?: Record<string, string>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -103,6 +113,14 @@ export const defaultModel: ModelSettings = {
   fromEnvironment: false,
 };
 
+/** A saved provider as listProviders returns it. */
+export function provider(id: string, name: string, extra: Partial<ProviderProfile> = {}): ProviderProfile {
+  return {
+    id, name, api: 'anthropic', baseUrl: '', model: `${id}-model`, contextWindow: 0, maxOutputTokens: 0, thinking: false,
+    isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000, ...extra,
+  };
+}
+
 export const defaultSettings: Settings = {
   defaultPermissionMode: 'ask',
   defaultCommandShell: 'bash',
@@ -121,6 +139,8 @@ const names = [
   'todos', 'onTodos',
   'activityLog',
   'pendingQuestions', 'answerQuestion', 'proposals', 'resolveProposal', 'onDecisionEvent',
+  'listProviders', 'saveProvider', 'removeProvider', 'setDefaultProvider', 'testProvider', 'getSessionProvider',
+  'setSessionProvider', 'onProvidersChanged',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -147,6 +167,10 @@ export interface FakeBackend {
   audit: AuditRow[];
   questions: Array<Record<string, unknown>>;
   proposals: Array<Record<string, unknown>>;
+  providers: ProviderProfile[];
+  /** The saved provider keys by provider id (the UI must never see them). */
+  providerKeys: Record<string, string>;
+  sessionProviders: Record<string, string>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -215,6 +239,11 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     audit: [...(seed.audit ?? [])],
     questions: (seed.questions ?? []).map((q) => ({ ...q })),
     proposals: (seed.proposals ?? []).map((p) => ({ ...p })),
+    providers: (seed.providers ?? []).map((p) => ({ ...p })),
+    providerKeys: Object.fromEntries((seed.providers ?? []).filter((p) => p.hasKey).map((p) => [p.id, `sk-saved-${p.id}`])),
+    providerKeyStorage: seed.providerKeyStorage ?? 'keychain',
+    environment: seed.environment ?? null,
+    sessionProviders: { ...seed.sessionProviders },
   };
   let clock = NOW;
   let nextId = 1;
@@ -301,6 +330,79 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     db.model = { ...m, hasKey: true, keyStorage: db.model.keyStorage, fromEnvironment: false };
     return { ...db.model };
   });
+  const providerById = (id: string) => {
+    const p = db.providers.find((x) => x.id === id);
+    if (!p) throw new BridgeError('NOT_FOUND', `no saved provider has the id "${id}"`, { field: 'id' });
+    return p;
+  };
+  const checkProvider = (input: { id: string; name: string; api: string; model: string; baseUrl: string }, key: string) => {
+    if (input.model.trim() === '') throw new BridgeError('MODEL_NOT_CONFIGURED', 'enter the model id this provider should use', { field: 'model' });
+    if (input.api === 'openai-compatible' && input.baseUrl.trim() === '') {
+      throw new BridgeError('MODEL_NOT_CONFIGURED', 'an OpenAI-compatible provider needs its base URL', { field: 'baseUrl' });
+    }
+    if (input.api !== 'openai-compatible' && key === '') throw new BridgeError('MODEL_NOT_CONFIGURED', `No API key is set for ${input.api}.`);
+  };
+  b.listProviders.mockImplementation(async () => ({
+    providers: db.providers.map((p) => ({ ...p })),
+    keyStorage: db.providerKeyStorage,
+    environment: db.providers.length === 0 && db.environment ? { ...db.environment } : null,
+  }));
+  b.saveProvider.mockImplementation(async (input, apiKey) => {
+    const adding = input.id === '';
+    const old = adding ? undefined : providerById(input.id);
+    const key = apiKey !== '' ? apiKey : (db.providerKeys[input.id] ?? '');
+    checkProvider(input, key);
+    const name = input.name.trim() || input.model.trim();
+    if (db.providers.some((p) => p.id !== input.id && p.name.toLowerCase() === name.toLowerCase())) {
+      throw new BridgeError('CONFLICT', `a provider named "${name}" is already saved; choose another name`, { field: 'name' });
+    }
+    const id = adding ? `fake-provider-${nextId++}` : input.id;
+    const isDefault = input.isDefault || db.providers.filter((p) => p.id !== id).length === 0 || Boolean(old?.isDefault);
+    if (isDefault) db.providers = db.providers.map((p) => ({ ...p, isDefault: false }));
+    if (key !== '') db.providerKeys[id] = key;
+    const saved: ProviderProfile = {
+      ...input, id, name, model: input.model.trim(), baseUrl: input.baseUrl.trim(), isDefault,
+      thinking: input.api === 'anthropic' && input.thinking,
+      hasKey: key !== '', keyStorage: key !== '' ? (old?.hasKey && apiKey === '' ? old.keyStorage : db.providerKeyStorage) : '',
+      createdAt: old?.createdAt ?? tick(), updatedAt: tick(),
+    };
+    db.providers = adding ? [...db.providers, saved] : db.providers.map((p) => (p.id === id ? saved : p));
+    return { ...saved };
+  });
+  b.removeProvider.mockImplementation(async (id) => {
+    const p = providerById(id);
+    db.providers = db.providers.filter((x) => x.id !== id);
+    delete db.providerKeys[id];
+    for (const [s, chosen] of Object.entries(db.sessionProviders)) if (chosen === id) delete db.sessionProviders[s];
+    if (p.isDefault && db.providers.length > 0) db.providers[0] = { ...db.providers[0], isDefault: true };
+  });
+  b.setDefaultProvider.mockImplementation(async (id) => {
+    providerById(id);
+    db.providers = db.providers.map((p) => ({ ...p, isDefault: p.id === id }));
+  });
+  b.testProvider.mockImplementation(async (input, apiKey) => {
+    const key = apiKey !== '' ? apiKey : (db.providerKeys[input.id] ?? '');
+    try {
+      checkProvider(input, key);
+    } catch (err) {
+      const e = err as BridgeError;
+      return { ok: false, code: e.code, message: e.message, durationMs: 0 };
+    }
+    return { ok: true, code: '', message: 'The model answered.', durationMs: 420 };
+  });
+  b.getSessionProvider.mockImplementation(async (id) => {
+    find(id);
+    return db.sessionProviders[id] ?? '';
+  });
+  b.setSessionProvider.mockImplementation(async (id, providerId) => {
+    find(id);
+    if (providerId === '') delete db.sessionProviders[id];
+    else {
+      providerById(providerId);
+      db.sessionProviders[id] = providerId;
+    }
+  });
+  b.onProvidersChanged.mockImplementation((cb) => on('providers:changed', () => cb()));
   b.onProjectsChanged.mockImplementation((cb) => on('projects:changed', () => cb()));
   b.onSessionsChanged.mockImplementation((cb) => on('sessions:changed', (p) => cb(p as SessionsChangedEvent)));
   b.onSettingsChanged.mockImplementation((cb) => on('settings:changed', (p) => cb(p as Settings)));
@@ -479,6 +581,15 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get proposals() {
       return db.proposals;
+    },
+    get providers() {
+      return db.providers;
+    },
+    get providerKeys() {
+      return db.providerKeys;
+    },
+    get sessionProviders() {
+      return db.sessionProviders;
     },
     emit,
   };

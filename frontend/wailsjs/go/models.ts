@@ -786,6 +786,24 @@ export namespace bgtask {
 
 export namespace hostcore {
 	
+	export class EnvironmentModel {
+	    api: string;
+	    model: string;
+	    baseUrl: string;
+	    hasKey: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new EnvironmentModel(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.api = source["api"];
+	        this.model = source["model"];
+	        this.baseUrl = source["baseUrl"];
+	        this.hasKey = source["hasKey"];
+	    }
+	}
 	export class ModelSettings {
 	    api: string;
 	    baseUrl: string;
@@ -814,6 +832,58 @@ export namespace hostcore {
 	        this.hasKey = source["hasKey"];
 	        this.keyStorage = source["keyStorage"];
 	        this.fromEnvironment = source["fromEnvironment"];
+	    }
+	}
+	export class ProviderList {
+	    providers: providers.Profile[];
+	    keyStorage: string;
+	    environment?: EnvironmentModel;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.providers = this.convertValues(source["providers"], providers.Profile);
+	        this.keyStorage = source["keyStorage"];
+	        this.environment = this.convertValues(source["environment"], EnvironmentModel);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderTestResult {
+	    ok: boolean;
+	    code?: string;
+	    message: string;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderTestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.durationMs = source["durationMs"];
 	    }
 	}
 
@@ -930,6 +1000,49 @@ export namespace provider {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.inputTokens = source["inputTokens"];
 	        this.outputTokens = source["outputTokens"];
+	    }
+	}
+
+}
+
+export namespace providers {
+	
+	export class Profile {
+	    id: string;
+	    name: string;
+	    api: string;
+	    baseUrl: string;
+	    model: string;
+	    contextWindow: number;
+	    maxOutputTokens: number;
+	    temperature?: number;
+	    thinking: boolean;
+	    isDefault: boolean;
+	    hasKey: boolean;
+	    keyStorage: string;
+	    createdAt: number;
+	    updatedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Profile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.api = source["api"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	        this.contextWindow = source["contextWindow"];
+	        this.maxOutputTokens = source["maxOutputTokens"];
+	        this.temperature = source["temperature"];
+	        this.thinking = source["thinking"];
+	        this.isDefault = source["isDefault"];
+	        this.hasKey = source["hasKey"];
+	        this.keyStorage = source["keyStorage"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
 	    }
 	}
 

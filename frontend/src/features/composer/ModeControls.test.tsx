@@ -89,7 +89,7 @@ describe('Composer in a session', () => {
     const alert = await composer.findByRole('alert');
     await user.click(within(alert).getByRole('button', { name: 'Open model settings' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
-    expect(await screen.findByRole('form', { name: 'Model settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Models' })).toBeInTheDocument();
   });
 
   it('AGENT_BUSY keeps the text and says why', async () => {

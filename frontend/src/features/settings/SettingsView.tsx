@@ -9,7 +9,7 @@ import { useToasts } from '../../state/ToastContext';
 import { Button, IconButton } from '../../ui/Button';
 import { Segmented } from '../../ui/Segmented';
 import { Toggle } from '../../ui/Toggle';
-import { ModelSection } from './ModelSection';
+import { ProvidersSection } from './ProvidersSection';
 
 type Field = keyof Settings;
 type Draft = Omit<Settings, 'permissionTimeoutSeconds'> & { permissionTimeoutSeconds: string };
@@ -114,7 +114,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
           <p className="muted">Loading settings…</p>
         ) : (
           <>
-          <ModelSection />
+          <ProvidersSection />
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">
               <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />

@@ -12,6 +12,7 @@ import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { PanelButtons, PanelSlot, useSessionPanels } from '../review/SidePanels';
 import type { ReviewApi } from '../review/useReviewChanges';
 import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
+import { ModelPicker } from '../composer/ModelPicker';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
@@ -117,6 +118,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
               defaultMode={settings?.defaultPermissionMode}
               onChange={(permissionMode) => void ws.configureSession(session, { operatingMode: '', permissionMode })}
             />
+            <ModelPicker sessionId={session.id} onOpenSettings={() => ws.showView('settings')} />
           </>
         }
       />

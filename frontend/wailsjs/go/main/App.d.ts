@@ -7,6 +7,7 @@ import {hostcore} from '../models';
 import {worktree} from '../models';
 import {permission} from '../models';
 import {review} from '../models';
+import {providers} from '../models';
 import {bgtask} from '../models';
 
 export function ActivityLog(arg1:string,arg2:audit.Filter):Promise<audit.Page>;
@@ -29,6 +30,8 @@ export function GetModelSettings():Promise<hostcore.ModelSettings>;
 
 export function GetSession(arg1:string):Promise<api.Session>;
 
+export function GetSessionProvider(arg1:string):Promise<string>;
+
 export function GetSettings():Promise<api.Settings>;
 
 export function Info():Promise<api.AppInfo>;
@@ -36,6 +39,8 @@ export function Info():Promise<api.AppInfo>;
 export function InitialSession():Promise<api.Session>;
 
 export function ListProjects():Promise<Array<api.Project>>;
+
+export function ListProviders():Promise<hostcore.ProviderList>;
 
 export function ListSessions(arg1:string,arg2:boolean):Promise<Array<api.Session>>;
 
@@ -53,6 +58,8 @@ export function Proposals(arg1:string):Promise<Array<agent.Proposal>>;
 
 export function RemoveProject(arg1:string):Promise<void>;
 
+export function RemoveProvider(arg1:string):Promise<void>;
+
 export function RemoveTask(arg1:string,arg2:string):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<api.Session>;
@@ -67,11 +74,17 @@ export function ReviewChanges(arg1:string,arg2:string):Promise<Array<review.Chan
 
 export function RollbackChange(arg1:string,arg2:string):Promise<Array<review.Change>>;
 
+export function SaveProvider(arg1:providers.Profile,arg2:string):Promise<providers.Profile>;
+
 export function SendPrompt(arg1:string,arg2:string):Promise<void>;
+
+export function SetDefaultProvider(arg1:string):Promise<void>;
 
 export function SetModelSettings(arg1:hostcore.ModelSettings,arg2:string):Promise<hostcore.ModelSettings>;
 
 export function SetProjectSetup(arg1:string,arg2:string):Promise<api.Project>;
+
+export function SetSessionProvider(arg1:string,arg2:string):Promise<void>;
 
 export function StopSession(arg1:string):Promise<number>;
 
@@ -80,6 +93,8 @@ export function StopTask(arg1:string,arg2:string):Promise<void>;
 export function TaskOutput(arg1:string,arg2:string):Promise<bgtask.TaskOutput>;
 
 export function Tasks(arg1:string):Promise<Array<bgtask.Task>>;
+
+export function TestProvider(arg1:providers.Profile,arg2:string):Promise<hostcore.ProviderTestResult>;
 
 export function Todos(arg1:string):Promise<Array<agent.Todo>>;
 

@@ -42,6 +42,10 @@ export function GetSession(arg1) {
   return window['go']['main']['App']['GetSession'](arg1);
 }
 
+export function GetSessionProvider(arg1) {
+  return window['go']['main']['App']['GetSessionProvider'](arg1);
+}
+
 export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
@@ -56,6 +60,10 @@ export function InitialSession() {
 
 export function ListProjects() {
   return window['go']['main']['App']['ListProjects']();
+}
+
+export function ListProviders() {
+  return window['go']['main']['App']['ListProviders']();
 }
 
 export function ListSessions(arg1, arg2) {
@@ -90,6 +98,10 @@ export function RemoveProject(arg1) {
   return window['go']['main']['App']['RemoveProject'](arg1);
 }
 
+export function RemoveProvider(arg1) {
+  return window['go']['main']['App']['RemoveProvider'](arg1);
+}
+
 export function RemoveTask(arg1, arg2) {
   return window['go']['main']['App']['RemoveTask'](arg1, arg2);
 }
@@ -118,8 +130,16 @@ export function RollbackChange(arg1, arg2) {
   return window['go']['main']['App']['RollbackChange'](arg1, arg2);
 }
 
+export function SaveProvider(arg1, arg2) {
+  return window['go']['main']['App']['SaveProvider'](arg1, arg2);
+}
+
 export function SendPrompt(arg1, arg2) {
   return window['go']['main']['App']['SendPrompt'](arg1, arg2);
+}
+
+export function SetDefaultProvider(arg1) {
+  return window['go']['main']['App']['SetDefaultProvider'](arg1);
 }
 
 export function SetModelSettings(arg1, arg2) {
@@ -128,6 +148,10 @@ export function SetModelSettings(arg1, arg2) {
 
 export function SetProjectSetup(arg1, arg2) {
   return window['go']['main']['App']['SetProjectSetup'](arg1, arg2);
+}
+
+export function SetSessionProvider(arg1, arg2) {
+  return window['go']['main']['App']['SetSessionProvider'](arg1, arg2);
 }
 
 export function StopSession(arg1) {
@@ -144,6 +168,10 @@ export function TaskOutput(arg1, arg2) {
 
 export function Tasks(arg1) {
   return window['go']['main']['App']['Tasks'](arg1);
+}
+
+export function TestProvider(arg1, arg2) {
+  return window['go']['main']['App']['TestProvider'](arg1, arg2);
 }
 
 export function Todos(arg1) {

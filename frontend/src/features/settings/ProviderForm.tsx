@@ -1,0 +1,308 @@
+// The add/edit form of a saved model provider. The API key is write-only: the backend
+// never returns it, the field is never prefilled, and "" keeps the saved key.
+import { useId, useState, type FormEvent } from 'react';
+import * as bridge from '../../bridge';
+import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import { KEYCHAIN, type ModelApi, type ProviderInput, type ProviderProfile, type ProviderTestResult } from '../../bridge/types';
+import { Button } from '../../ui/Button';
+import { Toggle } from '../../ui/Toggle';
+import { TestOutcome } from './TestOutcome';
+
+export const MODEL_PROVIDERS: ReadonlyArray<{ value: ModelApi; label: string }> = [
+  { value: 'anthropic', label: 'Anthropic' },
+  { value: 'openai', label: 'OpenAI' },
+  { value: 'openai-compatible', label: 'OpenAI-compatible (Ollama, LM Studio, OpenRouter, vLLM…)' },
+];
+
+const MODEL_PLACEHOLDER: Record<ModelApi, string> = {
+  anthropic: 'e.g. claude-sonnet-4-5',
+  openai: 'e.g. gpt-5',
+  'openai-compatible': 'e.g. llama3.1:8b',
+};
+
+const BASE_URL_PLACEHOLDER: Record<ModelApi, string> = {
+  anthropic: 'https://api.anthropic.com (default)',
+  openai: 'https://api.openai.com/v1 (default)',
+  'openai-compatible': 'e.g. http://localhost:11434/v1',
+};
+
+/** Where a key is (or would be) kept, in words. */
+export function keyPlace(where: string): string {
+  return where === KEYCHAIN ? 'the OS keychain' : where;
+}
+
+type Field = 'name' | 'api' | 'model' | 'baseUrl' | 'contextWindow' | 'maxOutputTokens' | 'temperature';
+
+interface Draft {
+  name: string;
+  api: ModelApi;
+  model: string;
+  baseUrl: string;
+  contextWindow: string;
+  maxOutputTokens: string;
+  temperature: string;
+  thinking: boolean;
+  isDefault: boolean;
+}
+
+function toDraft(p: ProviderProfile | null): Draft {
+  return {
+    name: p?.name ?? '',
+    api: p?.api ?? 'anthropic',
+    model: p?.model ?? '',
+    baseUrl: p?.baseUrl ?? '',
+    contextWindow: p && p.contextWindow > 0 ? String(p.contextWindow) : '',
+    maxOutputTokens: p && p.maxOutputTokens > 0 ? String(p.maxOutputTokens) : '',
+    temperature: p?.temperature !== undefined ? String(p.temperature) : '',
+    thinking: p?.thinking ?? false,
+    isDefault: p?.isDefault ?? false,
+  };
+}
+
+/** A whole number ≥ 0 ("" = 0, the default), or null. */
+function parseCount(text: string): number | null {
+  const t = text.trim();
+  if (t === '') return 0;
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** 0..2 ("" = the model's default, undefined), or null. */
+function parseTemperature(text: string): number | undefined | null {
+  const t = text.trim();
+  if (t === '') return undefined;
+  if (!/^\d+(\.\d+)?$/.test(t)) return null;
+  const n = Number(t);
+  return n >= 0 && n <= 2 ? n : null;
+}
+
+export interface ProviderFormProps {
+  /** null adds a provider. */
+  provider: ProviderProfile | null;
+  /** Where a key saved now goes ("keychain" or the key file). */
+  keyStorage: string;
+  /** The first provider becomes the default anyway. */
+  first: boolean;
+  onSaved: (p: ProviderProfile) => void;
+  onCancel: () => void;
+}
+
+export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }: ProviderFormProps) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(provider));
+  const [apiKey, setApiKey] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const [error, setError] = useState<BridgeError | null>(null);
+  const [busy, setBusy] = useState<'' | 'saving' | 'testing'>('');
+  const [test, setTest] = useState<ProviderTestResult | null>(null);
+  const id = useId();
+  const ids = (k: string) => `${id}-${k}`;
+  const compatible = draft.api === 'openai-compatible';
+
+  const edit = (patch: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setFieldErrors((f) => {
+      const next = { ...f };
+      for (const k of Object.keys(patch)) delete next[k as Field];
+      return next;
+    });
+    setError(null);
+    setTest(null);
+  };
+
+  /** The form as the backend takes it, or null after marking the invalid fields. */
+  const input = (): ProviderInput | null => {
+    const contextWindow = parseCount(draft.contextWindow);
+    const maxOutputTokens = parseCount(draft.maxOutputTokens);
+    const temperature = parseTemperature(draft.temperature);
+    const errs: Partial<Record<Field, string>> = {};
+    if (contextWindow === null) errs.contextWindow = 'Enter a whole number of tokens, or leave it empty for the default.';
+    if (maxOutputTokens === null) errs.maxOutputTokens = 'Enter a whole number of tokens, or leave it empty for the default.';
+    if (temperature === null) errs.temperature = 'Enter a number from 0 to 2, or leave it empty for the model’s default.';
+    setFieldErrors(errs);
+    if (contextWindow === null || maxOutputTokens === null || temperature === null) return null;
+    const out: ProviderInput = {
+      id: provider?.id ?? '',
+      name: draft.name.trim(),
+      api: draft.api,
+      model: draft.model.trim(),
+      baseUrl: draft.baseUrl.trim(),
+      contextWindow,
+      maxOutputTokens,
+      thinking: draft.api === 'anthropic' && draft.thinking,
+      isDefault: draft.isDefault,
+    };
+    if (temperature !== undefined) out.temperature = temperature;
+    return out;
+  };
+
+  const showError = (err: unknown) => {
+    const be = toBridgeError(err);
+    const field = be.field as Field | undefined;
+    if (field && ['name', 'api', 'model', 'baseUrl', 'contextWindow', 'maxOutputTokens', 'temperature'].includes(field)) {
+      setFieldErrors((f) => ({ ...f, [field]: be.message }));
+    } else {
+      setError(be);
+    }
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const next = input();
+    if (!next) return;
+    setBusy('saving');
+    setError(null);
+    try {
+      const saved = await bridge.saveProvider(next, apiKey);
+      setApiKey('');
+      onSaved(saved);
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy('');
+    }
+  };
+
+  const onTest = async () => {
+    const next = input();
+    if (!next) return;
+    setBusy('testing');
+    setError(null);
+    setTest(null);
+    try {
+      setTest(await bridge.testProvider(next, apiKey));
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy('');
+    }
+  };
+
+  const keyHelp = provider?.hasKey
+    ? `A key is saved in ${keyPlace(provider.keyStorage)}. Leave this empty to keep it.`
+    : `The key will be saved in ${keyPlace(keyStorage)}${keyStorage === KEYCHAIN ? '' : ' (a private file readable only by you; no OS keychain is reachable)'}.`;
+  const title = provider ? `Edit ${provider.name}` : 'Add a provider';
+
+  return (
+    <form className="settings-form provider-form" aria-label={title} onSubmit={(e) => void onSubmit(e)} noValidate>
+      <h3 className="provider-form-title">{title}</h3>
+      <TextField id={ids('name')} label="Name" value={draft.name} error={fieldErrors.name} placeholder="e.g. Claude at work (defaults to the model id)" onChange={(v) => edit({ name: v })} />
+      <div className="field">
+        <label className="field-label" htmlFor={ids('api')}>API style</label>
+        <select id={ids('api')} className="select" value={draft.api} onChange={(e) => edit({ api: e.target.value as ModelApi })}>
+          {MODEL_PROVIDERS.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <TextField id={ids('model')} label="Model" value={draft.model} error={fieldErrors.model} placeholder={MODEL_PLACEHOLDER[draft.api]} onChange={(v) => edit({ model: v })} />
+      <TextField
+        id={ids('baseUrl')}
+        label={compatible ? 'Base URL' : 'Base URL (optional)'}
+        type="url"
+        value={draft.baseUrl}
+        error={fieldErrors.baseUrl}
+        placeholder={BASE_URL_PLACEHOLDER[draft.api]}
+        help={compatible ? 'The server’s OpenAI-compatible endpoint, e.g. Ollama, LM Studio, OpenRouter or vLLM.' : 'Leave empty to use the provider’s default endpoint.'}
+        onChange={(v) => edit({ baseUrl: v })}
+      />
+      <TextField
+        id={ids('key')}
+        label={compatible ? 'API key (optional)' : 'API key'}
+        type="password"
+        autoComplete="new-password"
+        value={apiKey}
+        placeholder={provider?.hasKey ? 'Saved — leave empty to keep' : 'Paste your API key'}
+        help={keyHelp}
+        onChange={(v) => {
+          setApiKey(v);
+          setError(null);
+          setTest(null);
+        }}
+      />
+      <TextField id={ids('ctx')} label="Context window (tokens)" inputMode="numeric" value={draft.contextWindow} error={fieldErrors.contextWindow} placeholder="default" onChange={(v) => edit({ contextWindow: v })} />
+      <TextField id={ids('max')} label="Max output tokens" inputMode="numeric" value={draft.maxOutputTokens} error={fieldErrors.maxOutputTokens} placeholder="default" onChange={(v) => edit({ maxOutputTokens: v })} />
+      <TextField id={ids('temp')} label="Temperature" inputMode="decimal" value={draft.temperature} error={fieldErrors.temperature} placeholder="model default (0–2)" onChange={(v) => edit({ temperature: v })} />
+      {draft.api === 'anthropic' && (
+        <div className="field field-row">
+          <div>
+            <div className="field-label">Extended thinking</div>
+            <p id={ids('thinkingHelp')} className="field-help">Let Claude think before it answers (Anthropic only).</p>
+          </div>
+          <Toggle label="Extended thinking" checked={draft.thinking} onChange={(v) => edit({ thinking: v })} describedBy={ids('thinkingHelp')} />
+        </div>
+      )}
+      {!first && !provider?.isDefault && (
+        <div className="field">
+          <label className="checkbox-label">
+            <input type="checkbox" checked={draft.isDefault} onChange={(e) => edit({ isDefault: e.target.checked })} /> Use for new sessions (default)
+          </label>
+        </div>
+      )}
+      <div className="settings-actions">
+        {error && (
+          <p className="field-error" role="alert">
+            {error.message} <span className="error-code">{error.code}</span>
+          </p>
+        )}
+        <TestOutcome result={test} testing={busy === 'testing'} />
+        <Button onClick={() => void onTest()} disabled={busy !== ''}>
+          Test connection
+        </Button>
+        <Button variant="ghost" onClick={onCancel} disabled={busy === 'saving'}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" disabled={busy !== ''}>
+          {provider ? 'Save provider' : 'Add provider'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  help?: string;
+  placeholder?: string;
+  type?: 'text' | 'url' | 'password';
+  inputMode?: 'numeric' | 'decimal';
+  autoComplete?: string;
+}
+
+function TextField({ id, label, value, onChange, error, help, placeholder, type = 'text', inputMode, autoComplete = 'off' }: TextFieldProps) {
+  const describedBy = [help && `${id}-help`, error && `${id}-err`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>{label}</label>
+      {help && (
+        <p id={`${id}-help`} className="field-help">
+          {help}
+        </p>
+      )}
+      <input
+        id={id}
+        className="input"
+        type={type}
+        inputMode={inputMode}
+        spellCheck={false}
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        value={value}
+        aria-invalid={Boolean(error) || undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error && (
+        <p id={`${id}-err`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

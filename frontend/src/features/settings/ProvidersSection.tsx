@@ -1,0 +1,187 @@
+// Settings → Models: the saved model providers (add, edit, remove, test, default).
+// Keys are never shown: each provider says only whether a key is saved and where.
+import { Info, Plus } from 'lucide-react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import * as bridge from '../../bridge';
+import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import type { ProviderList, ProviderProfile, ProviderTestResult } from '../../bridge/types';
+import { useToasts } from '../../state/ToastContext';
+import { Button } from '../../ui/Button';
+import { useConfirm } from '../../ui/Dialog';
+import { MODEL_PROVIDERS, ProviderForm, keyPlace } from './ProviderForm';
+import { TestOutcome } from './TestOutcome';
+
+function apiLabel(api: string): string {
+  return MODEL_PROVIDERS.find((p) => p.value === api)?.label.replace(/ \(.*\)$/, '') ?? api;
+}
+
+/** "" = the add form; an id = that provider's edit form. */
+type Editing = string | null;
+
+export function ProvidersSection() {
+  const { reportError } = useToasts();
+  const confirm = useConfirm();
+  const [list, setList] = useState<ProviderList | null>(null);
+  const [loadError, setLoadError] = useState<BridgeError | null>(null);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [tests, setTests] = useState<Record<string, ProviderTestResult | 'testing'>>({});
+
+  const reload = useCallback(async () => {
+    try {
+      setList(await bridge.listProviders());
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(toBridgeError(err));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+    return bridge.onProvidersChanged(() => void reload());
+  }, [reload]);
+
+  const run = async (action: () => Promise<void>) => {
+    try {
+      await action();
+    } catch (err) {
+      reportError(err);
+    }
+    await reload();
+  };
+
+  const remove = async (p: ProviderProfile) => {
+    const ok = await confirm({
+      title: `Remove ${p.name}?`,
+      message: (
+        <p>
+          Its saved API key is deleted too. Sessions that chose it use the default provider from now on.
+        </p>
+      ),
+      confirmLabel: 'Remove',
+      danger: true,
+    });
+    if (ok) await run(() => bridge.removeProvider(p.id));
+    if (ok && editing === p.id) setEditing(null);
+  };
+
+  const test = async (p: ProviderProfile) => {
+    setTests((t) => ({ ...t, [p.id]: 'testing' }));
+    try {
+      const r = await bridge.testProvider(p, '');
+      setTests((t) => ({ ...t, [p.id]: r }));
+    } catch (err) {
+      const e = toBridgeError(err);
+      setTests((t) => ({ ...t, [p.id]: { ok: false, code: e.code, message: e.message, durationMs: 0 } }));
+    }
+  };
+
+  if (loadError) {
+    return (
+      <ModelsGroup>
+        <div className="inline-error" role="alert">
+          <p>The model providers could not be loaded: {loadError.message}</p>
+          <p className="error-code">{loadError.code}</p>
+        </div>
+      </ModelsGroup>
+    );
+  }
+  if (!list) {
+    return (
+      <ModelsGroup>
+        <p className="muted">Loading the model providers…</p>
+      </ModelsGroup>
+    );
+  }
+
+  const form = (p: ProviderProfile | null) => (
+    <ProviderForm
+      key={p?.id ?? 'new'}
+      provider={p}
+      keyStorage={list.keyStorage}
+      first={list.providers.length === 0}
+      onSaved={() => {
+        setEditing(null);
+        void reload();
+      }}
+      onCancel={() => setEditing(null)}
+    />
+  );
+
+  return (
+    <ModelsGroup>
+      {list.environment && (
+        <p className="field-help model-env-note" role="note">
+          <Info size={13} aria-hidden="true" /> No provider is saved here, so the model from the environment
+          (PI_DESKTOP_PROVIDER: {list.environment.api} · {list.environment.model || 'no model set'}) is in use until you add one.
+        </p>
+      )}
+      {list.providers.length === 0 && !list.environment && editing === null && (
+        <p className="muted">No model provider yet. Add one to start a conversation.</p>
+      )}
+      {list.providers.length > 0 && (
+        <ul className="provider-list" aria-label="Saved providers">
+          {list.providers.map((p) => {
+            const t = tests[p.id];
+            return (
+              <li key={p.id} className="provider-item" aria-label={p.name}>
+                <div className="provider-summary">
+                  <strong>{p.name}</strong>
+                  {p.isDefault && <span className="badge">Default</span>}
+                  <div className="provider-meta">
+                    {apiLabel(p.api)} · <code>{p.model}</code>
+                    {p.baseUrl && <> · {p.baseUrl}</>}
+                  </div>
+                  <div className="provider-key field-help">
+                    {p.hasKey ? (
+                      <>
+                        Key saved in <span className="selectable">{keyPlace(p.keyStorage)}</span>
+                      </>
+                    ) : (
+                      'No API key saved'
+                    )}
+                  </div>
+                  <TestOutcome result={t && t !== 'testing' ? t : null} testing={t === 'testing'} />
+                </div>
+                <div className="provider-actions">
+                  <Button size="sm" aria-label={`Test ${p.name}`} disabled={t === 'testing'} onClick={() => void test(p)}>
+                    Test
+                  </Button>
+                  <Button size="sm" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p.id)}>
+                    Edit
+                  </Button>
+                  {!p.isDefault && (
+                    <Button size="sm" aria-label={`Make ${p.name} the default`} onClick={() => void run(() => bridge.setDefaultProvider(p.id))}>
+                      Make default
+                    </Button>
+                  )}
+                  <Button size="sm" variant="ghost" aria-label={`Remove ${p.name}`} onClick={() => void remove(p)}>
+                    Remove
+                  </Button>
+                </div>
+                {editing === p.id && form(p)}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {editing === '' ? (
+        form(null)
+      ) : (
+        <div className="settings-actions">
+          <Button icon={<Plus size={14} aria-hidden="true" />} onClick={() => setEditing('')}>
+            Add provider
+          </Button>
+        </div>
+      )}
+    </ModelsGroup>
+  );
+}
+
+function ModelsGroup({ children }: { children: ReactNode }) {
+  return (
+    <fieldset className="settings-group">
+      <legend>Models</legend>
+      {children}
+    </fieldset>
+  );
+}
