@@ -684,6 +684,20 @@ export namespace hostcore {
 	        this.fromEnvironment = source["fromEnvironment"];
 	    }
 	}
+	export class WorkspaceFiles {
+	    files: string[];
+	    truncated: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new WorkspaceFiles(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = source["files"];
+	        this.truncated = source["truncated"];
+	    }
+	}
 
 }
 
