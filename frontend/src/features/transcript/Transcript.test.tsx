@@ -168,6 +168,25 @@ describe('Transcript', () => {
   });
 });
 
+describe('Long sessions', () => {
+  it('opens a 5,000-message session at its latest message with only a window of rows rendered', async () => {
+    const turns = [];
+    const messages = [];
+    for (let t = 0; t < 2500; t++) {
+      turns.push({ id: `t${t}`, sessionId: 's1', prompt: `question ${t}`, state: 'done', createdAt: t + 1 });
+      messages.push({ seq: 2 * t + 1, id: `p${t}`, turnId: `t${t}`, role: 'user', kind: 'prompt', content: [{ type: 'text', text: `question ${t}` }], stopReason: 'end_turn' });
+      messages.push({ seq: 2 * t + 2, id: `m${t}`, turnId: `t${t}`, role: 'assistant', kind: 'model', content: [{ type: 'text', text: `answer ${t}` }], stopReason: 'end_turn' });
+    }
+    backend.transcripts.s1 = { sessionId: 's1', turns, messages };
+    await openSession();
+    expect(await log().findByText('answer 2499')).toBeInTheDocument();
+    expect(log().queryByText('question 0')).not.toBeInTheDocument();
+    const rendered = screen.getByRole('log', { name: 'Transcript' }).querySelectorAll('.transcript-row').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(60);
+  });
+});
+
 describe('Approval cards', () => {
   it('restores pending cards on open and answers them with ResolveApproval', async () => {
     backend.approvals.push(request('r1'));
