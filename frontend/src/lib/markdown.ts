@@ -2,9 +2,11 @@
 // source is rendered as visible text, images become plain links (nothing remote is
 // ever loaded), and DOMPurify then keeps only a small list of tags and attributes,
 // with http(s)/mailto links only. Links never navigate the app: the view intercepts
-// clicks and opens them in the OS browser.
+// clicks and opens them in the OS browser. Fenced code in a known language is
+// highlighted (lib/highlight) before sanitizing, so the spans pass DOMPurify too.
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
+import { highlight, languageOf } from './highlight';
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -13,6 +15,13 @@ function escapeHtml(s: string): string {
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 marked.use({
   renderer: {
+    code({ text, lang }: Tokens.Code) {
+      const language = languageOf(lang);
+      const body = highlight(text, language) ?? escapeHtml(text);
+      const info = (lang ?? '').trim().split(/\s+/)[0] ?? '';
+      const cls = language ? ` class="hljs language-${escapeHtml(language)}"` : info ? ` class="language-${escapeHtml(info)}"` : '';
+      return `<pre><code${cls}>${body.replace(/\n$/, '')}\n</code></pre>\n`;
+    },
     html({ text }: Tokens.HTML | Tokens.Tag) {
       return escapeHtml(text);
     },
