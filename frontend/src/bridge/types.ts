@@ -451,3 +451,11 @@ export const EVENT_WORKTREE_SETUP = 'worktree:setup';
 export function sessionBranch(sessionId: string): string {
   return `pi-desktop/${sessionId}`;
 }
+
+/** WorkspaceFiles: files of a session's workspace matching a query, best first. */
+export interface WorkspaceFiles {
+  /** '/'-separated, relative to the workspace (the worktree of an isolated session). */
+  files: string[];
+  /** More files match than listed: typing more narrows the list. */
+  truncated: boolean;
+}

@@ -42,6 +42,8 @@ export interface Seed {
   gitProjects?: string[];
   /** Raw worktree.Preview JSON by session id (isolated sessions without one get mergePreviewRaw()). */
   previews?: Record<string, Record<string, unknown>>;
+  /** Workspace files by session id, for @-references. */
+  files?: Record<string, string[]>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -104,6 +106,7 @@ const names = [
   'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
+  'workspaceFiles',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -124,6 +127,7 @@ export interface FakeBackend {
   reviews: ReviewChange[];
   gitProjects: string[];
   previews: Record<string, Record<string, unknown>>;
+  files: Record<string, string[]>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -176,6 +180,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     reviews: [...(seed.reviews ?? [])],
     gitProjects: [...(seed.gitProjects ?? [])],
     previews: { ...seed.previews },
+    files: { ...seed.files },
   };
   let clock = NOW;
   let nextId = 1;
@@ -327,6 +332,14 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       if (e) cb(e);
     }),
   );
+  // Substring match, shortest first: close enough to the backend's ranking for UI tests.
+  b.workspaceFiles.mockImplementation(async (sessionId, query, limit = 0) => {
+    find(sessionId);
+    const q = query.toLowerCase();
+    const hits = (db.files[sessionId] ?? []).filter((f) => f.toLowerCase().includes(q)).sort((x, y) => x.length - y.length || x.localeCompare(y));
+    const n = limit > 0 ? limit : 50;
+    return { files: hits.slice(0, n), truncated: hits.length > n };
+  });
 
   return {
     get projects() {
@@ -361,6 +374,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get previews() {
       return db.previews;
+    },
+    get files() {
+      return db.files;
     },
     emit,
   };

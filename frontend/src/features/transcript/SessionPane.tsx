@@ -1,5 +1,6 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
 import { useCallback } from 'react';
+import * as bridge from '../../bridge';
 import type { Project, ReviewChange, Session } from '../../bridge/types';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
@@ -57,6 +58,7 @@ function SessionBody({ session }: { session: Session }) {
   const confirm = useConfirm();
   const t = useTranscript(session.id);
   const { rollback } = t;
+  const suggestFiles = useCallback((query: string, limit: number) => bridge.workspaceFiles(session.id, query, limit), [session.id]);
 
   const onRollback = useCallback(
     async (change: ReviewChange) => {
@@ -92,6 +94,7 @@ function SessionBody({ session }: { session: Session }) {
         onStop={t.stop}
         running={t.running}
         onOpenSettings={() => ws.showView('settings')}
+        suggestFiles={suggestFiles}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />

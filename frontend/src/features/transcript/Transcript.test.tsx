@@ -168,6 +168,23 @@ describe('Transcript', () => {
   });
 });
 
+describe('@ references', () => {
+  it("completes files of the open session's workspace and sends the reference in the prompt", async () => {
+    backend.files.s1 = ['src/login.ts', 'src/util.ts'];
+    backend.files.s2 = ['other/login.go'];
+    const { user } = await openSession();
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(box, 'Why does @login');
+    const option = await screen.findByRole('option', { name: /login\.ts/ });
+    expect(bridge.workspaceFiles).toHaveBeenLastCalledWith('s1', 'login', 50);
+    expect(screen.queryByRole('option', { name: /login\.go/ })).not.toBeInTheDocument();
+    expect(option).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Enter}');
+    await user.type(box, 'fail?{Enter}');
+    expect(bridge.sendPrompt).toHaveBeenCalledWith('s1', 'Why does @src/login.ts fail?');
+  });
+});
+
 describe('Long sessions', () => {
   it('opens a 5,000-message session at its latest message with only a window of rows rendered', async () => {
     const turns = [];
