@@ -61,7 +61,8 @@ const rowStart = (row: HTMLElement) => Number(/translateY\((-?[\d.]+)px\)/.exec(
 /** The row at the top edge of the viewport and how far into it the view starts. */
 function topRow(scroller: HTMLElement) {
   const top = scroller.scrollTop;
-  const row = rows(scroller).find((r) => rowStart(r) <= top && top < rowStart(r) + r.offsetHeight)!;
+  // The gap after a row counts as part of it.
+  const row = rows(scroller).find((r) => rowStart(r) <= top && top < rowStart(r) + r.offsetHeight + 10)!;
   return { key: row.dataset.key, into: top - rowStart(row) };
 }
 
@@ -74,10 +75,17 @@ async function pause(ms: number) {
 const rows = (scroller: HTMLElement) => Array.from(scroller.querySelectorAll<HTMLElement>('.transcript-row'));
 const maxTop = (scroller: HTMLElement) => scroller.scrollHeight - scroller.clientHeight;
 
+/** At the end, and the rows on screen are the last ones (the window followed the scroll). */
 async function settledAtBottom(scroller: HTMLElement) {
   await waitFor(() => {
     expect(scroller.scrollTop).toBeGreaterThan(0);
     expect(scroller.scrollTop).toBe(maxTop(scroller));
+    const list = scroller.querySelector<HTMLElement>('.transcript-list')!;
+    const inDom = rows(scroller);
+    const last = inDom.at(-1)!;
+    expect(rowStart(last) + last.offsetHeight).toBe(parseFloat(list.style.height));
+    // Above the viewport only the overscan (6 rows, and one at the edge) remains.
+    expect(inDom.filter((r) => rowStart(r) + r.offsetHeight <= scroller.scrollTop).length).toBeLessThanOrEqual(7);
   });
 }
 
