@@ -1,8 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bridgeModule as bridge, resetFakeBridge } from '../../test/fakeBridge';
 import { MAX_HIGHLIGHT_CHARS } from '../../lib/highlight';
+import { loadHighlighter } from '../../lib/markdown';
 import { Markdown } from './Markdown';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
@@ -55,6 +56,8 @@ describe('Markdown', () => {
 
 describe('Markdown code highlighting', () => {
   const code = (container: HTMLElement) => container.querySelector('pre > code')!;
+  // The highlighter is loaded lazily (see Markdown.lazy.test.tsx); here it is ready.
+  beforeAll(() => loadHighlighter());
 
   it('highlights a fenced block in a known language and keeps its text', () => {
     const src = 'func main() {\n\t// start\n\tfmt.Println("hi", 42)\n}';
