@@ -324,7 +324,7 @@ func (a *Agent) Run(ctx context.Context, sessionID, prompt string) (TurnResult, 
 		return TurnResult{}, err
 	}
 	r.promptSeq, r.lastSeq = seq, seq
-	r.msgs = appendMessage(r.msgs, userText(prompt))
+	r.msgs = appendMessage(r.msgs, promptMessage(userText(prompt).Content))
 	r.prompts = append(r.prompts, prompt)
 	a.emit(EventTurn, TurnEvent{SessionID: sessionID, TurnID: r.turnID, State: TurnRunning})
 	a.emit(EventMessage, MessageEvent{SessionID: sessionID, TurnID: r.turnID, MessageID: promptID, Role: provider.RoleUser, Kind: KindPrompt, State: string(provider.StopEndTurn)})

@@ -45,7 +45,7 @@ func (t Transcript) Context() []provider.Message {
 		lastTurn = m.TurnID
 		switch m.Kind {
 		case KindPrompt:
-			out = appendMessage(out, provider.Message{Role: provider.RoleUser, Content: m.Content})
+			out = appendMessage(out, promptMessage(m.Content))
 		case KindModel:
 			am, results := modelContext(m)
 			if len(am.Content) > 0 {

@@ -15,20 +15,30 @@ import (
 // redirected worktree fails the call: there is no fallback to the main
 // checkout (spec §4e).
 func (c *Core) bind(ctx context.Context, sessionID string) (session.Binding, []string, error) {
-	b, err := c.Sessions.Bind(ctx, sessionID)
+	b, wt, err := c.workspace(ctx, sessionID)
 	if err != nil || !b.Session.Isolated {
 		return b, nil, err
 	}
-	wt, err := c.worktrees.Verify(b.Project, sessionID)
-	if err != nil {
-		return session.Binding{}, nil, err
-	}
-	b.Workspace = wt.Root
 	port, err := c.worktrees.Ports().Block(sessionID)
 	if err != nil {
 		return session.Binding{}, nil, err
 	}
 	return b, worktree.Env(wt, port), nil
+}
+
+// workspace resolves a session's roots without side effects: bind's rules,
+// minus the port block an isolated session's tools need.
+func (c *Core) workspace(ctx context.Context, sessionID string) (session.Binding, worktree.Worktree, error) {
+	b, err := c.Sessions.Bind(ctx, sessionID)
+	if err != nil || !b.Session.Isolated {
+		return b, worktree.Worktree{}, err
+	}
+	wt, err := c.worktrees.Verify(b.Project, sessionID)
+	if err != nil {
+		return session.Binding{}, worktree.Worktree{}, err
+	}
+	b.Workspace = wt.Root
+	return b, wt, nil
 }
 
 // CreateSession creates a session; an isolated one gets its worktree of

@@ -30,6 +30,7 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   TestProvider: vi.fn(),
   GetSessionProvider: vi.fn(),
   SetSessionProvider: vi.fn(),
+  WorkspaceFiles: vi.fn(),
 }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
@@ -47,6 +48,17 @@ describe('bridge calls', () => {
     const err = await bridge.info().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BridgeError);
     expect(err).toMatchObject({ code: 'SCHEMA_TOO_NEW', details: { schema: 9 } });
+  });
+
+  it('workspaceFiles passes the session, query and limit, and tolerates a null list', async () => {
+    vi.mocked(App.WorkspaceFiles).mockResolvedValueOnce({ files: ['src/login.ts'], truncated: true } as never);
+    await expect(bridge.workspaceFiles('s1', 'log', 20)).resolves.toEqual({ files: ['src/login.ts'], truncated: true });
+    expect(App.WorkspaceFiles).toHaveBeenCalledWith('s1', 'log', 20);
+    vi.mocked(App.WorkspaceFiles).mockResolvedValueOnce({ files: null, truncated: false } as never);
+    await expect(bridge.workspaceFiles('s1', '')).resolves.toEqual({ files: [], truncated: false });
+    expect(App.WorkspaceFiles).toHaveBeenLastCalledWith('s1', '', 0);
+    vi.mocked(App.WorkspaceFiles).mockRejectedValueOnce({ code: 'WORKTREE_MISSING', message: 'the worktree is missing' });
+    await expect(bridge.workspaceFiles('s1', 'x')).rejects.toMatchObject({ code: 'WORKTREE_MISSING' });
   });
 
   it('rejects a plain string as INTERNAL', async () => {

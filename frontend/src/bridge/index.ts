@@ -51,6 +51,7 @@ import {
   type SessionsChangedEvent,
   type Settings,
   type ThemeSetting,
+  type WorkspaceFiles,
 } from './types';
 
 export type * from './types';
@@ -476,5 +477,18 @@ export function onWorktreeSetup(cb: (e: WorktreeSetupEvent) => void): Unsubscrib
   return EventsOn(EVENT_WORKTREE_SETUP, (payload?: unknown) => {
     const e = norm.worktreeSetupEvent(payload);
     if (e) cb(e);
+  });
+}
+
+// --- @-references -----------------------------------------------------------------
+
+/**
+ * Files of the session's workspace whose path matches query, best first (ignored and
+ * hidden files never appear). limit 0 is the backend's default; it caps larger ones.
+ */
+export function workspaceFiles(sessionId: string, query: string, limit = 0): Promise<WorkspaceFiles> {
+  return call(async () => {
+    const r = await App.WorkspaceFiles(sessionId, query, limit);
+    return { files: (r?.files ?? []).map(String), truncated: Boolean(r?.truncated) };
   });
 }

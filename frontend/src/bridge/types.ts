@@ -624,3 +624,11 @@ export type DecisionEvent =
   | { type: 'proposal'; sessionId: string; proposal: Proposal };
 
 export const DECISION_EVENTS = ['agent:question', 'agent:proposal'] as const;
+
+/** WorkspaceFiles: files of a session's workspace matching a query, best first. */
+export interface WorkspaceFiles {
+  /** '/'-separated, relative to the workspace (the worktree of an isolated session). */
+  files: string[];
+  /** More files match than listed: typing more narrows the list. */
+  truncated: boolean;
+}

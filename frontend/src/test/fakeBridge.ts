@@ -66,6 +66,8 @@ export interface Seed {
   environment?: EnvironmentModel | null;
   /** Each session's chosen provider id. */
   sessionProviders?: Record<string, string>;
+  /** Workspace files by session id, for @-references. */
+  files?: Record<string, string[]>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -141,6 +143,7 @@ const names = [
   'pendingQuestions', 'answerQuestion', 'proposals', 'resolveProposal', 'onDecisionEvent',
   'listProviders', 'saveProvider', 'removeProvider', 'setDefaultProvider', 'testProvider', 'getSessionProvider',
   'setSessionProvider', 'onProvidersChanged',
+  'workspaceFiles',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -171,6 +174,7 @@ export interface FakeBackend {
   /** The saved provider keys by provider id (the UI must never see them). */
   providerKeys: Record<string, string>;
   sessionProviders: Record<string, string>;
+  files: Record<string, string[]>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -244,6 +248,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     providerKeyStorage: seed.providerKeyStorage ?? 'keychain',
     environment: seed.environment ?? null,
     sessionProviders: { ...seed.sessionProviders },
+    files: { ...seed.files },
   };
   let clock = NOW;
   let nextId = 1;
@@ -498,6 +503,14 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       if (e) cb(e);
     }),
   );
+  // Substring match, shortest first: close enough to the backend's ranking for UI tests.
+  b.workspaceFiles.mockImplementation(async (sessionId, query, limit = 0) => {
+    find(sessionId);
+    const q = query.toLowerCase();
+    const hits = (db.files[sessionId] ?? []).filter((f) => f.toLowerCase().includes(q)).sort((x, y) => x.length - y.length || x.localeCompare(y));
+    const n = limit > 0 ? limit : 50;
+    return { files: hits.slice(0, n), truncated: hits.length > n };
+  });
 
   b.pendingQuestions.mockImplementation(async (id) =>
     db.questions.filter((q) => q.sessionId === id && q.state === 'pending').map(norm.questionRequest),
@@ -590,6 +603,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get sessionProviders() {
       return db.sessionProviders;
+    },
+    get files() {
+      return db.files;
     },
     emit,
   };

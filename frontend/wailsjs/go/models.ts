@@ -886,6 +886,20 @@ export namespace hostcore {
 	        this.durationMs = source["durationMs"];
 	    }
 	}
+	export class WorkspaceFiles {
+	    files: string[];
+	    truncated: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new WorkspaceFiles(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = source["files"];
+	        this.truncated = source["truncated"];
+	    }
+	}
 
 }
 

@@ -1,7 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
+import type { WorkspaceFiles } from '../../bridge/types';
 import { Composer } from './Composer';
 
 function setup(props: Partial<Parameters<typeof Composer>[0]> = {}) {
@@ -68,5 +69,137 @@ describe('Composer', () => {
     view.rerender(<Composer onSend={onSend} onStop={onStop} running={false} />);
     expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
     expect(box).toHaveValue('next');
+  });
+});
+
+const FILES = ['src/login.ts', 'src/logout.ts', 'docs/login flow.md', 'README.md'];
+
+function withFiles(impl?: (query: string) => Promise<WorkspaceFiles>) {
+  const suggestFiles = vi.fn(
+    impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false })),
+  );
+  return { ...setup({ suggestFiles }), suggestFiles };
+}
+
+const options = () => within(screen.getByRole('listbox', { name: 'Workspace files' })).getAllByRole('option');
+
+describe('Composer @ references', () => {
+  it('lists matching files as you type after @ and inserts the chosen one with the keyboard', async () => {
+    const { user, box, onSend, suggestFiles } = withFiles();
+    await user.type(box, 'Explain @log');
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['login.tssrc', 'logout.tssrc', 'login flow.mddocs']));
+    expect(suggestFiles).toHaveBeenLastCalledWith('log', 50);
+    expect(options()[0]).toHaveAttribute('aria-selected', 'true');
+    expect(box).toHaveAttribute('aria-activedescendant', options()[0]!.id);
+
+    await user.keyboard('{ArrowDown}');
+    expect(options()[1]).toHaveAttribute('aria-selected', 'true');
+    expect(box).toHaveAttribute('aria-activedescendant', options()[1]!.id);
+    await user.keyboard('{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box).toHaveValue('Explain @src/logout.ts ');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect((box as HTMLTextAreaElement).selectionStart).toBe('Explain @src/logout.ts '.length);
+
+    // The reference stays in the prompt that is sent.
+    await user.type(box, 'please{Enter}');
+    expect(onSend).toHaveBeenCalledWith('Explain @src/logout.ts please');
+  });
+
+  it('Tab picks too, Up wraps to the last file, and a path with spaces is quoted', async () => {
+    const { user, box } = withFiles();
+    await user.type(box, '@login');
+    await waitFor(() => expect(options()).toHaveLength(2));
+    await user.keyboard('{ArrowUp}');
+    expect(options()[1]).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Tab}');
+    expect(box).toHaveValue('@"docs/login flow.md" ');
+    expect(box).toHaveFocus();
+  });
+
+  it('replaces the whole reference when the caret is inside it', async () => {
+    const { user, box } = withFiles();
+    await user.type(box, 'see @READ now');
+    // Caret back into the reference, after "@RE".
+    (box as HTMLTextAreaElement).setSelectionRange(7, 7);
+    await user.keyboard('{ArrowLeft}{ArrowRight}');
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['README.md']));
+    await user.keyboard('{Enter}');
+    expect(box).toHaveValue('see @README.md now');
+  });
+
+  it('Escape closes the list and Enter then sends; a new @ opens it again', async () => {
+    const { user, box, onSend } = withFiles();
+    await user.type(box, 'look at @src');
+    await waitFor(() => expect(options()).toHaveLength(2));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    await user.type(box, ' and @READ');
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['README.md']));
+    await user.keyboard('{Escape}{Enter}');
+    expect(onSend).toHaveBeenCalledWith('look at @src and @READ');
+  });
+
+  it('a click picks a file without leaving the input', async () => {
+    const { user, box } = withFiles();
+    await user.type(box, '@out');
+    await waitFor(() => expect(options()).toHaveLength(1));
+    await user.click(options()[0]!);
+    expect(box).toHaveValue('@src/logout.ts ');
+    expect(box).toHaveFocus();
+  });
+
+  it('says when nothing matches or the list is cut, and Enter still sends', async () => {
+    const { user, box, onSend } = withFiles(async (q) => (q === 'zz' ? { files: [], truncated: false } : { files: ['a.go'], truncated: true }));
+    await user.type(box, '@a');
+    expect(await screen.findByText('More files match: keep typing to narrow the list')).toBeInTheDocument();
+    expect(options().map((o) => o.textContent)).toEqual(['a.go']);
+    await user.clear(box);
+    await user.type(box, 'fix @zz');
+    expect(await screen.findByText('No files match “zz”')).toBeInTheDocument();
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('fix @zz');
+  });
+
+  it('shows why files could not be listed', async () => {
+    const { user, box } = withFiles(async () => {
+      throw new BridgeError('WORKTREE_MISSING', 'the isolated worktree of this session is missing');
+    });
+    await user.type(box, '@x');
+    const status = await screen.findByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Files could not be listed: the isolated worktree of this session is missing'));
+    expect(status).toHaveTextContent('WORKTREE_MISSING');
+  });
+
+  it('shows the answer to the latest query, not a slower earlier one', async () => {
+    const pending: Record<string, (r: WorkspaceFiles) => void> = {};
+    const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
+    await user.type(box, '@l');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('l', 50));
+    await user.type(box, 'o');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('lo', 50));
+    pending.lo!({ files: ['src/login.ts'], truncated: false });
+    await waitFor(() => expect(options()).toHaveLength(1));
+    pending.l!({ files: ['late.txt', 'old.txt'], truncated: false });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(options().map((o) => o.textContent)).toEqual(['login.tssrc']);
+  });
+
+  it('an e-mail address is not a reference', async () => {
+    const { user, box, suggestFiles } = withFiles();
+    await user.type(box, 'mail ada@example');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(suggestFiles).not.toHaveBeenCalled();
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  it('without a file source @ is plain text', async () => {
+    const { user, box } = setup();
+    expect(box).not.toHaveAttribute('aria-autocomplete');
+    await user.type(box, '@src');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 });

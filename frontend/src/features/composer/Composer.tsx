@@ -1,7 +1,8 @@
 import { ArrowUp, Settings2, Square } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
+import { FileSuggestionList, useFileSuggestions, type SuggestFiles } from './FileSuggestions';
 
 export interface ComposerProps {
   /** Starts a turn; resolves once it runs, rejects with the reason (the text is kept). */
@@ -18,10 +19,29 @@ export interface ComposerProps {
   dock?: ReactNode;
   /** The decision surfaces (Plan/Goal approval, asktool questions), directly above the input. */
   decisions?: ReactNode;
+  /** Lists workspace files for "@" references; without it "@" is plain text. */
+  suggestFiles?: SuggestFiles;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, suggestFiles }: ComposerProps) {
   const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const pendingCaret = useRef<number | null>(null);
+  const listId = useId();
+  const replace = useCallback((next: string, at: number) => {
+    setText(next);
+    setCaret(at);
+    pendingCaret.current = at;
+  }, []);
+  const files = useFileSuggestions(text, caret, suggestFiles, replace, listId);
+  // Put the caret after an inserted reference once the new text is in the textarea.
+  useLayoutEffect(() => {
+    const at = pendingCaret.current;
+    if (at === null || !input.current) return;
+    pendingCaret.current = null;
+    input.current.setSelectionRange(at, at);
+  }, [text]);
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
   const [error, setError] = useState<BridgeError | null>(null);
@@ -57,6 +77,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (files.onKeyDown(e)) return;
     // Enter sends, Shift+Enter inserts a newline; IME composition is left alone.
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -95,14 +116,23 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
       )}
       {decisions}
       <div className="composer-box">
+        <FileSuggestionList api={files} />
         <textarea
+          ref={input}
           className="composer-input"
           aria-label="Message"
           aria-describedby={error ? errorId : undefined}
+          aria-autocomplete={suggestFiles ? 'list' : undefined}
+          aria-controls={files.open && files.results && files.results.files.length > 0 ? listId : undefined}
+          aria-activedescendant={files.open && (files.results?.files.length ?? 0) > 0 ? `${listId}-${files.active}` : undefined}
           placeholder={placeholder}
           rows={3}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setCaret(e.target.selectionStart);
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
         />
         <div className="composer-bar">
@@ -113,6 +143,12 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
             ) : (
               <>
                 <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+                {suggestFiles && (
+                  <>
+                    {' '}
+                    · <kbd>@</kbd> to reference a file
+                  </>
+                )}
               </>
             )}
           </span>

@@ -1,7 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bridgeModule as bridge, resetFakeBridge } from '../../test/fakeBridge';
+import { MAX_HIGHLIGHT_CHARS } from '../../lib/highlight';
+import { loadHighlighter } from '../../lib/markdown';
 import { Markdown } from './Markdown';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
@@ -51,3 +53,68 @@ describe('Markdown', () => {
     expect(bridge.openExternalURL).toHaveBeenLastCalledWith('https://example.com/c.png');
   });
 });
+
+describe('Markdown code highlighting', () => {
+  const code = (container: HTMLElement) => container.querySelector('pre > code')!;
+  // The highlighter is loaded lazily (see Markdown.lazy.test.tsx); here it is ready.
+  beforeAll(() => loadHighlighter());
+
+  it('highlights a fenced block in a known language and keeps its text', () => {
+    const src = 'func main() {\n\t// start\n\tfmt.Println("hi", 42)\n}';
+    const { container } = render(<Markdown source={'```go\n' + src + '\n```'} />);
+    const el = code(container);
+    expect(el).toHaveClass('hljs', 'language-go');
+    expect(el.textContent).toBe(src + '\n');
+    expect(el.querySelector('.hljs-keyword')).toHaveTextContent('func');
+    expect(el.querySelector('.hljs-comment')).toHaveTextContent('// start');
+    expect(el.querySelector('.hljs-string')).toHaveTextContent('"hi"');
+    expect(el.querySelector('.hljs-number')).toHaveTextContent('42');
+  });
+
+  it.each([
+    ['ts', 'const x: number = 1;', 'const'],
+    ['TypeScript', 'let y = 2;', 'let'],
+    ['golang', 'package main', 'package'],
+    ['python3', 'def f():\n    return None', 'def'],
+    ['sh', 'if true; then echo ok; fi', 'if'],
+    ['rust', 'fn main() {}', 'fn'],
+    ['toml', '[server]\nport = 8080', ''],
+  ])('understands the fence name %s', (lang, src, keyword) => {
+    const { container } = render(<Markdown source={'```' + lang + '\n' + src + '\n```'} />);
+    expect(code(container)).toHaveClass('hljs');
+    expect(code(container).textContent).toBe(src + '\n');
+    if (keyword) expect(code(container).querySelector('.hljs-keyword')).toHaveTextContent(keyword);
+    else expect(code(container).querySelector('[class^="hljs-"]')).not.toBeNull();
+  });
+
+  it('leaves blocks without a known language plain', () => {
+    const { container } = render(<Markdown source={'```\nfunc main() {}\n```\n\n```brainfuck\n+++.\n```'} />);
+    const [plain, unknown] = Array.from(container.querySelectorAll('pre > code'));
+    expect(plain).not.toHaveClass('hljs');
+    expect(plain!.querySelector('span')).toBeNull();
+    expect(unknown).toHaveClass('language-brainfuck');
+    expect(unknown).not.toHaveClass('hljs');
+    expect(unknown).toHaveTextContent('+++.');
+  });
+
+  it('stays sanitized: markup in highlighted code is text, never elements', () => {
+    const w = window as unknown as Record<string, unknown>;
+    const src = '<script>window.__pwned = 1</script>\n<img src=x onerror="window.__pwned = 2">\n<a href="javascript:alert(1)" onclick="x()">y</a>';
+    const { container } = render(<Markdown source={'```html\n' + src + '\n```\n\n```js\nconst s = "</code></pre><img src=x onerror=alert(1)>";\n```'} />);
+    expect(container.querySelector('script, img, a, [onerror], [onclick]')).toBeNull();
+    const blocks = container.querySelectorAll('pre > code.hljs');
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]!.textContent).toBe(src + '\n');
+    expect(blocks[0]!.querySelector('.hljs-tag')).not.toBeNull();
+    expect(blocks[1]).toHaveTextContent('</code></pre><img src=x onerror=alert(1)>');
+    expect(w.__pwned).toBeUndefined();
+  });
+
+  it('does not highlight a block larger than the limit', () => {
+    const big = 'x = 1\n'.repeat(Math.ceil(MAX_HIGHLIGHT_CHARS / 6) + 1);
+    const { container } = render(<Markdown source={'```python\n' + big + '```'} />);
+    expect(code(container).querySelector('span')).toBeNull();
+    expect(code(container).textContent!.length).toBe(big.length);
+  });
+});
+

@@ -1,6 +1,6 @@
-import { memo, useDeferredValue, useMemo, type MouseEvent } from 'react';
+import { memo, useDeferredValue, useMemo, useSyncExternalStore, type MouseEvent } from 'react';
 import * as bridge from '../../bridge';
-import { SAFE_URL, renderMarkdown } from '../../lib/markdown';
+import { SAFE_URL, highlighterReady, onHighlighter, renderMarkdown } from '../../lib/markdown';
 
 /**
  * Sanitized Markdown. A click on a link never navigates the app: http(s) and mailto
@@ -9,7 +9,9 @@ import { SAFE_URL, renderMarkdown } from '../../lib/markdown';
 export const Markdown = memo(function Markdown({ source }: { source: string }) {
   // While text streams in, parsing may lag a frame behind rather than block typing.
   const deferred = useDeferredValue(source);
-  const html = useMemo(() => renderMarkdown(deferred), [deferred]);
+  // Code blocks render again, highlighted, once the highlighter has loaded.
+  const highlighted = useSyncExternalStore(onHighlighter, highlighterReady);
+  const html = useMemo(() => renderMarkdown(deferred), [deferred, highlighted]);
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
     const a = (e.target as Element).closest?.('a');
     if (!a || !e.currentTarget.contains(a)) return;

@@ -168,6 +168,42 @@ describe('Transcript', () => {
   });
 });
 
+describe('@ references', () => {
+  it("completes files of the open session's workspace and sends the reference in the prompt", async () => {
+    backend.files.s1 = ['src/login.ts', 'src/util.ts'];
+    backend.files.s2 = ['other/login.go'];
+    const { user } = await openSession();
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(box, 'Why does @login');
+    const option = await screen.findByRole('option', { name: /login\.ts/ });
+    expect(bridge.workspaceFiles).toHaveBeenLastCalledWith('s1', 'login', 50);
+    expect(screen.queryByRole('option', { name: /login\.go/ })).not.toBeInTheDocument();
+    expect(option).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Enter}');
+    await user.type(box, 'fail?{Enter}');
+    expect(bridge.sendPrompt).toHaveBeenCalledWith('s1', 'Why does @src/login.ts fail?');
+  });
+});
+
+describe('Long sessions', () => {
+  it('opens a 5,000-message session at its latest message with only a window of rows rendered', async () => {
+    const turns = [];
+    const messages = [];
+    for (let t = 0; t < 2500; t++) {
+      turns.push({ id: `t${t}`, sessionId: 's1', prompt: `question ${t}`, state: 'done', createdAt: t + 1 });
+      messages.push({ seq: 2 * t + 1, id: `p${t}`, turnId: `t${t}`, role: 'user', kind: 'prompt', content: [{ type: 'text', text: `question ${t}` }], stopReason: 'end_turn' });
+      messages.push({ seq: 2 * t + 2, id: `m${t}`, turnId: `t${t}`, role: 'assistant', kind: 'model', content: [{ type: 'text', text: `answer ${t}` }], stopReason: 'end_turn' });
+    }
+    backend.transcripts.s1 = { sessionId: 's1', turns, messages };
+    await openSession();
+    expect(await log().findByText('answer 2499')).toBeInTheDocument();
+    expect(log().queryByText('question 0')).not.toBeInTheDocument();
+    const rendered = screen.getByRole('log', { name: 'Transcript' }).querySelectorAll('.transcript-row').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(60);
+  });
+});
+
 describe('Approval cards', () => {
   it('restores pending cards on open and answers them with ResolveApproval', async () => {
     backend.approvals.push(request('r1'));

@@ -1,11 +1,12 @@
-import { Loader2, MessageSquareDashed, RefreshCw } from 'lucide-react';
-import { memo, useLayoutEffect, useRef } from 'react';
+import { ArrowDown, ArrowUp, Loader2, MessageSquareDashed, RefreshCw } from 'lucide-react';
+import { memo, useMemo, useRef } from 'react';
 import type { ApprovalAnswer, ReviewChange } from '../../bridge/types';
 import type { TranscriptItem, TranscriptState } from '../../state/transcript';
 import { Button } from '../../ui/Button';
 import { ApprovalCard } from './ApprovalCard';
 import { ToolBlock } from './ToolBlock';
 import { AssistantText, Notice, PromptRow, Thinking, TurnStatus } from './TranscriptRows';
+import { useTranscriptScroll } from './useTranscriptScroll';
 
 export interface TranscriptProps {
   state: TranscriptState;
@@ -16,14 +17,24 @@ export interface TranscriptProps {
   onRetryLoad: () => void;
 }
 
-/** The conversation: keyed, memoized rows; sticks to the bottom while the user is there. */
+/**
+ * The conversation: a virtualized list of keyed, memoized, measured rows (only those
+ * near the viewport are in the DOM), following the latest output while the user is
+ * at the bottom. Scrolled up, "Jump to latest" brings them back, and a pending
+ * approval card out of view is announced by a chip that scrolls to it.
+ */
 export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [state.items, running]);
+  const listed = state.status !== 'loading' && !(state.status === 'error' && state.items.length === 0) && (state.items.length > 0 || running);
+  const scroll = useTranscriptScroll(ref, state.items, listed, running);
+  const { virtualizer } = scroll;
+  const pending = useMemo(() => {
+    const out: number[] = [];
+    state.items.forEach((it, i) => {
+      if (it.kind === 'approval' && it.outcome === null) out.push(i);
+    });
+    return out;
+  }, [state.items]);
 
   let body;
   if (state.status === 'loading') {
@@ -45,7 +56,7 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
         </Button>
       </div>
     );
-  } else if (state.items.length === 0 && !running) {
+  } else if (!listed) {
     body = (
       <div className="empty-state">
         <MessageSquareDashed size={28} aria-hidden="true" className="empty-icon" />
@@ -55,32 +66,71 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
     );
   } else {
     body = (
-      <div className="transcript-items">
-        {state.items.map((item) => (
-          <Row key={item.key} item={item} reviews={reviews} onResolve={onResolve} onRollback={onRollback} />
-        ))}
+      <>
+        <div className="transcript-list" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = state.items[v.index]!;
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                className="transcript-row"
+                data-index={v.index}
+                data-key={item.key}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <Row item={item} reviews={reviews} onResolve={onResolve} onRollback={onRollback} />
+              </div>
+            );
+          })}
+        </div>
         {running && (
           <div className="working" role="status">
             <Loader2 size={14} aria-hidden="true" className="spin" /> Working…
           </div>
         )}
-      </div>
+      </>
     );
   }
 
+  // Pending cards outside the rows on screen; the chip jumps to the nearest above, else below.
+  const visible = listed ? virtualizer.range : null;
+  const above = visible ? pending.filter((i) => i < visible.startIndex) : [];
+  const below = visible ? pending.filter((i) => i > visible.endIndex) : [];
+  const offscreen = above.length + below.length;
+  const target = above.length > 0 ? above[above.length - 1]! : below[0];
+
   return (
-    <div
-      ref={ref}
-      className="transcript"
-      role="log"
-      aria-label="Transcript"
-      aria-busy={state.status === 'loading'}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-      }}
-    >
-      {body}
+    <div className="transcript-frame">
+      <div
+        ref={ref}
+        className="transcript"
+        role="log"
+        aria-label="Transcript"
+        aria-busy={state.status === 'loading'}
+        tabIndex={0}
+        onScroll={scroll.onScroll}
+        onKeyDown={scroll.onKeyDown}
+        onFocus={scroll.onFocus}
+        onBlur={scroll.onBlur}
+      >
+        {body}
+      </div>
+      {listed && (offscreen > 0 || !scroll.atBottom) && (
+        <div className="transcript-jumps">
+          {offscreen > 0 && target !== undefined && (
+            <button type="button" className="jump-chip jump-approval" onClick={() => scroll.reveal(target)}>
+              {above.length > 0 ? <ArrowUp size={13} aria-hidden="true" /> : <ArrowDown size={13} aria-hidden="true" />}
+              {offscreen === 1 ? '1 pending approval' : `${offscreen} pending approvals`}
+            </button>
+          )}
+          {!scroll.atBottom && (
+            <button type="button" className="jump-chip" onClick={scroll.jumpToLatest}>
+              <ArrowDown size={13} aria-hidden="true" /> Jump to latest
+            </button>
+          )}
+        </div>
+      )}
     </div>
   );
 }

@@ -185,3 +185,7 @@ export function Transcript(arg1) {
 export function UpdateSettings(arg1) {
   return window['go']['main']['App']['UpdateSettings'](arg1);
 }
+
+export function WorkspaceFiles(arg1, arg2, arg3) {
+  return window['go']['main']['App']['WorkspaceFiles'](arg1, arg2, arg3);
+}

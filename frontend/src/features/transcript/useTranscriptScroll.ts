@@ -1,0 +1,167 @@
+// The transcript's scrolling: a virtualized list with measured rows that follows
+// the latest output while the user is at the bottom, and stays put once they scroll
+// up (until they come back down or jump to the latest).
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
+import type { TranscriptItem } from '../../state/transcript';
+
+/** Within this many pixels of the end counts as "at the bottom". */
+export const STICK_PX = 48;
+/** Gap between rows, in pixels. */
+export const ROW_GAP = 10;
+const OVERSCAN = 6;
+
+/** A first guess of a row's height; every row is measured once it renders. */
+export function estimateHeight(item: TranscriptItem): number {
+  switch (item.kind) {
+    case 'prompt':
+      return 44 + Math.min(20, Math.floor(item.text.length / 80)) * 21;
+    case 'text':
+      return 24 + Math.min(80, Math.ceil(item.text.length / 90)) * 22;
+    case 'thinking':
+      return 24;
+    case 'tool':
+      return 38;
+    case 'approval':
+      return 190;
+    case 'turn-status':
+      return 78;
+    case 'notice':
+      return 30;
+  }
+}
+
+export interface TranscriptScroll {
+  virtualizer: ReturnType<typeof useVirtualizer<HTMLDivElement, HTMLDivElement>>;
+  /** False once the user scrolled up: offer "Jump to latest". */
+  atBottom: boolean;
+  jumpToLatest: () => void;
+  /** Scrolls a row into view and focuses its first enabled button. */
+  reveal: (index: number) => void;
+  onScroll: (e: UIEvent<HTMLDivElement>) => void;
+  onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
+  onFocus: (e: FocusEvent<HTMLDivElement>) => void;
+  onBlur: (e: FocusEvent<HTMLDivElement>) => void;
+}
+
+export function useTranscriptScroll(ref: RefObject<HTMLDivElement | null>, items: TranscriptItem[], listed: boolean, running: boolean): TranscriptScroll {
+  const count = listed ? items.length : 0;
+  const stick = useRef(true);
+  const lastTop = useRef(0);
+  const [atBottom, setAtBottom] = useState(true);
+  // The row holding focus stays rendered, so scrolling never drops the focus.
+  const focused = useRef<string | null>(null);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  const [revealKey, setRevealKey] = useState<string | null>(null);
+
+  const getItemKey = useCallback((i: number) => items[i]?.key ?? i, [items]);
+  const estimateSize = useCallback((i: number) => (items[i] ? estimateHeight(items[i]) : 40), [items]);
+  const rangeExtractor = useCallback((range: Range) => {
+    const base = defaultRangeExtractor(range);
+    const key = focused.current;
+    if (key === null) return base;
+    const f = itemsRef.current.findIndex((it) => it.key === key);
+    if (f < 0 || f >= range.count || base.includes(f)) return base;
+    return [...base, f].sort((a, b) => a - b);
+  }, []);
+
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
+    count,
+    getScrollElement: () => ref.current,
+    estimateSize,
+    getItemKey,
+    rangeExtractor,
+    overscan: OVERSCAN,
+    gap: ROW_GAP,
+    useFlushSync: false,
+  });
+
+  const toBottom = useCallback(() => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [ref]);
+
+  // Follow the output while stuck: new rows, rows that grew, the working line.
+  const total = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    if (stick.current) toBottom();
+  }, [total, count, running, toBottom]);
+
+  const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    const top = el.scrollTop;
+    if (el.scrollHeight - top - el.clientHeight <= STICK_PX) stick.current = true;
+    // Only a move up is the user's doing: rows growing below never unstick.
+    else if (top < lastTop.current - 1) stick.current = false;
+    lastTop.current = top;
+    setAtBottom(stick.current);
+  }, []);
+
+  const jumpToLatest = useCallback(() => {
+    stick.current = true;
+    setAtBottom(true);
+    toBottom();
+  }, [toBottom]);
+
+  const reveal = useCallback(
+    (index: number) => {
+      const key = items[index]?.key;
+      if (key === undefined) return;
+      stick.current = false;
+      setAtBottom(false);
+      virtualizer.scrollToIndex(index, { align: 'center' });
+      setRevealKey(key);
+    },
+    [items, virtualizer],
+  );
+
+  // Focus the revealed row once it is in the DOM.
+  useLayoutEffect(() => {
+    if (revealKey === null) return;
+    const row = ref.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(revealKey)}"]`);
+    if (!row) return;
+    const target = row.querySelector<HTMLElement>('button:not(:disabled)') ?? row;
+    target.focus();
+    setRevealKey(null);
+  });
+
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>) => {
+      const el = ref.current;
+      // Keys typed inside a row (a card's buttons, a details summary) are theirs.
+      if (!el || e.target !== el || e.altKey || e.ctrlKey || e.metaKey) return;
+      const page = el.clientHeight * 0.9;
+      switch (e.key) {
+        case 'Home':
+          e.preventDefault();
+          stick.current = false;
+          virtualizer.scrollToOffset(0);
+          break;
+        case 'End':
+          e.preventDefault();
+          jumpToLatest();
+          break;
+        case 'PageUp':
+          e.preventDefault();
+          el.scrollTop = el.scrollTop - page;
+          break;
+        case 'PageDown':
+        case ' ':
+          e.preventDefault();
+          el.scrollTop = el.scrollTop + (e.key === ' ' && e.shiftKey ? -page : page);
+          break;
+      }
+    },
+    [ref, virtualizer, jumpToLatest],
+  );
+
+  const onFocus = useCallback((e: FocusEvent<HTMLDivElement>) => {
+    focused.current = (e.target as Element).closest?.('[data-key]')?.getAttribute('data-key') ?? null;
+  }, []);
+  const onBlur = useCallback((e: FocusEvent<HTMLDivElement>) => {
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focused.current = null;
+  }, []);
+
+  return { virtualizer, atBottom, jumpToLatest, reveal, onScroll, onKeyDown, onFocus, onBlur };
+}
