@@ -30,6 +30,8 @@ type App struct {
 	order   eventOrder
 	// openSession is the session named by --session, opened at start.
 	openSession string
+	// guard keeps visualization frames off the IPC bridge (vizguard.go).
+	guard frameGuard
 }
 
 func newApp() *App { return &App{} }
@@ -40,6 +42,7 @@ func (a *App) startup(ctx context.Context) {
 	a.mu.Lock()
 	a.ctx = ctx
 	a.mu.Unlock()
+	a.guard.install()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt)
 	go func() {

@@ -31,5 +31,10 @@ func (f vizFolders) VisualizationDir(ctx context.Context, sessionID string) (str
 	if core == nil {
 		return "", errs.New(errs.NotFound, "PI-Desktop's backend is not running; restart it to see visualizations")
 	}
+	// Fail closed: no fragment is served into a window whose frames could
+	// still reach the IPC bridge.
+	if err := f.app.guard.check(); err != nil {
+		return "", err
+	}
 	return core.VisualizationDir(ctx, sessionID)
 }

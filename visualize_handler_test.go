@@ -57,7 +57,9 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 		}
 	}
 
-	opts := *assetOptions(&App{core: core})
+	app := &App{core: core}
+	app.guard.ready.Store(true) // as once the window's guard is in (vizguard.go)
+	opts := *assetOptions(app)
 	opts.Assets = fstest.MapFS{"index.html": {Data: []byte("<html><head></head><body>app</body></html>")}}
 	srv, err := assetserver.NewAssetServer("{}", opts, true, nil, runtimeAssets{})
 	if err != nil {
