@@ -77,7 +77,7 @@ const longSessionMessages = 5000
 // session (--session) and reads the memory of all its processes once the
 // transcript has had 15 s to load and render.
 func benchAppLongSession(rep *report, bin, display string, rounds int) error {
-	dir, sessionID, err := seededDataDir(longSessionMessages)
+	dir, sessionID, _, err := seededDataDir(longSessionMessages)
 	if err != nil {
 		return err
 	}

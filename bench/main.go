@@ -61,7 +61,7 @@ func main() {
 	rounds := flag.Int("rounds", 7, "timed rounds per comparison (after warm-ups)")
 	warm := flag.Int("warm", 2, "untimed warm-up runs per side")
 	out := flag.String("out", "BENCHMARKS.md", "report file")
-	only := flag.String("only", "grep,glob,go,bash,app", "sections to run (comma-separated)")
+	only := flag.String("only", "grep,glob,go,bash,app,render", "sections to run (comma-separated)")
 	app := flag.String("app", "build/bin/pi-desktop", "production binary for the app section")
 	appRounds := flag.Int("app-rounds", 5, "app starts to time")
 	gobenchCount := flag.Int("go-count", 5, "runs of each Go benchmark")
@@ -110,7 +110,11 @@ func main() {
 			fail(err)
 		}
 	}
-	rep.note("Transcript render and scroll of the 5,000-message session in Chromium is not measured yet (it needs the browser harness of the end-to-end tests).")
+	if on["render"] {
+		if err := benchRender(rep, *appRounds); err != nil {
+			fail(err)
+		}
+	}
 	loadAfter := loadavg()
 	if err := writeReport(*out, rep, loadBefore, loadAfter, time.Since(start), *rounds, *warm); err != nil {
 		fail(err)
