@@ -87,6 +87,9 @@ test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing 
     await expect(chart.locator('svg rect')).toHaveCount(3);
     expect(await chart.locator('svg rect').evaluateAll((rs) => rs.map((r) => r.getAttribute('height')))).toEqual(['45', '105', '75']);
     await expect(card.getByRole('alert')).toHaveCount(0);
+    // The frame fits its content (a 120 px chart and the page's padding), not 360 px.
+    await expect.poll(async () => (await iframe.boundingBox())?.height ?? 0).toBeLessThan(200);
+    expect((await iframe.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(120);
     await shot('chart');
 
     // The hostile fragment.
