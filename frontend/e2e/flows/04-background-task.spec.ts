@@ -68,7 +68,18 @@ test('a background Bash task: badge, remove guard, 10-second grace', async ({ ui
   expect(workspace.read('bg-done.txt')).toBe('bye\n');
   await shot('task ended');
 
-  // The model loads BashOutput and reads the finished task.
+  // Still there shortly before the 10 s are up, gone after; the tabs go with it.
+  const before = endSeen + 8_000 - Date.now();
+  if (before > 0) await ui.page.waitForTimeout(before);
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveCount(0, { timeout: 6_000 });
+  expect(Date.now() - endSeen).toBeGreaterThanOrEqual(9_000);
+  await expect(tabs).toHaveCount(0);
+  await expect(dock.locator('.dock-title')).toHaveText('Todos');
+  await expect(dock.getByRole('region', { name: 'Todos' })).toContainText('Starting the dev server');
+  await shot('grace over');
+
+  // The model loads BashOutput and reads the finished task (the registry keeps it after the row left).
   provider.enqueue(
     { toolCalls: [{ id: 'call_search', name: 'ToolSearch', args: { query: 'select:BashOutput,BashStop' } }] },
     { toolCalls: [{ id: 'call_out', name: 'BashOutput', args: { taskId } }] },
@@ -83,15 +94,4 @@ test('a background Bash task: badge, remove guard, 10-second grace', async ({ ui
   expect(read).toContain(`Background task ${taskId}: exited`);
   expect(read).toContain('server-ready');
   expect(read).toContain('server-bye');
-
-  // Still there shortly before the 10 s are up, gone after; the tabs go with it.
-  const before = endSeen + 8_000 - Date.now();
-  if (before > 0) await ui.page.waitForTimeout(before);
-  await expect(row).toHaveCount(1);
-  await expect(row).toHaveCount(0, { timeout: 6_000 });
-  expect(Date.now() - endSeen).toBeGreaterThanOrEqual(9_000);
-  await expect(tabs).toHaveCount(0);
-  await expect(dock.locator('.dock-title')).toHaveText('Todos');
-  await expect(dock.getByRole('region', { name: 'Todos' })).toContainText('Starting the dev server');
-  await shot('grace over');
 });
