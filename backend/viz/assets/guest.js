@@ -25,8 +25,15 @@
     report("Unhandled promise rejection: " + (r && r.message ? r.message : String(r)));
   });
   var last = 0;
+  // The content's own height: the root's scrollHeight is never less than the frame, so
+  // a card could grow with its content but never shrink to it.
+  function contentHeight() {
+    var root = document.documentElement, body = document.body;
+    if (!body) return Math.ceil(root.scrollHeight);
+    return Math.ceil(Math.max(root.getBoundingClientRect().height, body.scrollHeight));
+  }
   function size() {
-    var h = Math.ceil(document.documentElement.scrollHeight);
+    var h = contentHeight();
     if (h !== last && post) {
       last = h;
       try { post({ type: "pi-viz-size", height: h }, "*"); } catch (e) {}

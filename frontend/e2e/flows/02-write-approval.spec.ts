@@ -1,18 +1,10 @@
 // Flow 2: a Write needs a permission card. Allow once → the file changes on disk and a
 // change row offers Rollback → the file is back as it was. Deny → nothing is written and
-// both the user and the model are told.
-import type { ChatRequest } from '../fixtures/fakeProvider';
+// both the user and the model are told. The Changes pane is 02-review-pane-rollback.
 import { expect, test } from '../fixtures/test';
 
 const ORIGINAL = 'first line\nsecond line\n';
 const CHANGED = 'first line\nchanged by the agent\n';
-
-/** The 4-hex tag of path in the Read result the model was sent ("[notes.txt#1A2B]"). */
-function tagFromRead(req: ChatRequest, callId: string, file: string): string {
-  const m = req.toolResult(callId).match(new RegExp(`\\[${file.replace('.', '\\.')}#([0-9A-Fa-f]{4})\\]`));
-  if (!m) throw new Error(`no tag for ${file} in: ${req.toolResult(callId).slice(0, 300)}`);
-  return m[1]!;
-}
 
 test.beforeEach(async ({ ui, workspace }) => {
   workspace.write('notes.txt', ORIGINAL);
@@ -23,7 +15,7 @@ test.beforeEach(async ({ ui, workspace }) => {
 test('Allow once writes the file; Rollback restores it', async ({ ui, workspace, provider, shot }) => {
   provider.enqueue(
     { text: 'Reading it first.', toolCalls: [{ id: 'call_read', name: 'Read', args: { path: 'notes.txt' } }] },
-    (req) => ({ toolCalls: [{ id: 'call_write', name: 'Write', args: { path: 'notes.txt', content: CHANGED, tag: tagFromRead(req, 'call_read', 'notes.txt') } }] }),
+    (req) => ({ toolCalls: [{ id: 'call_write', name: 'Write', args: { path: 'notes.txt', content: CHANGED, tag: req.readTag('call_read', 'notes.txt') } }] }),
     { text: 'Updated notes.txt.' },
   );
   await ui.send('Change the second line of notes.txt');
@@ -88,5 +80,3 @@ test('Deny leaves the file absent and says so to the user and the model', async 
   await expect(write.getByRole('list', { name: 'Changes' })).toHaveCount(0);
 });
 
-// TODO(review pane, issue #7 flow 2): once the review pane lands, open the change there too
-// and roll back from it; today the inline change row under the tool is the Rollback UI.

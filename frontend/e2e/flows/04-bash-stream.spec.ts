@@ -52,5 +52,3 @@ test('Bash output streams while the command runs', async ({ ui, workspace, provi
   expect(result).toContain('to-stderr');
 });
 
-// TODO(task container, issue #7 flow 4): a background task (runInBackground) in the task
-// container: its badge, the 10-second grace, and the remove guard.

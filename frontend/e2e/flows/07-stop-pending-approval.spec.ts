@@ -41,4 +41,3 @@ test('Stop during a pending approval leaves the file untouched', async ({ ui, wo
   expect(workspace.read('keep.txt')).toBe(ORIGINAL);
 });
 
-// TODO(question cards, issue #7 flow 7): the AskUserQuestion card answered in the UI.

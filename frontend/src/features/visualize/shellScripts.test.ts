@@ -97,3 +97,18 @@ describe('error reporter', () => {
     expect(posted.mock.calls.filter(([d]) => (d as { type: string }).type === 'pi-viz-error')).toEqual([]);
   });
 });
+
+describe('size reporter', () => {
+  it('posts the height of the content, not of the frame', () => {
+    let posted!: ReturnType<typeof spyParent>;
+    const w = frame('<div id="chart"></div>', (f) => {
+      // jsdom has no layout: a 360 px frame around 136 px of content.
+      Object.defineProperty(f.document.documentElement, 'scrollHeight', { configurable: true, value: 360 });
+      Object.defineProperty(f.document.body, 'scrollHeight', { configurable: true, value: 136 });
+      posted = spyParent(f);
+    });
+    w.dispatchEvent(new w.Event('load'));
+    const sizes = posted.mock.calls.filter(([d]) => (d as { type: string }).type === 'pi-viz-size');
+    expect(sizes).toEqual([[{ type: 'pi-viz-size', height: 136 }, '*']]);
+  });
+});
