@@ -7,7 +7,8 @@ import { isPending, type ProposalCard as ProposalCardState } from '../../state/d
 import { IconButton } from '../../ui/Button';
 import { Markdown } from '../transcript/Markdown';
 import { useCardFocus } from './focus';
-import { kindLabel, nextStepFor, proposalOutcome } from './outcomes';
+import { ClosedOutcome } from './ClosedOutcome';
+import { kindLabel, proposalOutcome } from './outcomes';
 
 export interface ProposalCardProps {
   card: ProposalCardState;
@@ -182,18 +183,11 @@ function ProposalOutcome({ card, onCheckAgain }: { card: ProposalCardState; onCh
   const p = card.proposal;
   if (card.closedBy) {
     return (
-      <div className="decision-closed">
-        <p className="decision-outcome outcome-closed">
-          Not applied <code className="error-code">{card.closedBy.code}</code>
-        </p>
-        <p className="decision-closed-message">{card.closedBy.message}</p>
-        <p className="decision-next">{nextStepFor(card.closedBy.code)}</p>
-        {card.closedBy.code !== 'PLAN_APPROVAL_INTERRUPTED' && (
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => onCheckAgain(card.key)}>
-            Check what is waiting
-          </button>
-        )}
-      </div>
+      <ClosedOutcome
+        label="Not applied"
+        closedBy={card.closedBy}
+        onCheckAgain={card.closedBy.code !== 'PLAN_APPROVAL_INTERRUPTED' ? () => onCheckAgain(card.key) : undefined}
+      />
     );
   }
   return (

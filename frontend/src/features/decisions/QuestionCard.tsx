@@ -5,7 +5,8 @@ import type { AskAnswer, AskQuestion, QuestionRequest } from '../../bridge/types
 import { isPending, type QuestionCard as QuestionCardState } from '../../state/decisions';
 import { IconButton } from '../../ui/Button';
 import { useCardFocus } from './focus';
-import { answerText, isSkipped, nextStepFor } from './outcomes';
+import { ClosedOutcome } from './ClosedOutcome';
+import { answerText, isSkipped } from './outcomes';
 
 export interface QuestionCardProps {
   card: QuestionCardState;
@@ -102,18 +103,7 @@ export const QuestionCard = memo(function QuestionCard({ card, onAnswer, onDismi
 function QuestionOutcome({ card, onCheckAgain }: { card: QuestionCardState; onCheckAgain: (key: string) => void }) {
   const q = card.request;
   if (card.closedBy) {
-    return (
-      <div className="decision-closed">
-        <p className="decision-outcome outcome-closed">
-          Not sent <code className="error-code">{card.closedBy.code}</code>
-        </p>
-        <p className="decision-closed-message">{card.closedBy.message}</p>
-        <p className="decision-next">{nextStepFor(card.closedBy.code)}</p>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => onCheckAgain(card.key)}>
-          Check what is waiting
-        </button>
-      </div>
-    );
+    return <ClosedOutcome label="Not sent" closedBy={card.closedBy} onCheckAgain={() => onCheckAgain(card.key)} />;
   }
   const stopped = q.state === 'skipped';
   const skipped = stopped || isSkipped(q.answers);
