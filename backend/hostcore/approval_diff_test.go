@@ -215,3 +215,19 @@ func TestEditCardRemoveShowsDeletions(t *testing.T) {
 		t.Fatalf("REM card = %q %q, result %+v", card.Diff, card.DiffNote, res)
 	}
 }
+
+// An external target's card carries its diff too (read through the same
+// resolver, the parent folder held as an os.Root) and is flagged external.
+func TestExternalWriteCardShowsDiff(t *testing.T) {
+	e := newEnv(t)
+	secret := filepath.Join(e.outside, "secret.txt")
+	args := map[string]any{"path": "../outside/secret.txt", "content": "public now\n", "tag": hashline.DigestOf([]byte("top secret\n")).Tag()}
+	res, card := e.callWithCard("Write", args, permission.Denied, func(permission.Request) {
+		if b, _ := os.ReadFile(secret); string(b) != "top secret\n" {
+			t.Error("the external file changed while the card waited")
+		}
+	})
+	if res.Code != errs.ToolDenied || !card.External || card.Path != secret || card.Diff != "@@ -1,1 +1,1 @@\n-top secret\n+public now\n" {
+		t.Fatalf("external card = %+v, result %+v", card, res)
+	}
+}
