@@ -16,6 +16,10 @@ type EditInput struct {
 	Ops     string
 	Live    []byte // live file bytes; nil with Exists=false when the file is missing
 	Exists  bool
+	// DryRun plans without touching the store, for an approval card's
+	// preview: an error reveal there is shown to the user, not the model,
+	// so it must not count as displayed.
+	DryRun bool
 }
 
 // EditPlan is a validated edit, ready to write. The package does no I/O: the
@@ -45,7 +49,8 @@ type EditPlan struct {
 // arguments (limits, tag, grammar), live file, version (tag → candidates →
 // full digest), branch A/B/C/D, lowering and conflicts, provenance, apply.
 // It never writes files. The only store mutation is merging a complete error
-// reveal into Seen under the live digest (a reveal is a display).
+// reveal into Seen under the live digest (a reveal is a display), and
+// in.DryRun skips even that.
 func (s *Store) Plan(in EditInput) (*EditPlan, *EditError) {
 	ol := s.ol
 	if len(in.Ops) > ol.opsBytes {
@@ -167,9 +172,11 @@ func (s *Store) provenance(in EditInput, lv *liveFile, anchors, seen LineSet) *E
 	iv := unseen.Intervals()
 	first, last := iv[0][0], iv[len(iv)-1][1]
 	if complete {
-		s.mu.Lock()
-		s.recordLocked(in.Key, lv.canon, lv.digest, len(lv.lines), full)
-		s.mu.Unlock()
+		if !in.DryRun {
+			s.mu.Lock()
+			s.recordLocked(in.Key, lv.canon, lv.digest, len(lv.lines), full)
+			s.mu.Unlock()
+		}
 		e = newErr(errs.EditLinesUnseen, RetrySameCall,
 			"the edit anchors lines this session has not displayed; they are shown in details.unseen and now count as seen: check them and send the same call again")
 	} else {
@@ -299,9 +306,11 @@ func (s *Store) mismatch(in EditInput, p *parsedOps, lv *liveFile, cause string)
 		}
 	}
 	ctx, full := contextRows(lv.lines, points)
-	s.mu.Lock()
-	s.recordLocked(in.Key, lv.canon, lv.digest, len(lv.lines), full)
-	s.mu.Unlock()
+	if !in.DryRun {
+		s.mu.Lock()
+		s.recordLocked(in.Key, lv.canon, lv.digest, len(lv.lines), full)
+		s.mu.Unlock()
+	}
 	e := newErr(errs.EditTagMismatch, RetryAfterRead,
 		"%s changed since tag %s (live tag %s) and the edit could not be remapped: %s; rebuild the ops on tag %s from details.context, or Read the file again",
 		in.Display, strings.ToUpper(in.Tag), lv.digest.Tag(), cause, lv.digest.Tag())

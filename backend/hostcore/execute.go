@@ -197,7 +197,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		st.row.Decision = decisionDeny
 		return tools.Failure(errs.New(verdict.Code, "%s", verdict.Reason))
 	case permission.Ask:
-		if res, ok := c.approve(ctx, req, spec, binding, call.Target, verdict, settings, st); !ok {
+		if res, ok := c.approve(ctx, req, tool, binding, call, verdict, settings, st); !ok {
 			return res
 		}
 	default:
@@ -251,15 +251,22 @@ func contractMode(m string) bool { return m == api.ModePlan || m == api.ModeGoal
 
 // approve shows a card and waits. ok=false means the call must not run and
 // res says why.
-func (c *Core) approve(ctx context.Context, req ToolRequest, spec tools.Spec, b session.Binding, target *pathguard.Resolved,
+func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b session.Binding, call *tools.Call,
 	v permission.Verdict, settings api.Settings, st *callState) (res tools.Result, ok bool) {
+	spec := tool.Spec()
 	card := permission.Request{
 		ID: req.SessionID + "/" + req.ToolCallID, SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
 		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: st.row.ArgsPreview, External: v.External,
 		Workspace: b.Workspace, Delegate: req.Delegate,
 	}
-	if target != nil {
-		card.Path = target.Abs
+	if call.Target != nil {
+		card.Path = call.Target.Abs
+		// What the change would do, computed read-only through the same
+		// resolver; whatever it finds, the run below decides as before.
+		if p, ok := tool.(tools.Previewer); ok {
+			d := p.Preview(ctx, call)
+			card.Diff, card.DiffNote = d.Diff, d.Note
+		}
 	}
 	st.row.Prompted = true
 	waitStart := time.Now()

@@ -38,7 +38,13 @@ type Request struct {
 	External   bool   `json:"external"`  // outside the session's roots
 	Workspace  string `json:"workspace"` // the session's workspace root
 	Delegate   string `json:"delegate,omitempty"`
-	CreatedAt  int64  `json:"createdAt"`
+	// Diff is a bounded unified diff of what a Write or Edit would change
+	// (hunk headers and " ", "-", "+" lines, a "[diff truncated: …]" marker
+	// at the end when cut); DiffNote says why there is none or what it
+	// omits. Both only ever show the target file's own content.
+	Diff      string `json:"diff,omitempty"`
+	DiffNote  string `json:"diffNote,omitempty"`
+	CreatedAt int64  `json:"createdAt"`
 }
 
 // Resolution is the event sent when a pending request ends.

@@ -261,3 +261,31 @@ func readLive(c *Call, t pathguard.Resolved) ([]byte, bool, error) {
 	}
 	return data, err == nil, err
 }
+
+// Preview applies the ops in memory (a dry-run plan: the session's store is
+// left as it was) and diffs the result against the file as it is now. An
+// edit that would fail shows no diff; the run reports the failure as usual.
+func (editTool) Preview(ctx context.Context, c *Call) ChangePreview {
+	var a editArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil || ctx.Err() != nil || c.Edits == nil {
+		return ChangePreview{}
+	}
+	live, present, note := readForPreview(c)
+	if note != "" || !present {
+		return ChangePreview{Note: note}
+	}
+	t := *c.Target
+	plan, eerr := c.Edits.Plan(hashline.EditInput{Key: c.Resolver.Key(t), Display: DisplayPath(t), Tag: a.Tag, Ops: a.Ops,
+		Live: live, Exists: true, DryRun: true})
+	if eerr != nil {
+		return ChangePreview{Note: "no diff preview: the edit does not apply to the current file as it stands (" + string(eerr.Code) + ")"}
+	}
+	if plan.Remove {
+		return preview(live, true, nil, false)
+	}
+	p := preview(live, true, plan.NewBytes, true)
+	if plan.MoveTo != "" {
+		p.Note = joinNotice("moves the file to "+plan.MoveTo, p.Note)
+	}
+	return p
+}

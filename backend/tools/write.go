@@ -286,3 +286,21 @@ func readAll(c *Call, target pathguard.Resolved) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, hashline.MaxTextBytes+1))
 }
+
+// Preview diffs the content Write would store against the file as it is
+// now (a new file is all additions).
+func (writeTool) Preview(ctx context.Context, c *Call) ChangePreview {
+	var a writeArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil || ctx.Err() != nil {
+		return ChangePreview{}
+	}
+	content, err := stripPasted(a.Content)
+	if err != nil {
+		return ChangePreview{Note: "no diff preview: the content is not valid as given"}
+	}
+	live, present, note := readForPreview(c)
+	if note != "" {
+		return ChangePreview{Note: note}
+	}
+	return preview(live, present, []byte(content), true)
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundTask, decisionEvent, parseRaw, proposal, questionRequest, taskEvent, toMillis, todo, todosEvent } from './normalize';
+import { approvalRequest, backgroundTask, decisionEvent, parseRaw, proposal, questionRequest, taskEvent, toMillis, todo, todosEvent } from './normalize';
 
 describe('parseRaw', () => {
   it('accepts a JSON value, a JSON string or a byte array', () => {
@@ -88,5 +88,16 @@ describe('decisions', () => {
     expect(decisionEvent('agent:proposal', { sessionId: 's1' })).toBeNull();
     expect(decisionEvent('agent:question', null)).toBeNull();
     expect(decisionEvent('agent:todos', { sessionId: 's1' })).toBeNull();
+  });
+});
+
+describe('approval requests', () => {
+  it('keeps a Write/Edit diff and its note', () => {
+    const r = approvalRequest({ id: 'r1', tool: 'Edit', diff: '@@ -1,1 +1,1 @@\n-a\n+b\n', diffNote: 'new file' });
+    expect(r).toMatchObject({ id: 'r1', tool: 'Edit', diff: '@@ -1,1 +1,1 @@\n-a\n+b\n', diffNote: 'new file' });
+  });
+  it('defaults a missing or malformed diff to empty', () => {
+    expect(approvalRequest({ id: 'r2', tool: 'Bash' })).toMatchObject({ diff: '', diffNote: '' });
+    expect(approvalRequest({ id: 'r3', diff: 42, diffNote: null })).toMatchObject({ diff: '', diffNote: '' });
   });
 });

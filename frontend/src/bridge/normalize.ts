@@ -245,6 +245,8 @@ export function approvalRequest(v: unknown): ApprovalRequest {
     external: bool(r.external),
     workspace: str(r.workspace),
     delegate: str(r.delegate),
+    diff: str(r.diff),
+    diffNote: str(r.diffNote),
     createdAt: num(r.createdAt),
   };
 }

@@ -311,6 +311,14 @@ export interface ApprovalRequest {
   external: boolean;
   workspace: string;
   delegate: string;
+  /**
+   * Write/Edit: a bounded unified diff of what the call would change ("@@ -a,b +c,d @@"
+   * headers, " ", "-", "+" lines, a final "[diff truncated: N more lines]" when cut);
+   * "" when there is none. Parse it with lib/unifiedDiff.
+   */
+  diff: string;
+  /** Why there is no diff (binary file, too large, the edit does not apply) or what it is ("new file"). */
+  diffNote: string;
   createdAt: number;
 }
 

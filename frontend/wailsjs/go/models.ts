@@ -918,6 +918,8 @@ export namespace permission {
 	    external: boolean;
 	    workspace: string;
 	    delegate?: string;
+	    diff?: string;
+	    diffNote?: string;
 	    createdAt: number;
 	
 	    static createFrom(source: any = {}) {
@@ -938,6 +940,8 @@ export namespace permission {
 	        this.external = source["external"];
 	        this.workspace = source["workspace"];
 	        this.delegate = source["delegate"];
+	        this.diff = source["diff"];
+	        this.diffNote = source["diffNote"];
 	        this.createdAt = source["createdAt"];
 	    }
 	}

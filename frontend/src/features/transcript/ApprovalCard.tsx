@@ -4,6 +4,7 @@ import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { ApprovalAnswer, ApprovalOutcome } from '../../bridge/types';
 import { clip } from '../../lib/tools';
 import type { ApprovalItem } from '../../state/transcript';
+import { ApprovalDiff } from './ApprovalDiff';
 
 export const PREVIEW_CHARS = 2_000;
 
@@ -70,6 +71,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
           {preview.clipped > 0 && `\n… ${preview.clipped.toLocaleString('en-US')} more characters`}
         </pre>
       )}
+      {(r.diff || r.diffNote) && <ApprovalDiff diff={r.diff} note={r.diffNote} path={r.path} />}
       {r.workspace && (
         <p className="approval-workspace">
           Workspace <code>{r.workspace}</code>

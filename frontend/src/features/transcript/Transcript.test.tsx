@@ -226,6 +226,55 @@ describe('Approval cards', () => {
     expect(within(card).queryByRole('button')).not.toBeInTheDocument();
   });
 
+  it('shows a Write/Edit diff with line numbers, the truncation marker and a collapse toggle', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `+row ${i + 1}`).join('\n');
+    backend.approvals.push(
+      request('r1', { tool: 'Edit', path: '/home/dev/alpha-app/src/greet.go', external: false, diff: '@@ -4,3 +4,3 @@\n func greet() {\n-\treturn "Hello"\n+\treturn "Hi"\n }\n' }),
+      request('r2', { toolCallId: 'c2', path: '/home/dev/alpha-app/big.txt', external: false, diff: `@@ -0,0 +1,30 @@\n${rows}\n[diff truncated: 4800 more lines]\n`, diffNote: 'new file' }),
+    );
+    const { user } = await openSession();
+    const edit = await log().findByRole('region', { name: 'Allow Edit?' });
+    const diff = within(edit).getByRole('region', { name: 'Proposed changes to greet.go' });
+    const removed = within(diff).getByText('return "Hello"').closest('tr')!;
+    const added = within(diff).getByText('return "Hi"').closest('tr')!;
+    expect(removed).toHaveClass('diff-line-del');
+    expect(added).toHaveClass('diff-line-add');
+    expect(within(removed).getByLabelText('old line 5')).toBeInTheDocument();
+    expect(within(added).getByLabelText('new line 5')).toBeInTheDocument();
+    expect(within(added).getByLabelText('added')).toBeInTheDocument();
+    expect(within(edit).queryByText(/diff truncated/)).not.toBeInTheDocument();
+    expect(within(edit).queryByRole('button', { name: /Expand diff/ })).not.toBeInTheDocument();
+
+    const write = log().getByRole('region', { name: 'Allow Write?' });
+    expect(write).toHaveTextContent('new file');
+    expect(within(write).getByText('[diff truncated: 4,800 more lines]')).toBeInTheDocument();
+    const big = within(write).getByRole('region', { name: 'Proposed changes to big.txt' });
+    expect(within(big).getAllByRole('row').filter((r) => r.classList.contains('diff-line-add'))).toHaveLength(30);
+    expect(big.parentElement).toHaveClass('is-collapsed');
+    const toggle = within(write).getByRole('button', { name: 'Expand diff (30 lines)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveAttribute('aria-controls', big.id);
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(big.parentElement).not.toHaveClass('is-collapsed');
+    // The answer buttons still come first for the keyboard after the diff.
+    within(write).getByRole('button', { name: 'Allow once' }).focus();
+    await user.keyboard('{Enter}');
+    expect(bridge.resolveApproval).toHaveBeenCalledWith('s1', 'r2', 'allow-once');
+  });
+
+  it('has no diff section without a diff, and shows a note alone', async () => {
+    backend.approvals.push(request('r1'), request('r2', { toolCallId: 'c2', path: '/home/dev/alpha-app/logo.png', external: false, diffNote: 'binary file: no diff preview' }));
+    await openSession();
+    const cards = await log().findAllByRole('region', { name: 'Allow Write?' });
+    expect(cards).toHaveLength(2);
+    const [plain, binary] = cards;
+    expect(within(plain).queryByRole('region', { name: /Proposed changes/ })).not.toBeInTheDocument();
+    expect(plain.querySelector('.approval-diff')).toBeNull();
+    expect(binary).toHaveTextContent('binary file: no diff preview');
+    expect(within(binary).queryByRole('region', { name: /Proposed changes/ })).not.toBeInTheDocument();
+  });
+
   it('Deny and Allow for session send their answers', async () => {
     backend.approvals.push(request('r1'), request('r2', { toolCallId: 'c2', tool: 'Bash', preview: 'rm -rf build', path: '', external: false }));
     const { user } = await openSession();
