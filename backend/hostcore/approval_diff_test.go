@@ -216,9 +216,9 @@ func TestEditCardRemoveShowsDeletions(t *testing.T) {
 	}
 }
 
-// An external target's card carries its diff too (read through the same
-// resolver, the parent folder held as an os.Root) and is flagged external.
-func TestExternalWriteCardShowsDiff(t *testing.T) {
+// An external target is flagged on its card and not read before it is
+// allowed: no diff, a note saying why.
+func TestExternalWriteCardIsNotPreviewed(t *testing.T) {
 	e := newEnv(t)
 	secret := filepath.Join(e.outside, "secret.txt")
 	args := map[string]any{"path": "../outside/secret.txt", "content": "public now\n", "tag": hashline.DigestOf([]byte("top secret\n")).Tag()}
@@ -227,7 +227,7 @@ func TestExternalWriteCardShowsDiff(t *testing.T) {
 			t.Error("the external file changed while the card waited")
 		}
 	})
-	if res.Code != errs.ToolDenied || !card.External || card.Path != secret || card.Diff != "@@ -1,1 +1,1 @@\n-top secret\n+public now\n" {
+	if res.Code != errs.ToolDenied || !card.External || card.Path != secret || card.Diff != "" || !strings.Contains(card.DiffNote, "not read before you allow it") {
 		t.Fatalf("external card = %+v, result %+v", card, res)
 	}
 }

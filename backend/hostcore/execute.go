@@ -262,10 +262,15 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	if call.Target != nil {
 		card.Path = call.Target.Abs
 		// What the change would do, computed read-only through the same
-		// resolver; whatever it finds, the run below decides as before.
+		// resolver; whatever it finds, the run below decides as before. An
+		// external target is not touched at all before it is allowed.
 		if p, ok := tool.(tools.Previewer); ok {
-			d := p.Preview(ctx, call)
-			card.Diff, card.DiffNote = d.Diff, d.Note
+			if v.External {
+				card.DiffNote = "outside the session's folders: not read before you allow it, so no preview"
+			} else {
+				d := p.Preview(ctx, call)
+				card.Diff, card.DiffNote = d.Diff, d.Note
+			}
 		}
 	}
 	st.row.Prompted = true
