@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -32,26 +33,59 @@ type App struct {
 	openSession string
 	// guard keeps visualization frames off the IPC bridge (vizguard.go).
 	guard frameGuard
+	// closing is closed when shutdown starts (it ends the signal watch).
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
-func newApp() *App { return &App{} }
+func newApp() *App { return &App{closing: make(chan struct{})} }
 
-// startup keeps the Wails context and turns SIGTERM/SIGINT into a clean quit
-// so the database is closed and the process exits 0.
+// startup keeps the Wails context.
 func (a *App) startup(ctx context.Context) {
 	a.mu.Lock()
 	a.ctx = ctx
 	a.mu.Unlock()
 	a.guard.install()
+}
+
+// watchSignals makes sure SIGTERM/SIGINT end in a clean quit (database
+// closed, exit 0). wails.Run quits on the first signal itself, but a quit
+// that lands before GTK's main loop runs is lost ("gtk_main_quit: assertion
+// 'main_loops != NULL' failed") and the app stays up. This watch only
+// retries, every 2 s until shutdown starts, never at the same moment as
+// Wails' own quit: two goroutines calling gtk_main_quit at once now and then
+// crashed the exit (status 2). Called before wails.Run, so no signal is
+// missed.
+func (a *App) watchSignals() {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt)
 	go func() {
 		<-sigs
-		wruntime.Quit(ctx)
+		for {
+			select {
+			case <-a.closing:
+				return
+			case <-time.After(2 * time.Second):
+				a.mu.Lock()
+				ctx := a.ctx
+				a.mu.Unlock()
+				if ctx != nil {
+					wruntime.Quit(ctx)
+				}
+			}
+		}
 	}()
 }
 
 func (a *App) shutdown(context.Context) {
+	// No events once the window is going: what the host says while it
+	// closes has nobody to reach.
+	a.mu.Lock()
+	a.ctx = nil
+	a.mu.Unlock()
+	if a.closing != nil {
+		a.closeOnce.Do(func() { close(a.closing) })
+	}
 	if a.core != nil {
 		_ = a.core.Close()
 	}

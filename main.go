@@ -126,6 +126,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 	app := newApp()
 	app.openSession = openSession
+	if !bindingsBuild {
+		app.watchSignals()
+	}
 	if !bindingsBuild { // generating bindings must not touch a data directory
 		app.core, app.coreErr = openCore(dataDirFlag, emitter{app})
 		if app.coreErr != nil {
