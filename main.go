@@ -109,6 +109,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 					return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
 				}},
 			Interactive: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
+			Color:       colorTerminal(stdout),
 			Keychain:    provider.SystemKeychain(os.Getenv),
 		})
 	case "version":
@@ -172,4 +173,18 @@ func openCore(dataDirFlag string, sink hostcore.Sink) (*hostcore.Core, error) {
 		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
 	}
 	return core, err
+}
+
+// colorTerminal reports whether w is a terminal that takes ANSI colors:
+// not a pipe or file, and not opted out with NO_COLOR or TERM=dumb. On
+// Windows only Windows Terminal is assumed to (a classic console shows the
+// escapes as text unless the program turns them on).
+func colorTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" ||
+		(runtime.GOOS == "windows" && os.Getenv("WT_SESSION") == "") {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

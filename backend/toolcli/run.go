@@ -24,8 +24,9 @@ const RunUsage = `Usage:
   pi-desktop run --workspace DIR [options] "prompt"
 
 Runs one user turn of the agent in a durable session bound to DIR and prints
-its events as they stream. On a terminal, approval cards are asked there;
-without one, anything that needs a decision is denied, and said so.
+its events as they stream. On a terminal, approval cards are asked there,
+with the diff a Write or Edit would make; without one, anything that needs a
+decision is denied, and said so.
 
 Options:
   --workspace DIR          the project folder (required unless --session)
@@ -42,6 +43,9 @@ type RunEnv struct {
 	Env
 	// Interactive reports whether Stdin is a terminal a person answers.
 	Interactive bool
+	// Color marks the +/- lines of an approval's diff preview with ANSI
+	// colors: set it only when Stdout is a terminal.
+	Color bool
 	// Keychain holds the API keys the desktop app saved (nil = the key
 	// file in the data directory only).
 	Keychain provider.Keychain
@@ -87,7 +91,7 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 		fmt.Fprintf(env.Stderr, "pi-desktop run: %v\n", err)
 		return 1
 	}
-	p := &printer{out: env.Stdout, json: *asJSON, in: bufio.NewReader(env.Stdin), interactive: env.Interactive}
+	p := &printer{out: env.Stdout, json: *asJSON, in: bufio.NewReader(env.Stdin), interactive: env.Interactive, color: env.Color}
 	cfg := hostcore.Config{DataDir: dir, Version: env.Version, Sink: p, Keychain: env.Keychain}
 	if env.Config != nil {
 		cfg = env.Config(cfg)
@@ -140,6 +144,7 @@ type printer struct {
 	json        bool
 	in          *bufio.Reader
 	interactive bool
+	color       bool
 	core        *hostcore.Core
 	midLine     bool
 }
@@ -194,6 +199,7 @@ func (p *printer) approve(req permission.Request) {
 	outcome := permission.Denied
 	if p.interactive {
 		p.line(fmt.Sprintf("? %s wants to run (%s risk, %s): %s", req.Tool, req.Risk, req.Reason, req.Preview))
+		p.diff(req.Diff, req.DiffNote)
 		fmt.Fprint(p.out, "  allow [o]nce, for the [s]ession, or [d]eny? ")
 		ans, _ := p.in.ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(ans)) {

@@ -17,16 +17,21 @@ import (
 
 func runTurn(t *testing.T, f fixture, srv *providertest.Server, interactive bool, stdin string, args ...string) (int, string) {
 	t.Helper()
+	return runTurnWith(t, f, srv, toolcli.RunEnv{Interactive: interactive}, stdin, args...)
+}
+
+// runTurnWith runs a turn against srv with env's terminal flags (Interactive,
+// Color); the streams, data dir and provider are the test's.
+func runTurnWith(t *testing.T, f fixture, srv *providertest.Server, env toolcli.RunEnv, stdin string, args ...string) (int, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	code := toolcli.RunTurn(t.Context(), args, toolcli.RunEnv{
-		Env: toolcli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
-			ResolveDataDir: func(string) (string, error) { return f.data, nil }},
-		Interactive: interactive,
-		Config: func(c hostcore.Config) hostcore.Config {
-			c.Provider = func(string) (provider.Provider, error) { return provider.New(srv.Config()) }
-			return c
-		},
-	})
+	env.Env = toolcli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
+		ResolveDataDir: func(string) (string, error) { return f.data, nil }}
+	env.Config = func(c hostcore.Config) hostcore.Config {
+		c.Provider = func(string) (provider.Provider, error) { return provider.New(srv.Config()) }
+		return c
+	}
+	code := toolcli.RunTurn(t.Context(), args, env)
 	return code, out.String() + errOut.String()
 }
 
