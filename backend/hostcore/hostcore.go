@@ -105,6 +105,7 @@ type Core struct {
 	audit     *audit.Writer
 	cancels   *cancels
 	admission *admission
+	cfgCache  *configCache
 }
 
 // New creates the data directory, opens the database (migrating it) and runs
@@ -154,6 +155,11 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	c.Settings.Available = func(id string) bool {
 		_, err := shells.Resolve(id, cfg.Shells)
 		return err == nil
+	}
+	if c.cfgCache, err = newConfigCache(ctx, st.DB()); err != nil {
+		_ = st.Close()
+		_ = logFile.Close()
+		return nil, err
 	}
 	c.registry = registry
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
@@ -238,6 +244,7 @@ func (c *Core) Close() error {
 	}
 	c.audit.Close()
 	c.log.Info("stopped")
+	c.cfgCache.close()
 	err := c.store.Close()
 	if cerr := c.logFile.Close(); err == nil {
 		err = cerr
