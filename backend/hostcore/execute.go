@@ -420,7 +420,7 @@ func (c *Core) resolverFor(ctx context.Context, b session.Binding, viz bool) (*p
 	if viz {
 		roots.Visualization = b.Visualization
 	}
-	r, err := pathguard.New(roots, pathguard.Options{})
+	r, err := pathguard.New(roots, pathguard.Options{Roots: &c.roots})
 	if err != nil {
 		if errs.As(err) != nil {
 			return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
@@ -106,6 +107,7 @@ type Core struct {
 	cancels   *cancels
 	admission *admission
 	cfgCache  *configCache
+	roots     pathguard.RootCache
 }
 
 // New creates the data directory, opens the database (migrating it) and runs
