@@ -112,7 +112,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if verr == nil {
 		st.row.ArgsHash = audit.Hash(args) // the canonical spelling, aliases folded
 	}
-	binding, worktreeEnv, err := c.bind(ctx, req.SessionID)
+	view, err := c.config(ctx)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	binding, worktreeEnv, err := c.bindIn(ctx, view, req.SessionID)
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
@@ -126,7 +130,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	tool, _ := c.registry.Lookup(req.Tool)
 	spec := tool.Spec()
-	settings, err := c.Settings.Get(ctx)
+	settings, err := view.settings(ctx)
 	if err != nil {
 		return tools.Failure(err)
 	}
@@ -416,7 +420,7 @@ func (c *Core) resolverFor(ctx context.Context, b session.Binding, viz bool) (*p
 	if viz {
 		roots.Visualization = b.Visualization
 	}
-	r, err := pathguard.New(roots, pathguard.Options{})
+	r, err := pathguard.New(roots, pathguard.Options{Roots: &c.roots})
 	if err != nil {
 		if errs.As(err) != nil {
 			return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
@@ -105,6 +106,8 @@ type Core struct {
 	audit     *audit.Writer
 	cancels   *cancels
 	admission *admission
+	cfgCache  *configCache
+	roots     pathguard.RootCache
 }
 
 // New creates the data directory, opens the database (migrating it) and runs
@@ -154,6 +157,11 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 	c.Settings.Available = func(id string) bool {
 		_, err := shells.Resolve(id, cfg.Shells)
 		return err == nil
+	}
+	if c.cfgCache, err = newConfigCache(ctx, st.DB()); err != nil {
+		_ = st.Close()
+		_ = logFile.Close()
+		return nil, err
 	}
 	c.registry = registry
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
@@ -238,6 +246,7 @@ func (c *Core) Close() error {
 	}
 	c.audit.Close()
 	c.log.Info("stopped")
+	c.cfgCache.close()
 	err := c.store.Close()
 	if cerr := c.logFile.Close(); err == nil {
 		err = cerr

@@ -15,7 +15,16 @@ import (
 // redirected worktree fails the call: there is no fallback to the main
 // checkout (spec §4e).
 func (c *Core) bind(ctx context.Context, sessionID string) (session.Binding, []string, error) {
-	b, wt, err := c.workspace(ctx, sessionID)
+	v, err := c.config(ctx)
+	if err != nil {
+		return session.Binding{}, nil, err
+	}
+	return c.bindIn(ctx, v, sessionID)
+}
+
+// bindIn is bind with the session row looked up through v.
+func (c *Core) bindIn(ctx context.Context, v configView, sessionID string) (session.Binding, []string, error) {
+	b, wt, err := c.workspaceIn(ctx, v, sessionID)
 	if err != nil || !b.Session.Isolated {
 		return b, nil, err
 	}
@@ -29,7 +38,17 @@ func (c *Core) bind(ctx context.Context, sessionID string) (session.Binding, []s
 // workspace resolves a session's roots without side effects: bind's rules,
 // minus the port block an isolated session's tools need.
 func (c *Core) workspace(ctx context.Context, sessionID string) (session.Binding, worktree.Worktree, error) {
-	b, err := c.Sessions.Bind(ctx, sessionID)
+	v, err := c.config(ctx)
+	if err != nil {
+		return session.Binding{}, worktree.Worktree{}, err
+	}
+	return c.workspaceIn(ctx, v, sessionID)
+}
+
+// workspaceIn is workspace with the session row looked up through v. The
+// worktree is verified on disk every time, never cached.
+func (c *Core) workspaceIn(ctx context.Context, v configView, sessionID string) (session.Binding, worktree.Worktree, error) {
+	b, err := v.bind(ctx, sessionID)
 	if err != nil || !b.Session.Isolated {
 		return b, worktree.Worktree{}, err
 	}

@@ -31,13 +31,17 @@ type Roots struct {
 	Visualization string // absolute <data>/visualizations/<sessionId>; "" when the feature is off (then nothing classifies as Visualization)
 }
 
-// Options tune a Resolver. The zero value is right for production.
+// Options tune a Resolver. The zero value is correct; a long-lived caller
+// sets Roots to make New cheap.
 type Options struct {
 	// CaseInsensitive reports whether the volume holding dir compares names
 	// case-insensitively. nil = detect: on darwin and windows probe the root
 	// with a case-swapped Lstat + os.SameFile (true when undecidable), on
 	// every other GOOS false. Tests inject it to exercise folding on Linux.
 	CaseInsensitive func(dir string) bool
+	// Roots, when set, keeps root canonicalisations between Resolvers built
+	// with it (see RootCache); nil canonicalises every root afresh.
+	Roots *RootCache
 }
 
 // Resolved is the result of resolving one path spelling.
@@ -98,7 +102,7 @@ func New(roots Roots, opts Options) (*Resolver, error) {
 	}
 	r := &Resolver{}
 	var err error
-	if r.workspace, err = newRoot(Workspace, "workspace", roots.Workspace, caseFn); err != nil {
+	if r.workspace, err = newRoot(Workspace, "workspace", roots.Workspace, caseFn, opts.Roots); err != nil {
 		return nil, err
 	}
 	fi, statErr := os.Stat(r.workspace.canon)
@@ -107,17 +111,17 @@ func New(roots Roots, opts Options) (*Resolver, error) {
 			"the workspace folder %s does not exist or is not a folder; re-bind the project to an existing folder", roots.Workspace).
 			With("field", "workspace")
 	}
-	if r.scratch, err = newRoot(Scratch, "scratch", roots.Scratch, caseFn); err != nil {
+	if r.scratch, err = newRoot(Scratch, "scratch", roots.Scratch, caseFn, opts.Roots); err != nil {
 		return nil, err
 	}
-	if r.viz, err = newRoot(Visualization, "visualization", roots.Visualization, caseFn); err != nil {
+	if r.viz, err = newRoot(Visualization, "visualization", roots.Visualization, caseFn, opts.Roots); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
 // newRoot builds one root; an empty dir gives a disabled root.
-func newRoot(kind Root, field, dir string, caseFn func(string) bool) (root, error) {
+func newRoot(kind Root, field, dir string, caseFn func(string) bool, cache *RootCache) (root, error) {
 	if dir == "" {
 		if kind == Workspace {
 			return root{}, errs.New(errs.InvalidArgument, "the session has no workspace folder; bind the session to a project or use its scratch folder").
@@ -130,7 +134,7 @@ func newRoot(kind Root, field, dir string, caseFn func(string) bool) (root, erro
 			With("field", field)
 	}
 	given := filepath.Clean(dir)
-	canon, err := canonicalize(given)
+	canon, err := cache.canonicalRoot(given)
 	if err != nil {
 		return root{}, err
 	}

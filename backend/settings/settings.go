@@ -48,17 +48,43 @@ const key = "app"
 // no longer valid (a shell from another platform, say) falls back to its
 // default rather than failing the app.
 func (s *Service) Get(ctx context.Context) (api.Settings, error) {
-	out := s.Defaults()
+	st, err := s.Load(ctx)
+	if err != nil {
+		return api.Settings{}, err
+	}
+	return s.Decode(st), nil
+}
+
+// Stored is the settings row as read, before Decode checks it against this
+// machine. It is what a caller may cache: Decode is re-run on every use, so
+// a shell uninstalled since is still noticed.
+type Stored struct {
+	raw   string
+	saved bool
+}
+
+// Load reads the stored settings row.
+func (s *Service) Load(ctx context.Context) (Stored, error) {
 	var raw string
 	err := s.db.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = ?", key).Scan(&raw)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return out, nil
+		return Stored{}, nil
 	case err != nil:
-		return api.Settings{}, errs.Wrap(err, errs.StorageUnavailable, "could not read settings: the database did not answer; restart PI-Desktop")
+		return Stored{}, errs.Wrap(err, errs.StorageUnavailable, "could not read settings: the database did not answer; restart PI-Desktop")
 	}
-	if err := json.Unmarshal([]byte(raw), &out); err != nil {
-		return s.Defaults(), nil
+	return Stored{raw: raw, saved: true}, nil
+}
+
+// Decode returns st over the defaults, each field that is no longer valid
+// reset to its default.
+func (s *Service) Decode(st Stored) api.Settings {
+	out := s.Defaults()
+	if !st.saved {
+		return out
+	}
+	if err := json.Unmarshal([]byte(st.raw), &out); err != nil {
+		return s.Defaults()
 	}
 	// Keep each valid field; reset only the ones that are no longer valid.
 	def := s.Defaults()
@@ -74,7 +100,7 @@ func (s *Service) Get(ctx context.Context) (api.Settings, error) {
 	if s.checkTheme(out.Theme) != nil {
 		out.Theme = def.Theme
 	}
-	return out, nil
+	return out
 }
 
 // Update validates every field and stores the whole set, or nothing.

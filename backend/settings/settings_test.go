@@ -103,3 +103,31 @@ func TestUnavailableShellRefused(t *testing.T) {
 		t.Errorf("an installed shell = %v", err)
 	}
 }
+
+// A loaded row is checked against the machine when decoded, not when
+// loaded: a cached row still notices a shell uninstalled since.
+func TestDecodeChecksTheMachineEachTime(t *testing.T) {
+	svc, _ := newService(t, "windows")
+	in := svc.Defaults()
+	in.DefaultCommandShell = "windows-pwsh"
+	in.DefaultPermissionMode = "auto"
+	if _, err := svc.Update(t.Context(), in); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := svc.Load(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := svc.Decode(stored); got != in {
+		t.Errorf("Decode = %+v; want %+v", got, in)
+	}
+	svc.Available = func(id string) bool { return id != "windows-pwsh" }
+	want := in
+	want.DefaultCommandShell = "windows-powershell"
+	if got := svc.Decode(stored); got != want {
+		t.Errorf("Decode after the shell went away = %+v; want %+v", got, want)
+	}
+	if got := svc.Decode(settings.Stored{}); got != svc.Defaults() {
+		t.Errorf("Decode of nothing saved = %+v; want the defaults", got)
+	}
+}

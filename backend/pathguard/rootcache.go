@@ -1,0 +1,122 @@
+package pathguard
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// RootCache remembers root canonicalisations between Resolvers, so building
+// one per tool call costs two Lstats per root instead of a walk of every
+// component (issue #9 budget). Targets are never cached: Resolve walks each
+// one afresh.
+//
+// An entry for a directory d holds canon = canonicalize(d) and what Lstat
+// said of d and of canon when it was made. It is used only when both Lstats
+// again show a real directory (not a link) and the same file. Then d and
+// canon reach the same directory now, so:
+//   - d swapped for a link, replaced by another directory, or removed fails
+//     the check and d is canonicalised afresh;
+//   - the only change that passes is an ancestor of canon turned into a link
+//     that leads to the same place (a parent moved and linked back). canon
+//     then contains a link, so no canonical target lies under it: nothing
+//     classifies into the root, calls ask as for an outside path, and
+//     openDir refuses the root as an operation directory. Stricter, never
+//     looser, than canonicalising afresh.
+//
+// A zero RootCache is ready; it is safe for concurrent use.
+type RootCache struct {
+	mu sync.Mutex
+	m  map[string]rootEntry
+}
+
+type rootEntry struct {
+	canon       string
+	dir, target fs.FileInfo // Lstat of the directory and of canon
+}
+
+// maxRootEntries bounds the cache (a few roots per session in use); when it
+// is full it starts over.
+const maxRootEntries = 1024
+
+// canonicalRoot is canonicalize(given) for a root, through c when c is set.
+// A root that does not exist yet is its parent's canonical form plus its
+// name, the parent's form cached the same way.
+func (c *RootCache) canonicalRoot(given string) (string, error) {
+	if c == nil {
+		return canonicalize(given)
+	}
+	if fi, err := os.Lstat(given); err == nil {
+		return c.canonicalDir(given, fi)
+	} else if !os.IsNotExist(err) {
+		return canonicalize(given)
+	}
+	parent := filepath.Dir(given)
+	if parent == given {
+		return canonicalize(given)
+	}
+	pfi, err := os.Lstat(parent)
+	if err != nil {
+		return canonicalize(given)
+	}
+	pc, err := c.canonicalDir(parent, pfi)
+	if err != nil {
+		return "", err
+	}
+	// Re-check the root is still missing: had it appeared meanwhile, its
+	// own form (it may be a link) is the answer, not the parent's plus name.
+	if _, err := os.Lstat(given); !os.IsNotExist(err) {
+		return canonicalize(given)
+	}
+	return filepath.Join(pc, filepath.Base(given)), nil
+}
+
+// canonicalDir returns canonicalize(dir); fi is a fresh Lstat of dir.
+func (c *RootCache) canonicalDir(dir string, fi fs.FileInfo) (string, error) {
+	if !realDirInfo(fi) {
+		return canonicalize(dir)
+	}
+	c.mu.Lock()
+	e, ok := c.m[dir]
+	c.mu.Unlock()
+	if ok && os.SameFile(e.dir, fi) {
+		tfi := fi
+		if e.canon != dir {
+			tfi, _ = os.Lstat(e.canon)
+		}
+		if tfi != nil && realDirInfo(tfi) && os.SameFile(e.target, tfi) {
+			return e.canon, nil
+		}
+	}
+	canon, err := canonicalize(dir)
+	if err != nil {
+		return "", err
+	}
+	// Cache only what was seen consistently: dir, checked before the walk,
+	// and canon, checked after it, must be the same directory.
+	tfi, err := os.Lstat(canon)
+	if err != nil || !realDirInfo(tfi) || !os.SameFile(fi, tfi) {
+		c.forget(dir)
+		return canon, nil
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxRootEntries {
+		c.m = map[string]rootEntry{}
+	}
+	c.m[dir] = rootEntry{canon: canon, dir: fi, target: tfi}
+	c.mu.Unlock()
+	return canon, nil
+}
+
+func (c *RootCache) forget(dir string) {
+	c.mu.Lock()
+	delete(c.m, dir)
+	c.mu.Unlock()
+}
+
+// realDirInfo reports whether fi (from Lstat) is a directory that is not a link
+// or other reparse point.
+func realDirInfo(fi fs.FileInfo) bool {
+	return fi.IsDir() && fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) == 0
+}

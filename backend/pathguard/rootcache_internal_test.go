@@ -1,0 +1,182 @@
+package pathguard
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// rootsOf is what New decided about each root.
+func rootsOf(r *Resolver) [3]root { return [3]root{r.workspace, r.scratch, r.viz} }
+
+// A Resolver built through the cache decides exactly as a fresh one after
+// each change a session's folders can go through, including the swaps the
+// cache must notice.
+func TestRootCacheAgreesWithFreshCanonicalisation(t *testing.T) {
+	base := t.TempDir()
+	if c, err := filepath.EvalSymlinks(base); err == nil {
+		base = c
+	}
+	ws := filepath.Join(base, "proj")
+	data := filepath.Join(base, "data")
+	scratchBase := filepath.Join(data, "scratch")
+	roots := Roots{Workspace: ws, Scratch: filepath.Join(scratchBase, "s1"), Visualization: filepath.Join(data, "viz", "s1")}
+	mkdir := func(p string) {
+		t.Helper()
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	move := func(from, to string) {
+		t.Helper()
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, at string) {
+		t.Helper()
+		if err := os.Symlink(target, at); err != nil {
+			t.Skipf("symlinks unavailable: %v", err)
+		}
+	}
+	mkdir(ws)
+	mkdir(scratchBase)
+	mkdir(filepath.Join(base, "elsewhere"))
+	steps := []struct {
+		name   string
+		change func()
+	}{
+		{"initial", func() {}},
+		{"scratch created", func() { mkdir(roots.Scratch) }},
+		{"workspace swapped for a link", func() {
+			move(ws, filepath.Join(base, "proj.moved"))
+			link(filepath.Join(base, "elsewhere"), ws)
+		}},
+		{"workspace a real folder again", func() {
+			_ = os.Remove(ws)
+			mkdir(ws)
+		}},
+		{"workspace replaced by another folder", func() {
+			move(ws, filepath.Join(base, "proj.old"))
+			mkdir(ws)
+		}},
+		{"scratch swapped for a link into the project", func() {
+			move(roots.Scratch, filepath.Join(base, "s1.moved"))
+			link(ws, roots.Scratch)
+		}},
+		{"scratch base swapped for a link", func() {
+			_ = os.Remove(roots.Scratch)
+			move(scratchBase, filepath.Join(base, "scratch.moved"))
+			link(ws, scratchBase)
+		}},
+		{"scratch base real and empty again", func() {
+			_ = os.Remove(scratchBase)
+			mkdir(scratchBase)
+		}},
+		{"visualization base created as a link", func() { link(ws, filepath.Join(data, "viz")) }},
+		{"workspace removed", func() { move(ws, filepath.Join(base, "proj.gone")) }},
+	}
+	cache := &RootCache{}
+	for _, st := range steps {
+		st.change()
+		for range 2 { // the second build is served from the cache
+			fresh, ferr := New(roots, Options{})
+			cached, cerr := New(roots, Options{Roots: cache})
+			if (ferr == nil) != (cerr == nil) {
+				t.Fatalf("%s: fresh error %v, cached error %v", st.name, ferr, cerr)
+			}
+			if ferr != nil {
+				continue
+			}
+			if f, c := rootsOf(fresh), rootsOf(cached); f != c {
+				t.Fatalf("%s:\nfresh  %+v\ncached %+v", st.name, f, c)
+			}
+		}
+	}
+}
+
+// The one change the check lets through, a parent moved away and linked
+// back, leaves a cached root whose path contains a link: then nothing
+// classifies into it, so it can only ask more, never less.
+func TestRootCacheStaleAncestorIsStricter(t *testing.T) {
+	base := t.TempDir()
+	if c, err := filepath.EvalSymlinks(base); err == nil {
+		base = c
+	}
+	parent := filepath.Join(base, "home")
+	ws := filepath.Join(parent, "proj")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := &RootCache{}
+	if _, err := New(Roots{Workspace: ws}, Options{Roots: cache}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(parent, filepath.Join(base, "home2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "home2"), parent); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	r, err := New(Roots{Workspace: ws}, Options{Roots: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a.txt", filepath.Join(base, "home2", "proj", "a.txt"), filepath.Join(ws, "a.txt")} {
+		res, err := r.Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Root != External && res.Root != Workspace {
+			t.Errorf("%s = %s", p, res.Root)
+		}
+		if res.Root == Workspace {
+			// Classified inside: the operation directory must still be
+			// refused unless it is canonical now.
+			if _, err := r.Stat(res); err == nil {
+				if c, _ := filepath.EvalSymlinks(res.RootDir); c != res.RootDir {
+					t.Errorf("%s: operated through the stale root %s", p, res.RootDir)
+				}
+			}
+		}
+	}
+}
+
+// A root spelled through a link (a data directory under /var on macOS, say)
+// follows that link when it is pointed elsewhere.
+func TestRootCacheFollowsARetargetedAlias(t *testing.T) {
+	base := t.TempDir()
+	if c, err := filepath.EvalSymlinks(base); err == nil {
+		base = c
+	}
+	for _, d := range []string{"a/proj", "b/proj"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alias := filepath.Join(base, "alias")
+	if err := os.Symlink(filepath.Join(base, "a"), alias); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	roots := Roots{Workspace: filepath.Join(alias, "proj")}
+	cache := &RootCache{}
+	targets := []string{"a", "a", "b", "b", "a"}
+	for i, target := range targets {
+		if i > 0 && target != targets[i-1] {
+			_ = os.Remove(alias)
+			if err := os.Symlink(filepath.Join(base, target), alias); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := New(roots, Options{Roots: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(base, target, "proj"); r.workspace.canon != want {
+			t.Fatalf("step %d: workspace = %s; want %s", i, r.workspace.canon, want)
+		}
+	}
+}
