@@ -312,79 +312,12 @@ const (
 // load reads a session's transcript.
 func (s *store) load(ctx context.Context, sessionID string) (Transcript, error) {
 	t := Transcript{SessionID: sessionID, Turns: []Turn{}, Messages: []Message{}}
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT id, prompt, state, error_code, error_message, created_at, updated_at, COALESCE(ended_at, 0)
-		 FROM agent_turns WHERE session_id = ? ORDER BY created_at, rowid`, sessionID)
-	if err != nil {
-		return t, storageErr(err, "load the transcript")
+	var err error
+	if t.Turns, err = s.readTurns(ctx, sessionID); err != nil {
+		return t, err
 	}
-	for rows.Next() {
-		tu := Turn{SessionID: sessionID}
-		if err := rows.Scan(&tu.ID, &tu.Prompt, &tu.State, &tu.ErrorCode, &tu.ErrorMessage, &tu.CreatedAt, &tu.UpdatedAt, &tu.EndedAt); err != nil {
-			rows.Close()
-			return t, storageErr(err, "load the transcript")
-		}
-		t.Turns = append(t.Turns, tu)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return t, storageErr(err, "load the transcript")
-	}
-
-	rows, err = s.db.QueryContext(ctx,
-		`SELECT seq, id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens, created_at, updated_at
-		 FROM agent_messages WHERE session_id = ? ORDER BY seq`, sessionID)
-	if err != nil {
-		return t, storageErr(err, "load the transcript")
-	}
-	index := map[string]int{}
-	for rows.Next() {
-		m := Message{SessionID: sessionID}
-		var role, content string
-		if err := rows.Scan(&m.Seq, &m.ID, &m.TurnID, &role, &m.Kind, &content, &m.StopReason,
-			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.CreatedAt, &m.UpdatedAt); err != nil {
-			rows.Close()
-			return t, storageErr(err, "load the transcript")
-		}
-		m.Role = provider.Role(role)
-		if err := json.Unmarshal([]byte(content), &m.Content); err != nil {
-			rows.Close()
-			return t, errs.Wrap(err, errs.StorageCorrupt, "message %s of session %s cannot be read", m.ID, sessionID)
-		}
-		index[m.ID] = len(t.Messages)
-		t.Messages = append(t.Messages, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return t, storageErr(err, "load the transcript")
-	}
-
-	rows, err = s.db.QueryContext(ctx,
-		`SELECT id, turn_id, message_id, tool_use_id, position, tool, args, state, result, model_text, is_error, error_code,
-		        created_at, COALESCE(started_at, 0), COALESCE(finished_at, 0)
-		 FROM agent_tool_calls WHERE session_id = ? ORDER BY message_id, position`, sessionID)
-	if err != nil {
-		return t, storageErr(err, "load the transcript")
-	}
-	for rows.Next() {
-		var c ToolCallRecord
-		var args, result string
-		if err := rows.Scan(&c.ID, &c.TurnID, &c.MessageID, &c.ToolUseID, &c.Position, &c.Tool, &args, &c.State,
-			&result, &c.ModelText, &c.IsError, &c.ErrorCode, &c.CreatedAt, &c.StartedAt, &c.FinishedAt); err != nil {
-			rows.Close()
-			return t, storageErr(err, "load the transcript")
-		}
-		c.Args = json.RawMessage(args)
-		if result != "" {
-			c.Result = json.RawMessage(result)
-		}
-		if i, ok := index[c.MessageID]; ok {
-			t.Messages[i].ToolCalls = append(t.Messages[i].ToolCalls, c)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return t, storageErr(err, "load the transcript")
+	if t.Messages, err = s.readMessages(ctx, sessionID, nil); err != nil {
+		return t, err
 	}
 
 	var cp Checkpoint

@@ -13,6 +13,7 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   ChooseFolder: vi.fn(),
   SendPrompt: vi.fn(),
   Transcript: vi.fn(),
+  TranscriptPage: vi.fn(),
   PendingApprovals: vi.fn(),
   RollbackChange: vi.fn(),
   ProjectIsGit: vi.fn(),
@@ -113,6 +114,15 @@ describe('agent bridge', () => {
     const c = t.messages[1]!.toolCalls[0]!;
     expect(c.args).toEqual({ path: 'a.ts' });
     expect(c.result).toMatchObject({ ok: true, path: 'a.ts', fields: { tag: 'abc' }, review: [] });
+  });
+
+  it('asks for a transcript page with its cursor and limit and says whether older turns exist', async () => {
+    vi.mocked(App.TranscriptPage).mockResolvedValue({ sessionId: 's1', turns: [], messages: [], more: true } as never);
+    const p = await bridge.transcriptPage('s1', { before: 't9', limit: 300 });
+    expect(App.TranscriptPage).toHaveBeenCalledWith('s1', 't9', '', 300);
+    expect(p).toEqual({ sessionId: 's1', turns: [], messages: [], more: true });
+    await bridge.transcriptPage('s1', { since: 't2', limit: 300 });
+    expect(App.TranscriptPage).toHaveBeenLastCalledWith('s1', '', 't2', 300);
   });
 
   it('subscribes to every agent event and normalizes payloads; one unsubscribe removes all', () => {

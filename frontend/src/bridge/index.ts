@@ -44,6 +44,8 @@ import {
   type Todo,
   type TodosEvent,
   type Transcript,
+  type TranscriptPage,
+  type TranscriptPageQuery,
   type PermissionMode,
   type Project,
   type Session,
@@ -329,6 +331,11 @@ export function stopSession(sessionId: string): Promise<number> {
 
 export function transcript(sessionId: string): Promise<Transcript> {
   return call(async () => norm.transcript(await App.Transcript(sessionId)));
+}
+
+/** One page of a session's transcript, whole turns only (see TranscriptPageQuery). */
+export function transcriptPage(sessionId: string, q: TranscriptPageQuery): Promise<TranscriptPage> {
+  return call(async () => norm.transcriptPage(await App.TranscriptPage(sessionId, q.before ?? '', q.since ?? '', q.limit)));
 }
 
 export function pendingApprovals(sessionId: string): Promise<ApprovalRequest[]> {

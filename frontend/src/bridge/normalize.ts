@@ -28,6 +28,7 @@ import type {
   ToolCallRecord,
   ToolResult,
   Transcript,
+  TranscriptPage,
   TurnRecord,
   TurnState,
   WorktreeSetupEvent,
@@ -228,6 +229,10 @@ export function transcript(v: unknown): Transcript {
     turns: list(t.turns).map(turnRecord),
     messages: list(t.messages).map(messageRecord).sort((a, b) => a.seq - b.seq),
   };
+}
+
+export function transcriptPage(v: unknown): TranscriptPage {
+  return { ...transcript(v), more: bool(rec(v).more) };
 }
 
 export function approvalRequest(v: unknown): ApprovalRequest {

@@ -258,6 +258,22 @@ export interface Transcript {
   messages: MessageRecord[];
 }
 
+/** A run of whole turns of a transcript (TranscriptPage). */
+export interface TranscriptPage extends Transcript {
+  /** Older turns exist before the first of `turns`. */
+  more: boolean;
+}
+
+/** Which turns a TranscriptPage holds; see the Go PageQuery. */
+export interface TranscriptPageQuery {
+  /** The turns older than this one (scrolling up); '' for the newest. */
+  before?: string;
+  /** Every turn from this one on, however many messages (a re-read of what is shown). */
+  since?: string;
+  /** Messages wanted: whole turns are added, newest first, until they hold this many. */
+  limit: number;
+}
+
 // ---------------------------------------------------------------------------
 // Review records (backend/review).
 

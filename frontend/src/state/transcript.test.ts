@@ -270,3 +270,47 @@ describe('transcriptReducer: restore', () => {
     expect(st.items.filter((i) => i.kind === 'approval')).toHaveLength(2);
   });
 });
+
+describe('transcriptReducer: pages', () => {
+  const page = (from: number, to: number) =>
+    normTranscript({
+      sessionId: S,
+      turns: Array.from({ length: to - from }, (_, i) => ({ id: `t${from + i}`, sessionId: S, prompt: `q${from + i}`, state: 'done', createdAt: from + i })),
+      messages: Array.from({ length: to - from }, (_, i) => ({
+        seq: from + i, id: `p${from + i}`, turnId: `t${from + i}`, role: 'user', kind: 'prompt', content: [{ type: 'text', text: `q${from + i}` }], stopReason: 'end_turn',
+      })),
+    });
+  const keys = (s: TranscriptState) => s.items.map((it) => it.key);
+
+  it('puts an older page above what is shown, once, and knows when none is left', () => {
+    let s = run(initialTranscript(S), { type: 'loaded', transcript: page(4, 6), more: true });
+    expect([s.firstTurnId, s.hasOlder]).toEqual(['t4', true]);
+    s = run(s, { type: 'olderRequested' });
+    expect(s.loadingOlder).toBe(true);
+    s = run(s, { type: 'olderLoaded', before: 't4', transcript: page(2, 4), more: true });
+    expect(keys(s)).toEqual(['prompt:p2', 'prompt:p3', 'prompt:p4', 'prompt:p5']);
+    expect([s.firstTurnId, s.hasOlder, s.loadingOlder]).toEqual(['t2', true, false]);
+    expect(s.turns.t2?.state).toBe('done');
+    // A page answered for another first turn (a reload moved it) is dropped.
+    s = run(s, { type: 'olderRequested' }, { type: 'olderLoaded', before: 't4', transcript: page(0, 4), more: false });
+    expect(keys(s)).toHaveLength(4);
+    expect(s.loadingOlder).toBe(false);
+    s = run(s, { type: 'olderRequested' }, { type: 'olderLoaded', before: 't2', transcript: page(0, 2), more: false });
+    expect(keys(s)[0]).toBe('prompt:p0');
+    expect([s.firstTurnId, s.hasOlder]).toEqual(['t0', false]);
+    // Nothing left: asking again does nothing.
+    expect(run(s, { type: 'olderRequested' })).toBe(s);
+  });
+
+  it('a failed older page can be asked for again', () => {
+    const s = run(initialTranscript(S), { type: 'loaded', transcript: page(4, 6), more: true }, { type: 'olderRequested' }, { type: 'olderFailed' });
+    expect([s.loadingOlder, s.hasOlder, s.firstTurnId]).toEqual([false, true, 't4']);
+  });
+
+  it('a reload of the shown turns keeps the first turn and whether older ones exist', () => {
+    let s = run(initialTranscript(S), { type: 'loaded', transcript: page(4, 6), more: true });
+    s = run(s, { type: 'loaded', transcript: page(4, 7), more: true, reload: true });
+    expect(keys(s)).toEqual(['prompt:p4', 'prompt:p5', 'prompt:p6']);
+    expect([s.firstTurnId, s.hasOlder]).toEqual(['t4', true]);
+  });
+});

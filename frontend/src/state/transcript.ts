@@ -128,10 +128,19 @@ export interface TranscriptState {
   reloadWanted: boolean;
   /** Turns that were running when the transcript was loaded. */
   reloadOnEnd: string[];
+  /** The oldest turn shown; a long session shows its latest turns and pages older ones in. */
+  firstTurnId: string | null;
+  /** Older turns exist than those shown. */
+  hasOlder: boolean;
+  /** An older page is on its way. */
+  loadingOlder: boolean;
 }
 
 export type TranscriptAction =
-  | { type: 'loaded'; transcript: Transcript; reload?: boolean }
+  | { type: 'loaded'; transcript: Transcript; more?: boolean; reload?: boolean }
+  | { type: 'olderRequested' }
+  | { type: 'olderLoaded'; before: string; transcript: Transcript; more: boolean }
+  | { type: 'olderFailed' }
   | { type: 'loadFailed'; code: string; message: string }
   | { type: 'approvalsLoaded'; requests: ApprovalRequest[] }
   | { type: 'promptSubmitted'; text: string }
@@ -155,6 +164,9 @@ export function initialTranscript(sessionId: string): TranscriptState {
     pendingOutput: {},
     reloadWanted: false,
     reloadOnEnd: [],
+    firstTurnId: null,
+    hasOlder: false,
+    loadingOlder: false,
   };
 }
 
@@ -290,7 +302,7 @@ function messageItems(m: MessageRecord, turn: TurnRecord | undefined, running: b
   return items;
 }
 
-function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'activeTurnId' | 'messages' | 'reloadOnEnd'> {
+function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'activeTurnId' | 'messages' | 'reloadOnEnd' | 'firstTurnId'> {
   const turns: Record<string, TurnInfo> = {};
   const byTurn = new Map<string, MessageRecord[]>();
   const messages: Record<string, string> = {};
@@ -330,7 +342,7 @@ function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'active
       items.push(...messageItems(m, undefined, false));
     }
   }
-  return { items, turns, activeTurnId, messages, reloadOnEnd };
+  return { items, turns, activeTurnId, messages, reloadOnEnd, firstTurnId: ordered[0]?.id ?? null };
 }
 
 // --- item list helpers --------------------------------------------------------
@@ -611,9 +623,10 @@ function resolveApproval(state: TranscriptState, e: Extract<PermissionEvent, { t
   return { ...state, items: replaceAt(state.items, i, { ...cur, outcome: e.outcome }) };
 }
 
-function onLoaded(state: TranscriptState, t: Transcript, reload: boolean): TranscriptState {
+function onLoaded(state: TranscriptState, t: Transcript, more: boolean, reload: boolean): TranscriptState {
   if (reload && state.activeTurnId !== null) return state; // a new turn started meanwhile: keep the live view
   const built = build(t);
+  const firstTurnId = built.firstTurnId ?? (reload ? state.firstTurnId : null);
   let items = built.items;
   if (reload) {
     // Turns seen live but not (yet) stored stay visible rather than vanish.
@@ -637,6 +650,8 @@ function onLoaded(state: TranscriptState, t: Transcript, reload: boolean): Trans
     // Messages already seen live stay known.
     messages: { ...state.messages, ...built.messages },
     activeTurnId: built.activeTurnId ?? (reload ? null : state.activeTurnId),
+    firstTurnId,
+    hasOlder: more,
   };
   for (const it of state.items) {
     if (it.kind !== 'approval') continue;
@@ -646,10 +661,34 @@ function onLoaded(state: TranscriptState, t: Transcript, reload: boolean): Trans
   return next;
 }
 
+/** Puts an older page's turns above what is shown. */
+function onOlderLoaded(state: TranscriptState, before: string, t: Transcript, more: boolean): TranscriptState {
+  // A page asked for before a reload moved the first turn is stale.
+  if (state.status !== 'ready' || before !== state.firstTurnId) return { ...state, loadingOlder: false };
+  const built = build(t);
+  const shown = new Set(state.items.map((it) => it.key));
+  const older = built.items.filter((it) => !shown.has(it.key));
+  return {
+    ...state,
+    items: older.length > 0 ? [...older, ...state.items] : state.items,
+    turns: { ...built.turns, ...state.turns },
+    messages: { ...built.messages, ...state.messages },
+    firstTurnId: built.firstTurnId ?? state.firstTurnId,
+    hasOlder: more && built.firstTurnId !== null,
+    loadingOlder: false,
+  };
+}
+
 export function transcriptReducer(state: TranscriptState, action: TranscriptAction): TranscriptState {
   switch (action.type) {
     case 'loaded':
-      return onLoaded(state, action.transcript, action.reload === true);
+      return onLoaded(state, action.transcript, action.more === true, action.reload === true);
+    case 'olderRequested':
+      return state.loadingOlder || !state.hasOlder ? state : { ...state, loadingOlder: true };
+    case 'olderLoaded':
+      return onOlderLoaded(state, action.before, action.transcript, action.more);
+    case 'olderFailed':
+      return state.loadingOlder ? { ...state, loadingOlder: false } : state;
     case 'loadFailed':
       return { ...state, status: 'error', loadError: { code: action.code, message: action.message } };
     case 'approvalsLoaded':

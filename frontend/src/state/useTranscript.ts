@@ -1,6 +1,7 @@
 // Feeds transcriptReducer for one session: subscribes to live events first, loads the
 // stored transcript and the pending approval cards, then replays what arrived during
-// the load. Also holds the session's review records (their current state comes from
+// the load. A long session opens with its latest turns (a page of about
+// PAGE_MESSAGES messages); loadOlder pages earlier turns in above them. Also holds the session's review records (their current state comes from
 // ReviewChanges, not from the tool result stored at write time).
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import * as bridge from '../bridge';
@@ -23,7 +24,12 @@ export interface TranscriptApi {
   /** Rolls a change back; rejects with a BridgeError (CONFLICT when the file changed since). */
   rollback: (snapshotId: string) => Promise<void>;
   reload: () => void;
+  /** Loads the page of turns before the oldest shown (no-op while one loads or none is left). */
+  loadOlder: () => void;
 }
+
+/** Messages asked for per transcript page: enough to fill the window many times over. */
+export const PAGE_MESSAGES = 300;
 
 function byId(list: ReviewChange[], into: Record<string, ReviewChange> = {}): Record<string, ReviewChange> {
   const next = { ...into };
@@ -60,10 +66,10 @@ export function useTranscript(sessionId: string): TranscriptApi {
       buffer = null;
       for (const a of queued) dispatch(a);
     };
-    Promise.all([bridge.transcript(sessionId), bridge.pendingApprovals(sessionId).catch(() => [])]).then(
+    Promise.all([bridge.transcriptPage(sessionId, { limit: PAGE_MESSAGES }), bridge.pendingApprovals(sessionId).catch(() => [])]).then(
       ([t, requests]) => {
         if (!live) return;
-        dispatch({ type: 'loaded', transcript: t });
+        dispatch({ type: 'loaded', transcript: t, more: t.more });
         dispatch({ type: 'approvalsLoaded', requests });
         flush();
       },
@@ -82,15 +88,34 @@ export function useTranscript(sessionId: string): TranscriptApi {
     };
   }, [sessionId, loadSeq, loadReviews]);
 
-  // Re-read the stored transcript when the reducer asks (see reloadWanted).
+  // Re-read the stored turns shown (from the oldest on) when the reducer asks (see
+  // reloadWanted). Never while an older page loads: the two would race for the first turn.
+  const reloading = useRef(false);
+  const firstTurnId = useRef(state.firstTurnId);
+  firstTurnId.current = state.firstTurnId;
   useEffect(() => {
-    if (!state.reloadWanted || state.activeTurnId !== null) return;
+    if (!state.reloadWanted || state.activeTurnId !== null || state.loadingOlder) return;
     dispatch({ type: 'reloadStarted' });
-    bridge.transcript(sessionId).then(
-      (t) => dispatch({ type: 'loaded', transcript: t, reload: true }),
+    reloading.current = true;
+    const since = firstTurnId.current ?? '';
+    bridge.transcriptPage(sessionId, { since, limit: PAGE_MESSAGES }).then(
+      (t) => dispatch({ type: 'loaded', transcript: t, more: t.more, reload: true }),
       () => {},
+    ).finally(() => {
+      reloading.current = false;
+    });
+  }, [state.reloadWanted, state.activeTurnId, state.loadingOlder, sessionId]);
+
+  const olderWanted = state.status === 'ready' && state.hasOlder && !state.loadingOlder;
+  const loadOlder = useCallback(() => {
+    const before = firstTurnId.current;
+    if (!olderWanted || reloading.current || before === null) return;
+    dispatch({ type: 'olderRequested' });
+    bridge.transcriptPage(sessionId, { before, limit: PAGE_MESSAGES }).then(
+      (t) => dispatch({ type: 'olderLoaded', before, transcript: t, more: t.more }),
+      () => dispatch({ type: 'olderFailed' }), // scrolling to the top again retries
     );
-  }, [state.reloadWanted, state.activeTurnId, sessionId]);
+  }, [olderWanted, sessionId]);
 
   // A finished turn may have written files: refresh the review records.
   const wasRunning = useRef(false);
@@ -139,5 +164,5 @@ export function useTranscript(sessionId: string): TranscriptApi {
 
   const reload = useCallback(() => setLoadSeq((n) => n + 1), []);
 
-  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reviews, rollback, reload };
+  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reviews, rollback, reload, loadOlder };
 }

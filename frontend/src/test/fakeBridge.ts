@@ -135,7 +135,7 @@ const names = [
   'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession', 'initialSession',
   'createSession', 'renameSession', 'archiveSession', 'restoreSession', 'deleteSession', 'configureSession',
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
-  'sendPrompt', 'stopSession', 'transcript', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
+  'sendPrompt', 'stopSession', 'transcript', 'transcriptPage', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
   'todos', 'onTodos',
@@ -428,6 +428,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.sendPrompt.mockImplementation(async (id) => void find(id));
   b.stopSession.mockImplementation(async () => 0);
   b.transcript.mockImplementation(async (id) => norm.transcript(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }));
+  b.transcriptPage.mockImplementation(async (id, q) =>
+    norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
+  );
   b.pendingApprovals.mockImplementation(async (id) => db.approvals.filter((r) => r.sessionId === id).map(norm.approvalRequest));
   b.resolveApproval.mockImplementation(async (sessionId, id, outcome) => {
     const i = db.approvals.findIndex((r) => r.sessionId === sessionId && r.id === id);
@@ -622,5 +625,40 @@ export function proposalRaw(proposalId: string, sessionId: string, extra: Record
     proposalId, sessionId, turnId: 't1', toolCallId: `call-${proposalId}`, kind: 'plan', version: 1, title: 'Add a login form',
     question: 'Proceed with this plan?', markdown: '# Login form\n\n1. Add `src/login.ts`\n2. Wire it into the router\n',
     path: '.pi/plan/add-a-login-form-1.md', sha256: 'ab12', size: 60, state: 'pending', createdAt: NOW - 1000, ...extra,
+  };
+}
+
+/**
+ * The Go pager (backend/agent/page.go) over a raw stored transcript: whole turns in
+ * creation order, newest first until `limit` messages; `before` and `since` name turns
+ * of this transcript, else NOT_FOUND. Messages of turns the transcript does not list
+ * come with the newest page, so seeds without turns still show.
+ */
+export function transcriptPageOf(raw: unknown, q: Bridge.TranscriptPageQuery): Record<string, unknown> {
+  const t = raw as { sessionId: string; turns?: Array<{ id: string; createdAt?: number }> | null; messages?: Array<{ turnId: string }> | null };
+  const turns = [...(t.turns ?? [])].map((x, i) => ({ x, i })).sort((a, b) => (a.x.createdAt ?? 0) - (b.x.createdAt ?? 0) || a.i - b.i).map((e) => e.x);
+  const messages = t.messages ?? [];
+  const count = (id: string) => messages.filter((m) => m.turnId === id).length;
+  const find = (id: string) => {
+    const i = turns.findIndex((x) => x.id === id);
+    if (i < 0) throw new BridgeError('NOT_FOUND', `turn ${id} is not part of session ${t.sessionId}; reload the session`);
+    return i;
+  };
+  let from: number;
+  let to = turns.length;
+  if (q.since) from = find(q.since);
+  else {
+    if (q.before) to = find(q.before);
+    from = to;
+    for (let n = 0; from > 0 && n < Math.max(q.limit, 1); ) n += Math.max(count(turns[--from]!.id), 1);
+  }
+  const page = new Set(turns.slice(from, to).map((x) => x.id));
+  const listed = new Set(turns.map((x) => x.id));
+  const newest = to === turns.length;
+  return {
+    sessionId: t.sessionId,
+    turns: turns.slice(from, to),
+    messages: messages.filter((m) => page.has(m.turnId) || (newest && !listed.has(m.turnId))),
+    more: from > 0,
   };
 }

@@ -164,6 +164,70 @@ export namespace agent {
 	        this.description = source["description"];
 	    }
 	}
+	export class Turn {
+	    id: string;
+	    sessionId: string;
+	    prompt: string;
+	    state: string;
+	    errorCode?: string;
+	    errorMessage?: string;
+	    createdAt: number;
+	    updatedAt: number;
+	    endedAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Turn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.prompt = source["prompt"];
+	        this.state = source["state"];
+	        this.errorCode = source["errorCode"];
+	        this.errorMessage = source["errorMessage"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	        this.endedAt = source["endedAt"];
+	    }
+	}
+	export class Page {
+	    sessionId: string;
+	    turns: Turn[];
+	    messages: Message[];
+	    more: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Page(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.turns = this.convertValues(source["turns"], Turn);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.more = source["more"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Proposal {
 	    proposalId: string;
 	    sessionId: string;
@@ -327,34 +391,6 @@ export namespace agent {
 	    }
 	}
 	
-	export class Turn {
-	    id: string;
-	    sessionId: string;
-	    prompt: string;
-	    state: string;
-	    errorCode?: string;
-	    errorMessage?: string;
-	    createdAt: number;
-	    updatedAt: number;
-	    endedAt?: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Turn(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.sessionId = source["sessionId"];
-	        this.prompt = source["prompt"];
-	        this.state = source["state"];
-	        this.errorCode = source["errorCode"];
-	        this.errorMessage = source["errorMessage"];
-	        this.createdAt = source["createdAt"];
-	        this.updatedAt = source["updatedAt"];
-	        this.endedAt = source["endedAt"];
-	    }
-	}
 	export class Transcript {
 	    sessionId: string;
 	    turns: Turn[];

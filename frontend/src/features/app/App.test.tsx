@@ -65,7 +65,7 @@ describe('App shell', () => {
     expect(within(main).getByText('/home/dev/alpha-app')).toBeInTheDocument();
     expect(within(main).getByRole('radio', { name: 'Plan' })).toHaveAttribute('aria-checked', 'true');
     expect(await within(main).findByText('No messages yet')).toBeInTheDocument();
-    expect(bridge.transcript).toHaveBeenCalledWith('s1');
+    expect(bridge.transcriptPage).toHaveBeenCalledWith('s1', { limit: 300 });
     expect(bridge.pendingApprovals).toHaveBeenCalledWith('s1');
     // Send waits for text, not for a runtime.
     expect(within(main).getByRole('button', { name: 'Send' })).toBeDisabled();

@@ -103,6 +103,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
           onResolve={t.resolveApproval}
           onRollback={onRollback}
           onRetryLoad={t.reload}
+          onLoadOlder={t.loadOlder}
         />
       </VizProvider>
       <Composer

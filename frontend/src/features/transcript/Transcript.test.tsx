@@ -201,6 +201,48 @@ describe('Long sessions', () => {
     const rendered = screen.getByRole('log', { name: 'Transcript' }).querySelectorAll('.transcript-row').length;
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(60);
+    // Only the latest turns came over the bridge.
+    expect(bridge.transcriptPage).toHaveBeenCalledTimes(1);
+    const first = await vi.mocked(bridge.transcriptPage).mock.results[0]!.value;
+    expect(first.messages.length).toBe(300);
+    expect(first.turns[0].id).toBe('t2350');
+    expect(first.more).toBe(true);
+  });
+
+  it('loads earlier turns as the user scrolls to the top, down to the first', async () => {
+    const turns = [];
+    const messages = [];
+    for (let t = 0; t < 500; t++) {
+      turns.push({ id: `t${t}`, sessionId: 's1', prompt: `question ${t}`, state: 'done', createdAt: t + 1 });
+      messages.push({ seq: 2 * t + 1, id: `p${t}`, turnId: `t${t}`, role: 'user', kind: 'prompt', content: [{ type: 'text', text: `question ${t}` }], stopReason: 'end_turn' });
+      messages.push({ seq: 2 * t + 2, id: `m${t}`, turnId: `t${t}`, role: 'assistant', kind: 'model', content: [{ type: 'text', text: `answer ${t}` }], stopReason: 'end_turn' });
+    }
+    backend.transcripts.s1 = { sessionId: 's1', turns, messages };
+    await openSession();
+    const scroller = screen.getByRole('log', { name: 'Transcript' });
+    expect(await log().findByText('answer 499')).toBeInTheDocument();
+    await act(async () => {
+      scroller.scrollTop = 0;
+      await Promise.resolve();
+    });
+    await waitFor(() => expect(bridge.transcriptPage).toHaveBeenLastCalledWith('s1', { before: 't350', limit: 300 }));
+    // Each older page sits above: the view did not jump to its top, so scroll up again.
+    for (const before of ['t200', 't50']) {
+      await waitFor(() => expect(scroller.scrollTop).toBeGreaterThan(1000));
+      await act(async () => {
+        scroller.scrollTop = 0;
+        await Promise.resolve();
+      });
+      await waitFor(() => expect(bridge.transcriptPage).toHaveBeenLastCalledWith('s1', { before, limit: 300 }));
+    }
+    await waitFor(() => expect(scroller.scrollTop).toBeGreaterThan(1000));
+    await act(async () => {
+      scroller.scrollTop = 0;
+      await Promise.resolve();
+    });
+    expect(await log().findByText('question 0')).toBeInTheDocument();
+    // The first turn is shown: nothing more is asked for.
+    expect(bridge.transcriptPage).toHaveBeenCalledTimes(4);
   });
 });
 

@@ -15,6 +15,8 @@ export interface TranscriptProps {
   onResolve: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
   onRollback: (change: ReviewChange) => Promise<void>;
   onRetryLoad: () => void;
+  /** Pages earlier turns in; called when the user nears the top while some are left. */
+  onLoadOlder?: () => void;
 }
 
 /**
@@ -23,10 +25,10 @@ export interface TranscriptProps {
  * at the bottom. Scrolled up, "Jump to latest" brings them back, and a pending
  * approval card out of view is announced by a chip that scrolls to it.
  */
-export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad }: TranscriptProps) {
+export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad, onLoadOlder }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const listed = state.status !== 'loading' && !(state.status === 'error' && state.items.length === 0) && (state.items.length > 0 || running);
-  const scroll = useTranscriptScroll(ref, state.items, listed, running);
+  const scroll = useTranscriptScroll(ref, state.items, listed, running, state.hasOlder && !state.loadingOlder ? onLoadOlder : undefined);
   const { virtualizer } = scroll;
   const pending = useMemo(() => {
     const out: number[] = [];
@@ -116,6 +118,11 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
       >
         {body}
       </div>
+      {listed && state.loadingOlder && (
+        <div className="transcript-older" role="status">
+          <Loader2 size={13} aria-hidden="true" className="spin" /> Loading earlier messages…
+        </div>
+      )}
       {listed && (offscreen > 0 || !scroll.atBottom) && (
         <div className="transcript-jumps">
           {offscreen > 0 && target !== undefined && (

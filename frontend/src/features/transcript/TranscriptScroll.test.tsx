@@ -238,4 +238,53 @@ describe('Transcript virtualization', () => {
     await within(view.scroller).findByText('question 0');
     expect(view.scroller.querySelector(`[data-key="${key}"]`)).toHaveFocus();
   });
+
+  it('pages earlier turns in near the top and keeps the rows on screen in place', async () => {
+    // The newest 200 messages shown, 200 older ones stored.
+    const all = stored(400);
+    const newest = { ...all, turns: all.turns.slice(100), messages: all.messages.slice(200) };
+    const older = { ...all, turns: all.turns.slice(0, 100), messages: all.messages.slice(0, 200) };
+    let state = transcriptReducer(initialTranscript('s1'), { type: 'loaded', transcript: newest, more: true });
+    expect(state.firstTurnId).toBe('t100');
+    const onLoadOlder = vi.fn(() => {
+      state = transcriptReducer(state, { type: 'olderRequested' });
+    });
+    const props = { reviews: {}, onResolve: vi.fn(async () => {}), onRollback: vi.fn(async () => {}), onRetryLoad: vi.fn(), onLoadOlder };
+    const view = render(<Transcript state={state} running={false} {...props} />);
+    const scroller = screen.getByRole('log', { name: 'Transcript' });
+    await settledAtBottom(scroller);
+    expect(onLoadOlder).not.toHaveBeenCalled();
+
+    await userScrollTo(scroller, 2000);
+    await pause(50);
+    expect(onLoadOlder).not.toHaveBeenCalled(); // not near the top yet
+    await userScrollTo(scroller, 100);
+    await waitFor(() => expect(onLoadOlder).toHaveBeenCalledTimes(1));
+    view.rerender(<Transcript state={state} running={false} {...props} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading earlier messages…');
+    await pause(50);
+    const reading = topRow(scroller);
+    expect(reading.key).toMatch(/^(prompt:p|m)10\d$/);
+
+    state = transcriptReducer(state, { type: 'olderLoaded', before: 't100', transcript: older, more: false });
+    view.rerender(<Transcript state={state} running={false} {...props} />);
+    await pause(50);
+    expect(topRow(scroller)).toEqual(reading);
+    expect(scroller.scrollTop).toBeGreaterThan(200 * ROW);
+    expect(screen.queryByText('Loading earlier messages…')).not.toBeInTheDocument();
+    // Everything is here now: the top is the first question, and nothing more is asked for.
+    await userScrollTo(scroller, 0);
+    expect(await within(scroller).findByText('question 0')).toBeInTheDocument();
+    await pause(50);
+    expect(onLoadOlder).toHaveBeenCalledTimes(1);
+  });
+
+  it('pages in right away when the shown turns do not fill the view', async () => {
+    const all = stored(40);
+    const state = transcriptReducer(initialTranscript('s1'), { type: 'loaded', transcript: { ...all, turns: all.turns.slice(19), messages: all.messages.slice(38) }, more: true });
+    const onLoadOlder = vi.fn();
+    render(<Transcript state={state} running={false} reviews={{}} onResolve={vi.fn(async () => {})} onRollback={vi.fn(async () => {})} onRetryLoad={vi.fn()} onLoadOlder={onLoadOlder} />);
+    await waitFor(() => expect(onLoadOlder).toHaveBeenCalled());
+  });
 });
+

@@ -10,6 +10,8 @@ export const STICK_PX = 48;
 /** Gap between rows, in pixels. */
 export const ROW_GAP = 10;
 const OVERSCAN = 6;
+/** Within this many pixels of the top, earlier turns are paged in. */
+export const NEAR_TOP_PX = 800;
 
 /** A first guess of a row's height; every row is measured once it renders. */
 export function estimateHeight(item: TranscriptItem): number {
@@ -44,7 +46,18 @@ export interface TranscriptScroll {
   onBlur: (e: FocusEvent<HTMLDivElement>) => void;
 }
 
-export function useTranscriptScroll(ref: RefObject<HTMLDivElement | null>, items: TranscriptItem[], listed: boolean, running: boolean): TranscriptScroll {
+/**
+ * onNearTop (given while earlier turns can be paged in) is called when the user scrolls
+ * near the top, or when the rows do not fill the view; rows put above the first keep
+ * what is on screen in place.
+ */
+export function useTranscriptScroll(
+  ref: RefObject<HTMLDivElement | null>,
+  items: TranscriptItem[],
+  listed: boolean,
+  running: boolean,
+  onNearTop?: () => void,
+): TranscriptScroll {
   const count = listed ? items.length : 0;
   const stick = useRef(true);
   const lastTop = useRef(0);
@@ -88,6 +101,35 @@ export function useTranscriptScroll(ref: RefObject<HTMLDivElement | null>, items
     if (stick.current) toBottom();
   }, [total, count, running, toBottom]);
 
+  // Rows put above the first (an older page): move the scroll by their (estimated)
+  // height, so the rows on screen stay put; the virtualizer corrects the estimate as
+  // they are measured.
+  const firstKey = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const was = firstKey.current;
+    firstKey.current = listed ? (items[0]?.key ?? null) : null;
+    const el = ref.current;
+    if (was === null || firstKey.current === was || stick.current || !el) return;
+    const n = items.findIndex((it) => it.key === was);
+    let added = 0;
+    for (let i = 0; i < n; i++) added += estimateHeight(items[i]!) + ROW_GAP;
+    if (added > 0) {
+      el.scrollTop += added;
+      lastTop.current = el.scrollTop;
+      // Tell the virtualizer now (the browser's event comes later): its corrections for
+      // rows measured next must start from the new offset, not the old one.
+      el.dispatchEvent(new Event('scroll'));
+    }
+  }, [items, listed, ref]);
+
+  const nearTop = useRef(onNearTop);
+  nearTop.current = onNearTop;
+  // Rows that do not fill the view leave nothing to scroll: page in right away.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (onNearTop && el && count > 0 && el.scrollHeight - el.clientHeight < NEAR_TOP_PX) onNearTop();
+  }, [onNearTop, count, ref]);
+
   const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
     const top = el.scrollTop;
@@ -96,6 +138,7 @@ export function useTranscriptScroll(ref: RefObject<HTMLDivElement | null>, items
     else if (top < lastTop.current - 1) stick.current = false;
     lastTop.current = top;
     setAtBottom(stick.current);
+    if (top < NEAR_TOP_PX && !stick.current) nearTop.current?.();
   }, []);
 
   const jumpToLatest = useCallback(() => {

@@ -182,6 +182,10 @@ export function Transcript(arg1) {
   return window['go']['main']['App']['Transcript'](arg1);
 }
 
+export function TranscriptPage(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['TranscriptPage'](arg1, arg2, arg3, arg4);
+}
+
 export function UpdateSettings(arg1) {
   return window['go']['main']['App']['UpdateSettings'](arg1);
 }
