@@ -38,6 +38,10 @@ type Text struct {
 	Lines        []Line
 	BOM          bool
 	FinalNewline bool
+	// decoded is the whole file as Decode converted it (BOM removed); the
+	// lines are substrings of it. CanonicalOf returns it when it is already
+	// canonical instead of copying the file once more.
+	decoded string
 }
 
 // IsBinary reports whether data is binary under the contract: NUL in the
@@ -66,6 +70,7 @@ func Decode(data []byte) Text {
 	// One string conversion for the whole file; lines are substrings of it,
 	// so decoding a 10k-line file costs two allocations, not 10k.
 	rest := string(data)
+	t.decoded = rest
 	t.Lines = make([]Line, 0, strings.Count(rest, "\n")+1)
 	for len(rest) > 0 {
 		i := strings.IndexByte(rest, '\n')
@@ -123,6 +128,9 @@ func DigestOf(data []byte) Digest {
 // rebuilding them line by line.
 func CanonicalOf(data []byte, t Text) string {
 	if !bytes.Contains(data, []byte{'\r'}) && !bytes.HasPrefix(data, bom) {
+		if len(t.decoded) == len(data) {
+			return t.decoded // the same bytes, already a string
+		}
 		return string(data)
 	}
 	return t.Canonical()
