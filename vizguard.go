@@ -19,7 +19,8 @@ import (
 // The route serves a fragment only once the guard is in place, so a
 // failure to install it leaves cards empty rather than open:
 //   - Linux: a WebKit user script, injected at document start into every
-//     frame but the top one, removes window.webkit (vizguard_linux.go).
+//     frame but the top one, cuts window.webkit's message handlers
+//     (guardScript; installed by vizguard_linux.go).
 //   - Windows: WebView2 hands Wails only the top document's messages;
 //     cards render (vizguard_other.go).
 //   - macOS (and any build without the Linux hook): no hook exists, so the
