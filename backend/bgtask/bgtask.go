@@ -48,7 +48,7 @@ const (
 	Stopping State = "stopping" // stop signalled; still live until the supervisor settles it
 	Exited   State = "exited"   // ended on its own with exit code 0
 	Failed   State = "failed"   // ended on its own with a non-zero code, or no exit status
-	Stopped  State = "stopped"  // ended after a successful stop signal
+	Stopped  State = "stopped"  // ended after a stop signal (sent, or on its way)
 )
 
 // Terminal reports whether s is a final state.
@@ -320,7 +320,9 @@ func (t *task) supervise() {
 	r.mu.Lock()
 	t.endedAt = r.opts.Now()
 	switch {
-	case t.killedOK:
+	// Stopping too: the process can end from the signal before kill()
+	// gets the lock to record that the signal went through.
+	case t.killedOK || t.state == Stopping:
 		t.state = Stopped
 	case err != nil:
 		t.state = Failed

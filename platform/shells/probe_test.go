@@ -3,10 +3,13 @@
 package shells
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -14,8 +17,24 @@ import (
 func fakeShell(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "fakesh")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n[ \"$FAKESH_WARMUP\" = 1 ] && exit 0\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	// A process forked by a parallel test while the file was open for
+	// writing keeps that descriptor until it execs, and exec of the script
+	// then fails with ETXTBSY ("text file busy"). Run it once, doing nothing,
+	// until that window has passed.
+	for i := 0; ; i++ {
+		cmd := exec.Command(p)
+		cmd.Env = []string{"FAKESH_WARMUP=1"}
+		err := cmd.Run()
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.ETXTBSY) || i == 100 {
+			t.Fatalf("the fake shell does not run: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	return p
 }
