@@ -8,16 +8,12 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/wailsapp/wails/v2/pkg/assetserver"
 
-	"github.com/pi-desktop/pi-desktop/backend/api"
-	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/viz"
 )
 
@@ -32,32 +28,10 @@ func (runtimeAssets) RuntimeDesktopJS() []byte { return []byte("/*runtime*/") }
 // the assets in front and fall back to Handler), and Wails never injects
 // its runtime into a fragment, even one named index.html.
 func TestAssetServerServesVisualizations(t *testing.T) {
-	data := t.TempDir()
-	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: data, RgPath: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { core.Close() })
-	s, _ := core.Settings.Get(t.Context())
-	s.InlineVisualizations = true
-	if _, err := core.Settings.Update(t.Context(), s); err != nil {
-		t.Fatal(err)
-	}
-	ss, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(data, "visualizations", ss.ID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"chart.html", "index.html"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("<p id=\"frag\">"+name+"</p>"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	app := &App{core: core}
+	app, sid := vizApp(t, map[string]string{
+		"chart.html": `<p id="frag">chart.html</p>`,
+		"index.html": `<p id="frag">index.html</p>`,
+	})
 	app.guard.ready.Store(true) // as once the window's guard is in (vizguard.go)
 	opts := *assetOptions(app)
 	opts.Assets = fstest.MapFS{"index.html": {Data: []byte("<html><head></head><body>app</body></html>")}}
@@ -71,7 +45,7 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 		return rec
 	}
 	for _, name := range []string{"chart", "index"} {
-		rec := get("/_viz/" + ss.ID + "/" + name)
+		rec := get("/_viz/" + sid + "/" + name)
 		body := rec.Body.String()
 		if rec.Code != http.StatusOK || !strings.Contains(body, `<p id="frag">`+name+`.html</p>`) {
 			t.Fatalf("%s: %d %.200s", name, rec.Code, body)
@@ -83,7 +57,7 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 			t.Errorf("%s: Wails injected its runtime into the fragment", name)
 		}
 	}
-	if rec := get("/_viz/" + ss.ID + "/missing"); rec.Code != http.StatusNotFound {
+	if rec := get("/_viz/" + sid + "/missing"); rec.Code != http.StatusNotFound {
 		t.Errorf("missing fragment: %d", rec.Code)
 	}
 	if rec := get("/"); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "/wails/runtime.js") {
@@ -91,7 +65,7 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 	}
 	// Without a running core nothing is served.
 	bare := httptest.NewRecorder()
-	vizHandler(&App{}).ServeHTTP(bare, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+ss.ID+"/chart", nil))
+	vizHandler(&App{}).ServeHTTP(bare, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
 	if bare.Code != http.StatusNotFound {
 		t.Errorf("without a core: %d", bare.Code)
 	}

@@ -17,32 +17,10 @@ import (
 // The route fails closed: until the window's frame guard is in, no fragment
 // is served, and the card shows why.
 func TestVizRouteClosedUntilGuardReady(t *testing.T) {
-	data := t.TempDir()
-	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: data, RgPath: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { core.Close() })
-	s, _ := core.Settings.Get(t.Context())
-	s.InlineVisualizations = true
-	if _, err := core.Settings.Update(t.Context(), s); err != nil {
-		t.Fatal(err)
-	}
-	ss, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(data, "visualizations", ss.ID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "chart.html"), []byte(`<p id="frag">x</p>`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	app := &App{core: core}
+	app, sid := vizApp(t, map[string]string{"chart.html": `<p id="frag">x</p>`})
 	get := func() *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		vizHandler(app).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+ss.ID+"/chart", nil))
+		vizHandler(app).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
 		return rec
 	}
 	rec := get()
@@ -108,4 +86,36 @@ console.log(JSON.stringify(out));
 	if got != want {
 		t.Fatalf("guard script:\n got %s\nwant %s", got, want)
 	}
+}
+
+// vizApp is an App on a fresh data dir with inline visualizations on and
+// one session whose visualization folder holds fragments (name → content).
+// The frame guard is not marked ready.
+func vizApp(t *testing.T, fragments map[string]string) (*App, string) {
+	t.Helper()
+	data := t.TempDir()
+	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: data, RgPath: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.Close() })
+	s, _ := core.Settings.Get(t.Context())
+	s.InlineVisualizations = true
+	if _, err := core.Settings.Update(t.Context(), s); err != nil {
+		t.Fatal(err)
+	}
+	ss, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(data, "visualizations", ss.ID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range fragments {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &App{core: core}, ss.ID
 }
