@@ -1,12 +1,13 @@
 // Feeds transcriptReducer for one session: subscribes to live events first, loads the
 // stored transcript and the pending approval cards, then replays what arrived during
 // the load. A long session opens with its latest turns (a page of about
-// PAGE_MESSAGES messages); loadOlder pages earlier turns in above them. Also holds the session's review records (their current state comes from
-// ReviewChanges, not from the tool result stored at write time).
+// PAGE_MESSAGES messages); loadOlder pages earlier turns in above them. The session's
+// review records live in features/review/useReviewChanges, one copy for the pane and
+// the rows under each tool.
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
-import type { AgentEvent, ApprovalAnswer, PermissionEvent, ReviewChange } from '../bridge/types';
+import type { AgentEvent, ApprovalAnswer, PermissionEvent } from '../bridge/types';
 import { initialTranscript, transcriptReducer, type TranscriptAction, type TranscriptState } from './transcript';
 
 export interface TranscriptApi {
@@ -19,10 +20,6 @@ export interface TranscriptApi {
   send: (text: string) => Promise<void>;
   stop: () => Promise<void>;
   resolveApproval: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
-  /** Current review records by snapshot id. */
-  reviews: Record<string, ReviewChange>;
-  /** Rolls a change back; rejects with a BridgeError (CONFLICT when the file changed since). */
-  rollback: (snapshotId: string) => Promise<void>;
   reload: () => void;
   /** Loads the page of turns before the oldest shown (no-op while one loads or none is left). */
   loadOlder: () => void;
@@ -31,24 +28,10 @@ export interface TranscriptApi {
 /** Messages asked for per transcript page: enough to fill the window many times over. */
 export const PAGE_MESSAGES = 300;
 
-function byId(list: ReviewChange[], into: Record<string, ReviewChange> = {}): Record<string, ReviewChange> {
-  const next = { ...into };
-  for (const c of list) next[c.snapshotId] = c;
-  return next;
-}
-
 export function useTranscript(sessionId: string): TranscriptApi {
   const [state, dispatch] = useReducer(transcriptReducer, sessionId, initialTranscript);
-  const [reviews, setReviews] = useState<Record<string, ReviewChange>>({});
   const [sending, setSending] = useState(false);
   const [loadSeq, setLoadSeq] = useState(0);
-
-  const loadReviews = useCallback(() => {
-    bridge.reviewChanges(sessionId, '').then(
-      (list) => setReviews((cur) => byId(list, cur)),
-      () => {}, // the transcript still shows the records stored with each result
-    );
-  }, [sessionId]);
 
   useEffect(() => {
     let live = true;
@@ -80,13 +63,12 @@ export function useTranscript(sessionId: string): TranscriptApi {
         flush();
       },
     );
-    loadReviews();
     return () => {
       live = false;
       offAgent();
       offPermission();
     };
-  }, [sessionId, loadSeq, loadReviews]);
+  }, [sessionId, loadSeq]);
 
   // Re-read the stored turns shown (from the oldest on) when the reducer asks (see
   // reloadWanted). Never while an older page loads: the two would race for the first turn.
@@ -117,14 +99,6 @@ export function useTranscript(sessionId: string): TranscriptApi {
     );
   }, [olderWanted, sessionId]);
 
-  // A finished turn may have written files: refresh the review records.
-  const wasRunning = useRef(false);
-  useEffect(() => {
-    const running = state.activeTurnId !== null;
-    if (wasRunning.current && !running) loadReviews();
-    wasRunning.current = running;
-  }, [state.activeTurnId, loadReviews]);
-
   const send = useCallback(
     async (text: string) => {
       dispatch({ type: 'promptSubmitted', text });
@@ -154,15 +128,7 @@ export function useTranscript(sessionId: string): TranscriptApi {
     [sessionId],
   );
 
-  const rollback = useCallback(
-    async (snapshotId: string) => {
-      const changed = await bridge.rollbackChange(sessionId, snapshotId);
-      setReviews((cur) => byId(changed, cur));
-    },
-    [sessionId],
-  );
-
   const reload = useCallback(() => setLoadSeq((n) => n + 1), []);
 
-  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reviews, rollback, reload, loadOlder };
+  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reload, loadOlder };
 }
