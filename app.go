@@ -370,15 +370,6 @@ func (a *App) SendPrompt(sessionID, prompt string) error {
 	return c.StartTurn(a.bg(), sessionID, prompt)
 }
 
-// Transcript returns a session's stored conversation.
-func (a *App) Transcript(sessionID string) (agent.Transcript, error) {
-	c, err := a.ready()
-	if err != nil {
-		return agent.Transcript{}, err
-	}
-	return c.Agent.Load(a.bg(), sessionID)
-}
-
 // MergePreview shows what merging an isolated session would bring.
 func (a *App) MergePreview(sessionID string) (worktree.Preview, error) {
 	c, err := a.ready()

@@ -12,7 +12,6 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   UpdateSettings: vi.fn(),
   ChooseFolder: vi.fn(),
   SendPrompt: vi.fn(),
-  Transcript: vi.fn(),
   TranscriptPage: vi.fn(),
   PendingApprovals: vi.fn(),
   RollbackChange: vi.fn(),
@@ -40,7 +39,6 @@ beforeEach(() => {
   vi.mocked(App.ListSessions).mockReset();
   vi.mocked(runtime.EventsOn).mockReset();
   vi.mocked(App.SendPrompt).mockReset();
-  vi.mocked(App.Transcript).mockReset();
 });
 
 describe('bridge calls', () => {
@@ -99,8 +97,9 @@ describe('agent bridge', () => {
 
   it('parses raw JSON args and results of a stored transcript, whatever form they arrive in', async () => {
     const bytes = Array.from(new TextEncoder().encode('{"path":"a.ts"}'));
-    vi.mocked(App.Transcript).mockResolvedValue({
+    vi.mocked(App.TranscriptPage).mockResolvedValue({
       sessionId: 's1',
+      more: false,
       turns: null,
       messages: [
         { seq: 2, id: 'm2', turnId: 't', role: 'assistant', kind: 'model', content: null, stopReason: 'end_turn',
@@ -108,7 +107,7 @@ describe('agent bridge', () => {
         { seq: 1, id: 'p1', turnId: 't', role: 'user', kind: 'prompt', content: [{ type: 'text', text: 'go' }], stopReason: 'end_turn' },
       ],
     } as never);
-    const t = await bridge.transcript('s1');
+    const t = await bridge.transcriptPage('s1', { limit: 300 });
     expect(t.turns).toEqual([]);
     expect(t.messages.map((m) => m.id)).toEqual(['p1', 'm2']);
     const c = t.messages[1]!.toolCalls[0]!;

@@ -43,7 +43,6 @@ import {
   type TaskOutput,
   type Todo,
   type TodosEvent,
-  type Transcript,
   type TranscriptPage,
   type TranscriptPageQuery,
   type PermissionMode,
@@ -327,10 +326,6 @@ export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
 /** Stops the session's running turn; resolves with how many calls were cancelled. */
 export function stopSession(sessionId: string): Promise<number> {
   return call(async () => Number(await App.StopSession(sessionId)) || 0);
-}
-
-export function transcript(sessionId: string): Promise<Transcript> {
-  return call(async () => norm.transcript(await App.Transcript(sessionId)));
 }
 
 /** One page of a session's transcript, whole turns only (see TranscriptPageQuery). */

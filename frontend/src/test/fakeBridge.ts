@@ -135,7 +135,7 @@ const names = [
   'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession', 'initialSession',
   'createSession', 'renameSession', 'archiveSession', 'restoreSession', 'deleteSession', 'configureSession',
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
-  'sendPrompt', 'stopSession', 'transcript', 'transcriptPage', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
+  'sendPrompt', 'stopSession', 'transcriptPage', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
   'todos', 'onTodos',
@@ -427,7 +427,6 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   };
   b.sendPrompt.mockImplementation(async (id) => void find(id));
   b.stopSession.mockImplementation(async () => 0);
-  b.transcript.mockImplementation(async (id) => norm.transcript(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }));
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
   );

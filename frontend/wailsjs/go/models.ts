@@ -14,50 +14,6 @@ export namespace agent {
 	        this.text = source["text"];
 	    }
 	}
-	export class Checkpoint {
-	    id: string;
-	    turnId: string;
-	    uptoSeq: number;
-	    messages: provider.Message[];
-	    summary: string;
-	    retained: string[];
-	    tokensBefore: number;
-	    createdAt: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Checkpoint(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.turnId = source["turnId"];
-	        this.uptoSeq = source["uptoSeq"];
-	        this.messages = this.convertValues(source["messages"], provider.Message);
-	        this.summary = source["summary"];
-	        this.retained = source["retained"];
-	        this.tokensBefore = source["tokensBefore"];
-	        this.createdAt = source["createdAt"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class ToolCallRecord {
 	    id: string;
 	    turnId: string;
@@ -391,42 +347,6 @@ export namespace agent {
 	    }
 	}
 	
-	export class Transcript {
-	    sessionId: string;
-	    turns: Turn[];
-	    messages: Message[];
-	    checkpoint?: Checkpoint;
-	
-	    static createFrom(source: any = {}) {
-	        return new Transcript(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.sessionId = source["sessionId"];
-	        this.turns = this.convertValues(source["turns"], Turn);
-	        this.messages = this.convertValues(source["messages"], Message);
-	        this.checkpoint = this.convertValues(source["checkpoint"], Checkpoint);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 
 }
 
@@ -1009,38 +929,6 @@ export namespace provider {
 	        this.input = source["input"];
 	        this.isError = source["isError"];
 	    }
-	}
-	export class Message {
-	    role: string;
-	    content: Block[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Message(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.role = source["role"];
-	        this.content = this.convertValues(source["content"], Block);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class Usage {
 	    inputTokens: number;

@@ -98,8 +98,6 @@ export function TestProvider(arg1:providers.Profile,arg2:string):Promise<hostcor
 
 export function Todos(arg1:string):Promise<Array<agent.Todo>>;
 
-export function Transcript(arg1:string):Promise<agent.Transcript>;
-
 export function TranscriptPage(arg1:string,arg2:string,arg3:string,arg4:number):Promise<agent.Page>;
 
 export function UpdateSettings(arg1:api.Settings):Promise<api.Settings>;

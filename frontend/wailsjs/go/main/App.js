@@ -178,10 +178,6 @@ export function Todos(arg1) {
   return window['go']['main']['App']['Todos'](arg1);
 }
 
-export function Transcript(arg1) {
-  return window['go']['main']['App']['Transcript'](arg1);
-}
-
 export function TranscriptPage(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['TranscriptPage'](arg1, arg2, arg3, arg4);
 }
