@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"unicode/utf8"
 
@@ -30,6 +29,7 @@ type collector struct {
 	matches   int
 	truncated bool
 	done      bool
+	skipped   []SkippedFile // files over MaxFileBytes, in walk order
 }
 
 func newCollector(q *query) *collector { return &collector{q: q} }
@@ -43,7 +43,7 @@ func (c *collector) add(rel string, data []byte, lines []int) bool {
 	}
 	if data == nil {
 		var err error
-		if data, err = os.ReadFile(filepath.Join(c.q.dir, filepath.FromSlash(rel))); err != nil {
+		if data, err = readBounded(filepath.Join(c.q.dir, filepath.FromSlash(rel))); err != nil {
 			return false // vanished or unreadable since the search: not a result
 		}
 	}

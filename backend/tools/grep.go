@@ -84,6 +84,13 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	}
 	out := Result{OK: true, Root: string(t.Root), Path: dir, Content: text, Truncated: truncated, Notice: notice}
 	out.Fields = map[string]any{"tags": tags, "engine": res.Engine}
+	if len(res.Skipped) > 0 {
+		skipped := make([]map[string]any, len(res.Skipped))
+		for i, s := range res.Skipped {
+			skipped[i] = map[string]any{"path": display(s.Path), "size": s.Size}
+		}
+		out.Fields["skipped"] = skipped // files over search.MaxFileBytes, not searched
+	}
 	return out
 }
 
