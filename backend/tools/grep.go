@@ -21,7 +21,18 @@ type grepArgs struct {
 	HeadLimit  int    `json:"headLimit"`
 }
 
-type grepTool struct{ rgPath string }
+type grepTool struct {
+	rgPath string
+	rg     *rgFinder // used when rgPath is "": the app's PATH, then the login shell's
+}
+
+func newGrepTool(opts Options) grepTool {
+	g := grepTool{rgPath: opts.RgPath}
+	if g.rgPath == "" {
+		g.rg = newRgFinder(opts.Bash.PathProbe)
+	}
+	return g
+}
 
 func (grepTool) Spec() Spec {
 	return Spec{
@@ -60,9 +71,13 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
+	rgPath := g.rgPath
+	if rgPath == "" {
+		rgPath = g.rg.find(ctx)
+	}
 	res, err := search.Grep(ctx, search.GrepOptions{
 		Root: t.Abs, Pattern: a.Pattern, Include: a.Include, IgnoreCase: a.IgnoreCase,
-		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: g.rgPath,
+		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: rgPath,
 	})
 	if err == nil {
 		err = guard.check()
