@@ -143,6 +143,20 @@ func TestGrepHugeLineWithinTheLimit(t *testing.T) {
 	if l[1] != (GrepLine{N: 2, Text: "short needle"}) {
 		t.Errorf("second row %+v", l[1])
 	}
+	// The line is held once (the file's bytes; the builtin engine also keeps
+	// a copy out of its read buffer), never as a string or an rg record too.
+	engines := map[string]string{"builtin": "-"}
+	if rg, err := exec.LookPath("rg"); err == nil {
+		engines["rg"] = rg
+	}
+	for name, rg := range engines {
+		alloc := allocatedBy(func() {
+			_, err = Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", Mode: ModeContent, RgPath: rg})
+		})
+		if err != nil || alloc > 2*size+4<<20 {
+			t.Errorf("%s: Grep of an %d MB line allocated %d MB (%v); want < %d MB", name, size>>20, alloc>>20, err, (2*size+4<<20)>>20)
+		}
+	}
 }
 
 // rg --json output is read one bounded record at a time: a match record
