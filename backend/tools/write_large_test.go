@@ -11,7 +11,7 @@ func TestWriteOverTextLimit(t *testing.T) {
 	w := newWS(t, nil)
 	tests := []struct {
 		name, content, size string
-		binary             bool
+		binary              bool
 	}{
 		{"text", strings.Repeat("abcdefghi\n", 1_900_000), "19,000,000", false},
 		{"NUL in the head", "\x00" + strings.Repeat("x", 17<<20), "17,825,793", true},
