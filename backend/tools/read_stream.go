@@ -62,7 +62,9 @@ func (s *lineStreamer) next(keep int) (line streamLine, ok bool, err error) {
 				body = body[size:]
 				runes++
 			}
-			line.omitted += runeStarts(body)
+			if keep > 0 {
+				line.omitted += runeStarts(body) // the rest of a shown line; a skipped one is not counted
+			}
 			if ended {
 				break
 			}
@@ -78,7 +80,7 @@ func (s *lineStreamer) next(keep int) (line streamLine, ok bool, err error) {
 		}
 		return streamLine{}, false, rerr
 	}
-	if last == '\r' {
+	if last == '\r' && keep > 0 {
 		// The "\r" of a "\r\n" (or a final "\r"), trimmed as before.
 		if line.omitted > 0 {
 			line.omitted--

@@ -43,6 +43,21 @@ func TestLineStreamerRendersLikeWholeLines(t *testing.T) {
 				if strings.Join(got, "|") != strings.Join(want, "|") {
 					t.Errorf("streamed rows\n got %q\nwant %q", got, want)
 				}
+				skip := lineStreamer{br: bufio.NewReaderSize(strings.NewReader(in), 16)}
+				n := 0
+				for {
+					_, ok, err := skip.next(0) // lines outside the window are only counted
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !ok {
+						break
+					}
+					n++
+				}
+				if n != len(want) {
+					t.Errorf("skipping counted %d lines, want %d", n, len(want))
+				}
 			})
 		}
 	}
