@@ -70,9 +70,15 @@ func Preview(args []byte) string {
 	return clip(b.String(), PreviewMaxBytes)
 }
 
+// redactHead is how much of a long string value shorten redacts: far more
+// than is shown, so a secret that starts in the shown part is still whole
+// for the patterns, but bounded, so a 19 MB Write content is not scanned
+// (and copied) whole for a 200-character preview.
+const redactHead = 64 << 10
+
 // shorten redacts a string value and cuts it to PreviewMaxString runes.
 func shorten(v string) string {
-	s := Redact(v)
+	s := Redact(clip(v, redactHead))
 	if utf8.RuneCountInString(s) > PreviewMaxString {
 		s = clip(s, PreviewMaxString) + fmt.Sprintf("…(%d chars)", utf8.RuneCountInString(v))
 	}

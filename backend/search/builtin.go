@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-
-	"github.com/pi-desktop/pi-desktop/backend/hashline"
 )
 
 // hit is one searched file, handed from the workers to the collector.
@@ -18,6 +16,7 @@ type hit struct {
 	rel   string
 	data  []byte
 	lines []int
+	big   int64 // > 0: the file was not read, it is this large (over MaxFileBytes)
 }
 
 // runBuiltin is the in-process engine: the walker feeds a pool of workers
@@ -35,6 +34,9 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	if q.file != "" {
 		var buf []byte
 		h := searchFile(filepath.Join(q.dir, q.file), q.file, q.m, max, &buf)
+		if h.big > 0 {
+			c.skip(SkippedFile{Path: h.rel, Size: h.big})
+		}
 		if len(h.lines) > 0 {
 			c.add(h.rel, h.data, h.lines)
 		}
@@ -85,6 +87,9 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	}()
 	for out := range order {
 		h := <-out
+		if h.big > 0 {
+			c.skip(SkippedFile{Path: h.rel, Size: h.big})
+		}
 		if len(h.lines) > 0 && !c.done && c.add(h.rel, h.data, h.lines) {
 			cancel()
 		}
@@ -105,7 +110,11 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 func searchFile(path, rel string, m *matcher, max int, buf *[]byte) hit {
 	data, err := readText(path, buf)
 	if err != nil {
-		return hit{rel: rel}
+		h := hit{rel: rel}
+		if size := sizeOf(err); size > 0 {
+			h.big = size
+		}
+		return h
 	}
 	lines := m.matchLines(data, max)
 	if len(lines) == 0 || isBinary(data) {
@@ -114,8 +123,8 @@ func searchFile(path, rel string, m *matcher, max int, buf *[]byte) hit {
 	return hit{rel: rel, data: bytes.Clone(data), lines: lines}
 }
 
-// readText reads a file unless it is larger than hashline.MaxTextBytes
-// (binary under the text model, so never a result).
+// readText reads a file unless it is larger than MaxFileBytes (binary
+// under the text model, so never a result; *tooLargeError names its size).
 func readText(path string, buf *[]byte) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -126,8 +135,8 @@ func readText(path string, buf *[]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() > hashline.MaxTextBytes {
-		return nil, errTooLarge
+	if st.Size() > MaxFileBytes {
+		return nil, &tooLargeError{st.Size()}
 	}
 	if int64(cap(*buf)) < st.Size() {
 		*buf = make([]byte, st.Size())
@@ -139,8 +148,6 @@ func readText(path string, buf *[]byte) ([]byte, error) {
 	}
 	return data[:n], nil
 }
-
-var errTooLarge = errors.New("file larger than the text limit")
 
 // matchLines returns the 1-based numbers of the lines of data that contain
 // a match, at most max of them (0 = all). With a required literal only the

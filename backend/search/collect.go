@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"unicode/utf8"
 
@@ -30,6 +29,7 @@ type collector struct {
 	matches   int
 	truncated bool
 	done      bool
+	skipped   []SkippedFile // files over MaxFileBytes, in walk order
 }
 
 func newCollector(q *query) *collector { return &collector{q: q} }
@@ -43,7 +43,7 @@ func (c *collector) add(rel string, data []byte, lines []int) bool {
 	}
 	if data == nil {
 		var err error
-		if data, err = os.ReadFile(filepath.Join(c.q.dir, filepath.FromSlash(rel))); err != nil {
+		if data, err = readBounded(filepath.Join(c.q.dir, filepath.FromSlash(rel))); err != nil {
 			return false // vanished or unreadable since the search: not a result
 		}
 	}
@@ -102,11 +102,28 @@ func contextLines(data []byte, matches []int, n, stop int) []GrepLine {
 			if !ok {
 				break
 			}
-			out = append(out, clip(GrepLine{N: ln, Text: text, Context: ln != m}))
+			out = append(out, clipLine(ln, text, ln != m))
 			next = ln + 1
 		}
 	}
 	return out
+}
+
+// clipLine makes the row of line n, copying at most the shown part of a
+// long line (a 16 MiB line costs no 16 MiB string).
+func clipLine(n int, text []byte, context bool) GrepLine {
+	if len(text) > 4*MaxGrepLineRunes { // surely longer than shown: cut before copying
+		if runes := utf8.RuneCount(text); runes > MaxGrepLineRunes {
+			cut, k := 0, 0
+			for cut < len(text) && k < MaxGrepLineRunes {
+				_, size := utf8.DecodeRune(text[cut:])
+				cut += size
+				k++
+			}
+			return GrepLine{N: n, Text: string(text[:cut]), Context: context, Clipped: true, Omitted: runes - MaxGrepLineRunes}
+		}
+	}
+	return clip(GrepLine{N: n, Text: string(text), Context: context})
 }
 
 func clip(l GrepLine) GrepLine {
@@ -139,7 +156,8 @@ func newLineCursor(data []byte) *lineCursor {
 }
 
 // line returns line ln (>= the last one asked for) and whether it exists.
-func (c *lineCursor) line(ln int) (string, bool) {
+// The bytes are the file's: clipLine copies only what is shown.
+func (c *lineCursor) line(ln int) ([]byte, bool) {
 	for c.n < ln {
 		i := bytes.IndexByte(c.data[c.pos:], '\n')
 		if i < 0 {
@@ -150,11 +168,11 @@ func (c *lineCursor) line(ln int) (string, bool) {
 		c.n++
 	}
 	if c.pos >= len(c.data) {
-		return "", false
+		return nil, false
 	}
 	rest := c.data[c.pos:]
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		rest = bytes.TrimSuffix(rest[:i], []byte("\r"))
 	}
-	return string(rest), true
+	return rest, true
 }

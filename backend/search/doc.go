@@ -53,6 +53,18 @@
 // passed as "(?-u:\b)" to keep Go's ASCII word boundary. A UTF-8 BOM is not
 // part of the first line (rg strips it too).
 //
+// # Large files
+//
+// Neither engine searches a file larger than MaxFileBytes (16 MiB, the text
+// limit: such a file has no tag): the builtin engine checks the size before
+// reading, rg gets --max-filesize and logs what it skips (--debug), and the
+// result names every skipped file with its size (GrepResult.Skipped, and a
+// notice saying to Read it with offset/limit or search it with Bash), so
+// memory stays bounded and a skipped file is never a silent "No matches".
+// A huge line in a file within the limit is still reported, clipped: rg's
+// JSON record for it is not held (recordReader), the file's lines are found
+// by the builtin matcher instead.
+//
 // Binary files (hashline.IsBinary, or any NUL byte) are never reported: the
 // builtin searcher skips them and rg results for them are dropped, so files
 // that rg would stop searching at a late NUL cannot make the engines differ.

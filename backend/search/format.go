@@ -86,7 +86,13 @@ type Shown struct {
 func FormatGrepShown(res GrepResult, display func(rel string) string) (text string, tags map[string]string, truncated bool, notice string, shown map[string]Shown) {
 	tags, shown = map[string]string{}, map[string]Shown{}
 	if len(res.Files) == 0 {
-		return noMatches(res, display), tags, false, "", shown
+		// Never a bare "No matches" when files went unsearched.
+		notice = skippedNotice(res.Skipped, display)
+		text = noMatches(res, display)
+		if notice != "" {
+			text += "\n\n[" + notice + "]"
+		}
+		return text, tags, false, notice, shown
 	}
 	w := &budget{}
 	shownFiles, shownMatches, clipped := 0, 0, 0
@@ -154,6 +160,9 @@ func FormatGrepShown(res GrepResult, display func(rel string) string) (text stri
 		}
 	}
 	notice = grepNotice(res, w.cut, shownFiles, shownMatches, clipped)
+	if sk := skippedNotice(res.Skipped, display); sk != "" {
+		notice = strings.TrimSpace(notice + " " + sk)
+	}
 	return w.finish(notice), tags, res.Truncated || w.cut, notice, shown
 }
 

@@ -61,8 +61,9 @@ type GrepFile struct {
 // GrepResult is a finished Grep.
 type GrepResult struct {
 	Files     []GrepFile
-	Truncated bool   // HeadLimit cut the result: more matches or files exist
-	Engine    string // EngineRg or EngineBuiltin
+	Skipped   []SkippedFile // not searched: larger than MaxFileBytes (in walk order)
+	Truncated bool          // HeadLimit cut the result: more matches or files exist
+	Engine    string        // EngineRg or EngineBuiltin
 	// Echoed options, for FormatGrep.
 	Pattern   string
 	Include   string
@@ -82,7 +83,7 @@ func Grep(ctx context.Context, opts GrepOptions) (GrepResult, error) {
 	}
 	rg := resolveRg(opts.RgPath)
 	if q.file != "" {
-		skip, err := q.fileRootSkipped()
+		skip, tooLarge, err := q.fileRootSkipped()
 		if err != nil {
 			return GrepResult{}, err
 		}
@@ -91,7 +92,9 @@ func Grep(ctx context.Context, opts GrepOptions) (GrepResult, error) {
 			if rg != "" {
 				engine = EngineRg // the engine chosen, though nothing needed searching
 			}
-			return q.result(newCollector(q), engine), nil
+			c := newCollector(q)
+			c.skipped = tooLarge
+			return q.result(c, engine), nil
 		}
 	}
 	if rg != "" {
@@ -188,15 +191,19 @@ func invalidField(field, format string, args ...any) error {
 // fileRootSkipped applies to a directly named file what the walk applies to
 // a directory's files: include filters its base name, and binary files are
 // not reported. Hidden and ignored names do not apply: the file was named.
-func (q *query) fileRootSkipped() (bool, error) {
+// A file over MaxFileBytes is skipped unread, and returned to be named.
+func (q *query) fileRootSkipped() (bool, []SkippedFile, error) {
 	if q.include.match(q.file, false) == ignored {
-		return true, nil
+		return true, nil, nil
 	}
-	data, err := os.ReadFile(filepath.Join(q.dir, q.file))
+	data, err := readBounded(filepath.Join(q.dir, q.file))
+	if size := sizeOf(err); size >= 0 {
+		return true, []SkippedFile{{Path: q.file, Size: size}}, nil
+	}
 	if err != nil {
-		return false, errs.Wrap(err, errs.ToolFailed, "cannot read %s", q.opts.Root)
+		return false, nil, errs.Wrap(err, errs.ToolFailed, "cannot read %s", q.opts.Root)
 	}
-	return isBinary(data), nil
+	return isBinary(data), nil, nil
 }
 
 func (q *query) result(c *collector, engine string) GrepResult {
@@ -205,7 +212,7 @@ func (q *query) result(c *collector, engine string) GrepResult {
 		scope = q.file
 	}
 	return GrepResult{
-		Files: c.files, Truncated: c.truncated, Engine: engine,
+		Files: c.files, Skipped: c.skipped, Truncated: c.truncated, Engine: engine,
 		Pattern: q.opts.Pattern, Include: q.opts.Include, Mode: q.opts.Mode, Context: q.opts.Context,
 		HeadLimit: q.opts.HeadLimit, Scope: scope,
 	}

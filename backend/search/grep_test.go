@@ -316,7 +316,7 @@ func TestRgArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(rgArgs(q), " ")
-	want := `--json --sort path --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --max-count 1 --glob *.go --glob !.git -- .`
+	want := `--json --sort path --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --max-filesize 16777216 --debug --max-count 1 --glob *.go --glob !.git -- .`
 	if got != want {
 		t.Errorf("rg args\n got %s\nwant %s", got, want)
 	}

@@ -23,6 +23,7 @@ func rgArgs(q *query) []string {
 		"--no-ignore-exclude",
 		"--regexp", q.m.rg, // the pattern as rewritten for line-local matching
 	}
+	args = append(args, rgSizeArgs()...)
 	if q.opts.Mode == ModeFilesWithMatches {
 		args = append(args, "--max-count", "1") // one matching line proves the file
 	}
@@ -52,7 +53,7 @@ func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 	cmd.Stdin = nil // reads from the null device: rg must never wait on stdin
 	cmd.WaitDelay = 2 * time.Second
 	hideWindow(cmd)
-	stderr := &tailBuffer{max: 4 << 10}
+	stderr := newRgStderr(q.dir)
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -61,15 +62,30 @@ func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	stopped := false
+	stopped, stopAt := false, ""
 	perr := parseRgJSON(stdout, func(path string, lines []int) bool {
-		stopped = c.add(normRgPath(path), nil, lines)
+		rel := normRgPath(path)
+		var data []byte
+		if lines == nil { // a match rg's output could not carry: find the lines here
+			if data, lines = rescan(q, rel); len(lines) == 0 {
+				return false
+			}
+		}
+		stopped = c.add(rel, data, lines)
+		if stopped {
+			stopAt = rel
+		}
 		return stopped
 	})
 	if stopped || perr != nil {
 		cancel() // we have what we need, or rg is talking nonsense
 	}
 	werr := cmd.Wait()
+	stderr.finish()
+	if stderr.unsure {
+		return errRgSkipped
+	}
+	c.skipBefore(stderr.skipped, stopAt)
 	switch {
 	case stopped:
 		return nil
@@ -82,7 +98,7 @@ func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 	if errors.As(werr, &ee) && ee.ExitCode() == 1 {
 		return nil // no matches
 	}
-	return fmt.Errorf("rg: %w: %s", werr, strings.TrimSpace(stderr.String()))
+	return fmt.Errorf("rg: %w: %s", werr, strings.TrimSpace(stderr.tail.String()))
 }
 
 // normRgPath turns the path rg prints ("./a/b", or ".\a\b" on Windows)

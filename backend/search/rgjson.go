@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -43,15 +44,28 @@ func (s rgString) value() (string, error) {
 // stops early when emit returns true. Anything out of shape is an error so
 // that the caller falls back to the builtin searcher rather than trusting
 // a partial result.
+//
+// A record longer than maxRgRecord (a match on a huge line: rg --json
+// ignores --max-columns) is never held whole: its line number is lost, so
+// the file is emitted with nil lines, for the caller to find its matching
+// lines itself.
 func parseRgJSON(r io.Reader, emit func(path string, lines []int) bool) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	rr := recordReader{br: bufio.NewReaderSize(r, 64<<10)}
 	var (
-		open  bool
-		path  string
-		lines []int
+		open   bool
+		path   string
+		lines  []int
+		rescan bool // a match record was too long to read
 	)
 	for {
-		raw, err := br.ReadBytes('\n')
+		raw, long, err := rr.next()
+		if long {
+			if !open || !bytes.HasPrefix(raw, []byte(`{"type":"match",`)) {
+				return fmt.Errorf("%w: an over-long record that is not a match", errRgOutput)
+			}
+			rescan = true
+			raw = nil
+		}
 		if len(raw) > 0 {
 			var msg rgMessage
 			if jerr := json.Unmarshal(raw, &msg); jerr != nil {
@@ -66,7 +80,7 @@ func parseRgJSON(r io.Reader, emit func(path string, lines []int) bool) error {
 				if perr != nil {
 					return fmt.Errorf("%w: %v", errRgOutput, perr)
 				}
-				open, path, lines = true, p, nil
+				open, path, lines, rescan = true, p, nil, false
 			case "match":
 				p, perr := msg.Data.Path.value()
 				if !open || perr != nil || p != path {
@@ -83,7 +97,10 @@ func parseRgJSON(r io.Reader, emit func(path string, lines []int) bool) error {
 					return fmt.Errorf("%w: end outside its file", errRgOutput)
 				}
 				open = false
-				if len(lines) > 0 && emit(path, lines) {
+				if rescan {
+					lines = nil
+				}
+				if (rescan || len(lines) > 0) && emit(path, lines) {
 					return nil
 				}
 			}
@@ -98,5 +115,38 @@ func parseRgJSON(r io.Reader, emit func(path string, lines []int) bool) error {
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// maxRgRecord bounds one line of rg --json output held in memory.
+const maxRgRecord = 1 << 20
+
+// recordReader reads rg --json output one record (line) at a time,
+// holding at most maxRgRecord bytes of one.
+type recordReader struct {
+	br  *bufio.Reader
+	buf []byte
+}
+
+// next returns the next record with its newline. A record longer than
+// maxRgRecord is returned as its first bytes only, with long set; the rest
+// is read and dropped. At the end of the input it returns io.EOF (with the
+// last record, if that lacks a newline).
+func (r *recordReader) next() (rec []byte, long bool, err error) {
+	r.buf = r.buf[:0]
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		switch {
+		case long:
+		case len(r.buf)+len(chunk) > maxRgRecord:
+			long = true
+			r.buf = append(r.buf, chunk[:min(len(chunk), 64)]...)
+		default:
+			r.buf = append(r.buf, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return r.buf, long, err
 	}
 }

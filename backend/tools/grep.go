@@ -21,7 +21,18 @@ type grepArgs struct {
 	HeadLimit  int    `json:"headLimit"`
 }
 
-type grepTool struct{ rgPath string }
+type grepTool struct {
+	rgPath string
+	rg     *rgFinder // used when rgPath is "": the app's PATH, then the login shell's
+}
+
+func newGrepTool(opts Options) grepTool {
+	g := grepTool{rgPath: opts.RgPath}
+	if g.rgPath == "" {
+		g.rg = newRgFinder(opts.Bash.PathProbe)
+	}
+	return g
+}
 
 func (grepTool) Spec() Spec {
 	return Spec{
@@ -60,9 +71,13 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
+	rgPath := g.rgPath
+	if rgPath == "" {
+		rgPath = g.rg.find(ctx)
+	}
 	res, err := search.Grep(ctx, search.GrepOptions{
 		Root: t.Abs, Pattern: a.Pattern, Include: a.Include, IgnoreCase: a.IgnoreCase,
-		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: g.rgPath,
+		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: rgPath,
 	})
 	if err == nil {
 		err = guard.check()
@@ -84,6 +99,13 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	}
 	out := Result{OK: true, Root: string(t.Root), Path: dir, Content: text, Truncated: truncated, Notice: notice}
 	out.Fields = map[string]any{"tags": tags, "engine": res.Engine}
+	if len(res.Skipped) > 0 {
+		skipped := make([]map[string]any, len(res.Skipped))
+		for i, s := range res.Skipped {
+			skipped[i] = map[string]any{"path": display(s.Path), "size": s.Size}
+		}
+		out.Fields["skipped"] = skipped // files over search.MaxFileBytes, not searched
+	}
 	return out
 }
 

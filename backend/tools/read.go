@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -135,31 +134,34 @@ func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base R
 	if head, _ := br.Peek(8 << 10); bytes.IndexByte(head, 0) >= 0 {
 		return binaryResult(base, size)
 	}
+	// Streamed: only the window's lines are kept, each up to its display
+	// cap, so memory stays bounded whatever the length of a line.
 	var window []string
+	var omitted []int
 	total := 0
+	ls := lineStreamer{br: br}
 	for {
 		if total%4096 == 0 && ctx.Err() != nil {
 			return Failure(errs.New(errs.ToolAborted, "Read was stopped"))
 		}
-		line, err := br.ReadString('\n')
-		if len(line) > 0 {
-			total++
-			if total >= a.Offset && total < a.Offset+a.Limit {
-				line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-				if !utf8.ValidString(line) {
-					line = strings.ToValidUTF8(line, "\uFFFD")
-				}
-				window = append(window, line)
-			}
+		keep := 0
+		if total+1 >= a.Offset && total+1 < a.Offset+a.Limit {
+			keep = lineCap
 		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		line, ok, err := ls.next(keep)
 		if err != nil {
 			return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", base.Path))
 		}
+		if !ok {
+			break
+		}
+		total++
+		if keep > 0 {
+			window = append(window, line.text)
+			omitted = append(omitted, line.omitted)
+		}
 	}
-	res, _ := renderWindowAt(base, "["+base.Path+"]", "", window, a.Offset, total, a, lineCap)
+	res, _ := renderWindowAt(base, "["+base.Path+"]", "", window, omitted, a.Offset, total, a, lineCap)
 	if res.OK {
 		res.Notice = joinNotice(res.Notice, "the file is larger than 16 MiB: it has no tag, so Edit and Write cannot change it; use Bash")
 	}
@@ -171,14 +173,16 @@ func renderWindow(base Result, header, tag string, lines []string, total int, a 
 	if a.Offset <= total {
 		window = lines[a.Offset-1 : min(total, a.Offset-1+a.Limit)]
 	}
-	return renderWindowAt(base, header, tag, window, a.Offset, total, a, lineCap)
+	return renderWindowAt(base, header, tag, window, nil, a.Offset, total, a, lineCap)
 }
 
 // renderWindowAt renders window (whose first line is number first) within
 // the byte budget, clipping long lines, and adds the trailer. It also
 // returns the lines shown in full and byte-faithfully: the ones an Edit may
 // anchor on (a clipped line, or one holding a lone \r, is not "seen").
-func renderWindowAt(base Result, header, tag string, window []string, first, total int, a readArgs, lineCap int) (Result, hashline.LineSet) {
+// omitted, when not nil, holds per line the runes a streamed read dropped
+// after its kept text (see lineStreamer).
+func renderWindowAt(base Result, header, tag string, window []string, omitted []int, first, total int, a readArgs, lineCap int) (Result, hashline.LineSet) {
 	var seen hashline.LineSet
 	if a.Offset > total && total > 0 {
 		return Failure(errs.New(errs.InvalidArgument, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", a.Offset, base.Path, total, total).With("field", "offset")), seen
@@ -199,7 +203,11 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 	for i, line := range window {
 		n := first + i
 		num = strconv.AppendInt(num[:0], int64(n), 10)
-		row, isClipped := renderLine(num, line, lineCap)
+		more := 0
+		if omitted != nil {
+			more = omitted[i]
+		}
+		row, isClipped := renderStreamLine(num, streamLine{text: line, omitted: more}, lineCap)
 		if room := ResultMaxBytes - trailerReserve - b.Len() - 1; len(row) > room {
 			if shown > 0 {
 				budgetHit = true
@@ -208,7 +216,7 @@ func renderWindowAt(base Result, header, tag string, window []string, first, tot
 			// A first row wider than the whole budget is clipped to fit, so
 			// the window always shows something and never passes a cut row
 			// off as complete.
-			row, isClipped = clipToBytes(num, line, room), true
+			row, isClipped = clipToBytes(num, line, more, room), true
 		}
 		b.WriteString(row)
 		b.WriteByte('\n')
@@ -273,15 +281,16 @@ func renderLine(num []byte, line string, lineCap int) (string, bool) {
 	return fmt.Sprintf("%s~:%s …[+%d chars]", num, line[:cut], rest), true
 }
 
-// clipToBytes renders line as a clipped row of at most room bytes.
-func clipToBytes(num []byte, line string, room int) string {
+// clipToBytes renders line, followed by more runes not held, as a clipped
+// row of at most room bytes.
+func clipToBytes(num []byte, line string, more, room int) string {
 	head := string(num) + "~:"
 	budget := room - len(head) - 24 // the " …[+N chars]" tail
 	cut := min(max(budget, 0), len(line))
 	for cut > 0 && cut < len(line) && !utf8.RuneStart(line[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s%s …[+%d chars]", head, line[:cut], utf8.RuneCountInString(line[cut:]))
+	return fmt.Sprintf("%s%s …[+%d chars]", head, line[:cut], utf8.RuneCountInString(line[cut:])+more)
 }
 
 func joinNotice(a, b string) string {

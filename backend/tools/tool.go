@@ -200,6 +200,6 @@ func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
 
 // Builtins returns the builtin tools of this build.
 func Builtins(opts Options) []Tool {
-	return []Tool{readTool{}, globTool{}, grepTool{rgPath: opts.RgPath}, writeTool{}, editTool{}, bashTool{deps: opts.Bash},
+	return []Tool{readTool{}, globTool{}, newGrepTool(opts), writeTool{}, editTool{}, bashTool{deps: opts.Bash},
 		bashOutputTool{deps: opts.Bash}, bashStopTool{deps: opts.Bash}}
 }

@@ -169,16 +169,26 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	}
 	// Record the change even if the call was stopped meanwhile: it happened.
 	ctx = context.WithoutCancel(ctx)
-	landed, err := readAll(c, target)
+	landed, size, err := readLanded(c, target)
 	if err != nil {
-		landed = []byte(content) // unreadable right after the write: record what was sent
+		// Unreadable right after the write: record what was sent.
+		landed, size = []byte(content), int64(len(content))
 	}
 	res := Result{OK: true, Root: string(target.Root), Path: display}
-	fields := map[string]any{"created": created, "bytes": len(landed)}
+	fields := map[string]any{"created": created, "bytes": size}
+	irreversible := false
 	if change, err := capture.Finish(ctx, review.OpWrite, landed); err != nil {
 		res.Notice = joinNotice(res.Notice, "the change was made but its review record could not be saved, so it cannot be rolled back from the review pane")
 	} else if change.Version != 0 {
 		fields["review"] = []review.Change{change}
+		irreversible = !change.Reversible
+	}
+	if size > hashline.MaxTextBytes {
+		verb := "updated"
+		if created {
+			verb = "created"
+		}
+		return largeWriteResult(res, fields, display, verb, size, landed, irreversible)
 	}
 	if hashline.IsBinary(landed) {
 		fields["binary"] = true
