@@ -192,9 +192,10 @@ func (r *run) settle(ctx context.Context, c *prepared) {
 		return
 	}
 	c.persisted = true
-	if err := r.a.st.finishCall(context.WithoutCancel(ctx), c); err != nil && r.dbErr == nil {
+	s := shown(c) // stored and shown redacted; the live turn reads c
+	if err := r.a.st.finishCall(context.WithoutCancel(ctx), s); err != nil && r.dbErr == nil {
 		r.dbErr = err
 	}
 	r.a.emit(EventToolResult, ToolResultEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
-		ToolUseID: c.toolUseID, Tool: c.tool, State: c.state, Result: c.result, ModelText: c.modelText, IsError: c.isError})
+		ToolUseID: c.toolUseID, Tool: c.tool, State: c.state, Result: s.result, ModelText: s.modelText, IsError: c.isError})
 }

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/redact"
 )
 
 // Preview bounds.
@@ -21,11 +23,9 @@ const (
 // secretKey matches argument names whose values are never shown.
 var secretKey = regexp.MustCompile(`(?i)(api[_-]?key|token|secret|password|passwd|authorization|credential|private[_-]?key)`)
 
-// secretValue matches well-known credential shapes inside any string.
-var secretValue = regexp.MustCompile(`(?i)(sk-[a-z0-9_\-]{16,}|sk-ant-[a-z0-9_\-]{16,}|gh[pousr]_[a-z0-9]{20,}|xox[baprs]-[a-z0-9\-]{10,}|AKIA[0-9A-Z]{16}|bearer\s+[a-z0-9._\-]{16,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
-
-// Redact replaces credential-shaped substrings.
-func Redact(s string) string { return secretValue.ReplaceAllString(s, "[REDACTED]") }
+// Redact replaces credential-shaped substrings: the one redactor that also
+// hides secrets in stored and displayed tool output.
+func Redact(s string) string { return redact.String(s) }
 
 // Hash is the hex SHA-256 of the canonical arguments, shortened: enough to
 // match a row to a call, never enough to reconstruct the arguments.

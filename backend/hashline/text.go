@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/names"
 )
 
 // MaxTextBytes is the largest file treated as text; larger files are binary
@@ -137,7 +139,7 @@ func CanonicalOf(data []byte, t Text) string {
 }
 
 // Header renders the "[path#TAG]" line that opens Read and Grep output.
-func Header(path, tag string) string { return "[" + path + "#" + tag + "]" }
+func Header(path, tag string) string { return "[" + names.Escape(path) + "#" + tag + "]" }
 
 // ValidTag reports whether s is 4 hex digits (any case).
 func ValidTag(s string) bool {

@@ -145,6 +145,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err)
 	}
+	if explicit {
+		spelling = escapedSpelling(resolver, spelling)
+	}
 	edits := c.edits.get(editScope(req))
 	prompt := cmp.Or(req.PromptID, req.TurnID)
 	if spec.Mutates && edits.guard.Exhausted(prompt) {

@@ -339,9 +339,9 @@ func (c *Core) AuditRows(ctx context.Context, sessionID string) ([]audit.Row, er
 func (c *Core) Tasks(sessionID string) []bgtask.Task { return c.tasks.List(sessionID) }
 
 // TaskOutput returns a bounded preview of a task's output (8,000 stdout and
-// 4,000 stderr characters, from the end).
+// 4,000 stderr characters, from the end), redacted for display (spec §8).
 func (c *Core) TaskOutput(sessionID, taskID string) (bgtask.TaskOutput, error) {
-	return c.tasks.Output(sessionID, taskID, 0, 0)
+	return redactTaskOutput(c.tasks.Output(sessionID, taskID, 0, 0))
 }
 
 // StopTask stops a background task (retriable).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/bash"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/redact"
 	"github.com/pi-desktop/pi-desktop/backend/worktree"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
@@ -78,7 +79,8 @@ func (c *Core) runSetup(ctx context.Context, sessionID, command string, wt workt
 	code, werr := p.Wait()
 	out.Close()
 	errOut.Close()
-	res.ExitCode, res.Output = code, bash.Format(out.Result(), errOut.Result(), code)
+	// Shown in the window: secrets redacted (spec §8).
+	res.ExitCode, res.Output = code, redact.String(bash.Format(out.Result(), errOut.Result(), code))
 	switch {
 	case werr != nil:
 		return fail(werr)

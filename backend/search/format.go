@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 )
 
 // Output budget of a Glob or Grep result (shared/design/decisions.md).
@@ -103,7 +104,7 @@ func FormatGrepShown(res GrepResult, display func(rel string) string) (text stri
 			rows := grepRows(f, res.Context)
 			first := []string{hashline.Header(p, f.Tag)}
 			if f.Tag == "" {
-				first[0] = "[" + p + "]"
+				first[0] = "[" + names.Escape(p) + "]"
 			}
 			if i > 0 {
 				first = append([]string{""}, first...)
@@ -142,9 +143,9 @@ func FormatGrepShown(res GrepResult, display func(rel string) string) (text stri
 		total := 0
 		for _, f := range res.Files {
 			p := display(f.Path)
-			line := p
+			line := names.Escape(p)
 			if res.Mode == ModeCount {
-				line = p + ":" + strconv.Itoa(f.Count)
+				line += ":" + strconv.Itoa(f.Count)
 			}
 			if !w.add(line) {
 				break
@@ -199,7 +200,7 @@ func grepRows(f GrepFile, context int) []grepRow {
 }
 
 func noMatches(res GrepResult, display func(string) string) string {
-	s := fmt.Sprintf("No matches for %q in %s", res.Pattern, display(res.Scope))
+	s := fmt.Sprintf("No matches for %q in %s", res.Pattern, names.Escape(display(res.Scope)))
 	if res.Include != "" {
 		s += fmt.Sprintf(" (include %q)", res.Include)
 	}
@@ -244,12 +245,12 @@ func plural(n int, one, many string) string {
 // FormatGrep.
 func FormatGlob(res GlobResult, display func(rel string) string) (text string, truncated bool, notice string) {
 	if len(res.Files) == 0 {
-		return fmt.Sprintf("No files match %q in %s", res.Pattern, display(".")), false, ""
+		return fmt.Sprintf("No files match %q in %s", res.Pattern, names.Escape(display("."))), false, ""
 	}
 	w := &budget{}
 	shown := 0
 	for _, f := range res.Files {
-		if !w.add(display(f)) {
+		if !w.add(names.Escape(display(f))) {
 			break
 		}
 		shown++

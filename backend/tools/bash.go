@@ -187,24 +187,14 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 		now = t.deps.Now
 	}
 	spillDir := filepath.Join(scratch, "tool-output")
-	capture := func(kind bash.Stream, label string) *bash.Capture {
-		live := 0
+	liveOut, liveErr := &liveOutput{c: c, label: "stdout"}, &liveOutput{c: c, label: "stderr"}
+	capture := func(kind bash.Stream, live *liveOutput) *bash.Capture {
 		return bash.NewCapture(kind, bash.CaptureOptions{
-			OnChunk: func(seq int, text string) {
-				if c.Env.Emit == nil || live >= liveOutputMax {
-					return
-				}
-				live += len(text)
-				ev := map[string]any{"sessionId": c.SessionID, "toolCallId": c.Env.ToolCallID, "stream": label, "seq": seq, "text": text}
-				if live >= liveOutputMax {
-					ev["paused"] = true // the UI shows the rest from the result
-				}
-				c.Env.Emit(EventToolOutput, ev)
-			},
-			Spill: bash.FileSpill(spillDir, bash.SpillFileName("bash-"+label, now().UnixMilli(), int(c.Env.nextSpill()))),
+			OnChunk: live.chunk,
+			Spill:   bash.FileSpill(spillDir, bash.SpillFileName("bash-"+live.label, now().UnixMilli(), int(c.Env.nextSpill()))),
 		})
 	}
-	stdout, stderr := capture(bash.Stdout, "stdout"), capture(bash.Stderr, "stderr")
+	stdout, stderr := capture(bash.Stdout, liveOut), capture(bash.Stderr, liveErr)
 	spec.Stdout, spec.Stderr = stdout, stderr
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -215,6 +205,8 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 	code, waitErr := waitBounded(ctx, runCtx, p)
 	stdout.Close()
 	stderr.Close()
+	liveOut.flush()
+	liveErr.flush()
 	out, errOut := stdout.Result(), stderr.Result()
 	res := Result{Content: bash.Format(out, errOut, code)}
 	fields := map[string]any{"exitCode": code, "stdout": out.WithMarker(), "stderr": errOut.WithMarker(),

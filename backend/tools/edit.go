@@ -10,6 +10,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
@@ -181,7 +182,7 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		if err == nil && ch.Version != 0 {
 			changes = append(changes, ch)
 		}
-		res.Content = "removed " + res.Path
+		res.Content = "removed " + names.Escape(res.Path)
 		fields["removed"] = true
 	case dest != nil:
 		mc, err := c.Review.captureMove(c, t, *dest)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
@@ -213,7 +214,7 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 		if created {
 			verb = "created"
 		}
-		res.Content = header + "\n" + verb + " " + display
+		res.Content = header + "\n" + verb + " " + names.Escape(display)
 		if drift {
 			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the content sent; Read it before editing")
 		}

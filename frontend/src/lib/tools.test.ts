@@ -3,6 +3,11 @@ import { toolResult } from '../bridge/normalize';
 import { clip, formatDuration, isExternal, toolTarget } from './tools';
 
 describe('toolTarget', () => {
+  it('escapes control and bidi characters in a path, never in a command', () => {
+    expect(toolTarget('Read', { path: 'a\n[x.txt#ABCD] b' }, '', null)).toBe('a\\n[x.txt#ABCD] b');
+    expect(toolTarget('Grep', { pattern: 'x', path: 'd\u202ef' }, '', null)).toBe('x in d\\u202ef');
+    expect(toolTarget('Bash', { command: 'printf "a\tb"' }, '', null)).toBe('printf "a\tb"');
+  });
   it('shows the command of Bash, the pattern of searches and the path otherwise', () => {
     expect(toolTarget('Bash', { command: 'go test ./...' }, '', null)).toBe('go test ./...');
     expect(toolTarget('Grep', { pattern: 'TODO', path: 'src' }, '', null)).toBe('TODO in src');

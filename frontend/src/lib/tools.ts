@@ -1,5 +1,6 @@
 // Small, pure helpers for showing tool calls.
 import type { ToolResult } from '../bridge/types';
+import { escapeName } from './names';
 
 function rec(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -40,9 +41,9 @@ export function toolTarget(tool: string, args: unknown, argsText: string, result
   if (tool === 'Glob' || tool === 'Grep') {
     const pattern = firstString(a, ['pattern', 'query']) || fromPartialJSON(argsText, ['pattern']);
     const dir = firstString(a, PATH_KEYS);
-    return dir ? `${pattern} in ${dir}` : pattern;
+    return dir ? `${pattern} in ${escapeName(dir)}` : pattern;
   }
-  return result?.path || firstString(a, PATH_KEYS) || fromPartialJSON(argsText, PATH_KEYS);
+  return escapeName(result?.path || firstString(a, PATH_KEYS) || fromPartialJSON(argsText, PATH_KEYS));
 }
 
 /** "120 ms", "4.2 s", "3m 05s". */

@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { DiffView } from './DiffView';
 import { hunkLineCount } from './groups';
+import { escapeName } from '../../lib/names';
 
 /** Diffs longer than this start collapsed. */
 export const OPEN_DIFF_LINES = 300;
@@ -59,12 +60,12 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
       message: (
         <>
           <p>
-            <code>{change.path}</code> goes back to how it was before the agent changed it ({change.additions} added,{' '}
+            <code>{escapeName(change.path)}</code> goes back to how it was before the agent changed it ({change.additions} added,{' '}
             {change.deletions} removed {change.deletions === 1 ? 'line is' : 'lines are'} undone).
           </p>
           {partner && (
             <p>
-              This change is half of a move: <code>{partner.path}</code> is rolled back with it.
+              This change is half of a move: <code>{escapeName(partner.path)}</code> is rolled back with it.
             </p>
           )}
           <p className="muted">If the file changed since, nothing is touched and you are shown what changed.</p>
@@ -77,7 +78,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
     setOutcome(null);
     try {
       const changed = await onRollback(change.snapshotId);
-      setOutcome({ kind: 'done', paths: changed.map((c) => c.path) });
+      setOutcome({ kind: 'done', paths: changed.map((c) => escapeName(c.path)) });
     } catch (err) {
       const error = toBridgeError(err);
       setOutcome({ kind: 'failed', error });
@@ -88,7 +89,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
   };
 
   return (
-    <li className={`change-card${rolledBack ? ' is-rolled-back' : ''}`} aria-label={change.path}>
+    <li className={`change-card${rolledBack ? ' is-rolled-back' : ''}`} aria-label={escapeName(change.path)}>
       <div className="change-head">
         <button
           type="button"
@@ -99,7 +100,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
           title={open ? 'Hide the diff' : 'Show the diff'}
         >
           {open ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
-          <span className="change-path">{change.path}</span>
+          <span className="change-path">{escapeName(change.path)}</span>
         </button>
         <span className={`change-status status-${change.status}`}>{STATUS_TEXT[change.status] ?? change.status}</span>
         <span className="change-counts" aria-label={`${change.additions} added, ${change.deletions} removed lines`}>
@@ -116,7 +117,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
             disabled={busy}
             icon={<RotateCcw size={13} aria-hidden="true" />}
             onClick={() => void rollback()}
-            aria-label={`Roll back ${change.path}`}
+            aria-label={`Roll back ${escapeName(change.path)}`}
           >
             {busy ? 'Rolling back…' : 'Rollback'}
           </Button>
@@ -147,7 +148,7 @@ function ChangeBody({ change }: { change: ReviewChange }) {
     <>
       {change.binary && <p className="change-note">Binary file: no diff is shown.</p>}
       {!change.binary && change.hunks.length === 0 && !change.truncated && <p className="change-note">No line changes.</p>}
-      {change.hunks.length > 0 && <DiffView hunks={change.hunks} label={`Diff of ${change.path}`} />}
+      {change.hunks.length > 0 && <DiffView hunks={change.hunks} label={`Diff of ${escapeName(change.path)}`} />}
       {change.truncated && <p className="change-note">The diff is too large to show completely; the counts are exact.</p>}
     </>
   );
@@ -163,7 +164,7 @@ function RollbackFailure({ error }: { error: BridgeError }) {
       </p>
       {reason && REASON_TEXT[reason] && <p className="conflict-reason">{REASON_TEXT[reason]}</p>}
       {error.code === ErrorCode.Conflict && reason !== 'alreadyRolledBack' && <p className="conflict-untouched">Nothing was rolled back; the file was left as it is.</p>}
-      {since && <SinceView since={since} path={typeof error.details.path === 'string' ? error.details.path : ''} />}
+      {since && <SinceView since={since} path={typeof error.details.path === 'string' ? escapeName(error.details.path) : ''} />}
     </>
   );
 }

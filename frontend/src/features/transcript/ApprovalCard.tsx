@@ -5,6 +5,7 @@ import type { ApprovalAnswer, ApprovalOutcome } from '../../bridge/types';
 import { clip } from '../../lib/tools';
 import type { ApprovalItem } from '../../state/transcript';
 import { ApprovalDiff } from './ApprovalDiff';
+import { escapeName } from '../../lib/names';
 
 export const PREVIEW_CHARS = 2_000;
 
@@ -62,7 +63,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
               <ExternalLink size={11} aria-hidden="true" /> Outside the workspace
             </span>
           )}
-          <code className="selectable">{r.path}</code>
+          <code className="selectable">{escapeName(r.path)}</code>
         </p>
       )}
       {r.preview && r.preview !== r.path && (

@@ -19,6 +19,7 @@ import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
+import { escapeName } from '../../lib/names';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
@@ -81,7 +82,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         message: (
           <>
             <p>
-              {change.path} goes back to how it was before the agent changed it ({change.additions} added, {change.deletions} removed lines are undone).
+              {escapeName(change.path)} goes back to how it was before the agent changed it ({change.additions} added, {change.deletions} removed lines are undone).
             </p>
             <p className="muted">If the file changed since, nothing is touched and you are told.</p>
           </>

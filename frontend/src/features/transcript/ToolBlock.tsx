@@ -19,6 +19,7 @@ import { useNow } from '../../lib/useNow';
 import { clip, formatDuration, isExternal, toolTarget } from '../../lib/tools';
 import type { OutputChunk, ToolItem, ToolStatus } from '../../state/transcript';
 import { DecisionDetails, DecisionSummary, decisionStatus, decisionTarget, isDecisionTool } from '../decisions/ToolDecision';
+import { escapeName } from '../../lib/names';
 
 /** Characters shown of a result's text; the model saw the full (bounded) result. */
 export const RESULT_VIEW_CHARS = 20_000;
@@ -232,8 +233,8 @@ function ReviewRow({ change, onRollback }: { change: ReviewChange; onRollback: (
   return (
     <li className={`review-row${rolledBack ? ' is-rolled-back' : ''}`}>
       <FileDiff size={13} aria-hidden="true" />
-      <span className="review-path" title={change.path}>
-        {change.path}
+      <span className="review-path" title={escapeName(change.path)}>
+        {escapeName(change.path)}
       </span>
       <span className="review-status">{change.status}</span>
       <span className="review-counts" aria-label={`${change.additions} added, ${change.deletions} removed lines`}>
@@ -242,7 +243,7 @@ function ReviewRow({ change, onRollback }: { change: ReviewChange; onRollback: (
       {rolledBack ? (
         <span className="review-state">Rolled back</span>
       ) : change.reversible ? (
-        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void rollback()} aria-label={`Roll back ${change.path}`}>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void rollback()} aria-label={`Roll back ${escapeName(change.path)}`}>
           <RotateCcw size={13} aria-hidden="true" />
           <span>{busy ? 'Rolling back…' : 'Rollback'}</span>
         </button>

@@ -7,6 +7,7 @@ import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import { sessionBranch, type MergePreview, type MergeResult, type Session, type WorktreeSetupEvent } from '../../bridge/types';
 import { Button, IconButton } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { escapeName } from '../../lib/names';
 
 export const WorktreeCode = {
   Conflict: 'WORKTREE_CONFLICT',
@@ -168,7 +169,7 @@ function PreviewBody({ preview }: { preview: MergePreview }) {
       <ul className="merge-files" aria-label="Changed files">
         {preview.files.map((f) => (
           <li key={f.path}>
-            <code>{f.path}</code>{' '}
+            <code>{escapeName(f.path)}</code>{' '}
             {f.binary ? (
               <span className="muted">binary</span>
             ) : (

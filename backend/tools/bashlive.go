@@ -1,0 +1,43 @@
+package tools
+
+import "github.com/pi-desktop/pi-desktop/backend/redact"
+
+// liveOutput forwards one stream of a running command to the UI as it
+// arrives, redacted for display (spec §8): whole lines only, so a secret
+// cut between two writes is still seen whole. At most liveOutputMax bytes
+// are sent; the UI shows the rest from the (redacted) result.
+type liveOutput struct {
+	c     *Call
+	label string
+	red   redact.Stream
+	seq   int
+	sent  int
+}
+
+func (l *liveOutput) chunk(_ int, text string) {
+	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
+		return
+	}
+	l.send(l.red.Write(text))
+}
+
+// flush sends a last partial line once the stream has closed.
+func (l *liveOutput) flush() {
+	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
+		return
+	}
+	l.send(l.red.Flush())
+}
+
+func (l *liveOutput) send(text string) {
+	if text == "" {
+		return
+	}
+	l.sent += len(text)
+	ev := map[string]any{"sessionId": l.c.SessionID, "toolCallId": l.c.Env.ToolCallID, "stream": l.label, "seq": l.seq, "text": text}
+	l.seq++
+	if l.sent >= liveOutputMax {
+		ev["paused"] = true // the UI shows the rest from the result
+	}
+	l.c.Env.Emit(EventToolOutput, ev)
+}
