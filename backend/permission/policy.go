@@ -100,10 +100,8 @@ func Effective(override, session, global string) string {
 //  3. explicit outside paths: auto allows, every other mode asks;
 //  4. the risk and permission-mode table, with session grants.
 func Evaluate(in Input) Verdict {
-	if in.OperatingMode == api.ModePlan || in.OperatingMode == api.ModeGoal {
-		if v, denied := contractDeny(in); denied {
-			return v
-		}
+	if v, denied := ContractDeny(in); denied {
+		return v
 	}
 	if (in.Lexical == PathScratch || in.Lexical == PathVisualization) && in.Real != in.Lexical {
 		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
@@ -164,8 +162,13 @@ func askReason(c Class) string {
 	}
 }
 
-// contractDeny is the Plan/Goal hard deny of spec §10.
-func contractDeny(in Input) (Verdict, bool) {
+// ContractDeny is the Plan/Goal hard deny of spec §10. It looks only at the
+// tool and the operating mode, so the host can apply it before anything
+// else, even before the arguments are validated.
+func ContractDeny(in Input) (Verdict, bool) {
+	if in.OperatingMode != api.ModePlan && in.OperatingMode != api.ModeGoal {
+		return Verdict{}, false
+	}
 	deny := func(code errs.Code, what string) (Verdict, bool) {
 		return Verdict{Decision: Deny, Code: code,
 			Reason: what + " is not available in " + in.OperatingMode + " mode; switch the session to Agent mode to change files"}, true

@@ -50,6 +50,10 @@ type Spec struct {
 	// else: policy, containment, timeout and audit are the same.
 	Deferred bool
 	Summary  string
+	// PlanSafeActions are the actions a plugin tool declares safe for Plan
+	// and Goal (spec §11, ADR 0211): a non-empty list admits the tool there,
+	// and the plugin runtime still refuses any action outside it.
+	PlanSafeActions []string
 }
 
 // Call is one validated call handed to a tool after policy allowed it.
