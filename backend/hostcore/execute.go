@@ -185,6 +185,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		if explicit {
 			in.Lexical, in.Real = permission.PathClass(lexicalRoot(r, binding.Temporary)), permission.PathClass(r.Root)
 		}
+		if spec.Mutates {
+			in.Protected = protectedChange(tool, args, resolver, r)
+		}
 		// A call that would fail anyway must not cost the user a card. A
 		// target that is external, or that a link carried out of the root
 		// its spelling names (scratch into the workspace), is only probed
@@ -198,6 +201,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 	}
 	in.Granted = c.broker.Granted(req.SessionID, spec.Name)
+	if in.Protected != permission.NotProtected {
+		in.ProtectedGranted = c.broker.Granted(req.SessionID, permission.ProtectedGrant(spec.Name, in.Protected, call.Target.Root == pathguard.External))
+	}
 	verdict := permission.Evaluate(in)
 	switch verdict.Decision {
 	case permission.Deny:
@@ -209,8 +215,8 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 	default:
 		st.row.Decision = decisionAllow
-		if in.Granted {
-			in.Granted = false
+		if in.Granted || in.ProtectedGranted {
+			in.Granted, in.ProtectedGranted = false, false
 			if permission.Evaluate(in).Decision == permission.Ask {
 				st.row.Decision = decisionGranted
 			}
@@ -262,7 +268,7 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	card := permission.Request{
 		ID: req.SessionID + "/" + req.ToolCallID, SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
 		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: st.row.ArgsPreview, External: v.External,
-		Workspace: b.Workspace, Delegate: req.Delegate,
+		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant,
 	}
 	if call.Target != nil {
 		card.Path = call.Target.Abs

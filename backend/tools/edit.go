@@ -69,6 +69,15 @@ func (editTool) Precheck(c *Call) error {
 	return nil
 }
 
+// MoveTarget returns the MV destination as spelled in ops, "" when none.
+func (editTool) MoveTarget(args json.RawMessage) string {
+	var a editArgs
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	return hashline.MoveDest(a.Ops)
+}
+
 func (editTool) Run(ctx context.Context, c *Call) Result {
 	var a editArgs
 	if err := json.Unmarshal(c.Args, &a); err != nil {

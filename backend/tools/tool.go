@@ -110,6 +110,13 @@ type Prechecker interface {
 	Precheck(c *Call) error
 }
 
+// Mover is implemented by tools whose call may write a second path besides
+// the target (Edit's MV destination), so the host can classify it before
+// policy decides.
+type Mover interface {
+	MoveTarget(args json.RawMessage) string
+}
+
 // Options configure the builtin tools.
 type Options struct {
 	// RgPath selects ripgrep for Grep: "" looks it up on PATH, "-" forces the
