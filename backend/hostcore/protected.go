@@ -22,11 +22,13 @@ const maxProtectedDepth = 128
 // a git dir whatever its name (a worktree's or submodule's, or one that a
 // .git file points to), found as git finds one. It probes only names, never
 // reports them, and anything it cannot read counts as not a git dir: the
-// name rules still hold.
+// name rules still hold. Only folders inside the target's root are probed.
 func protectedTarget(t pathguard.Resolved) permission.Protected {
 	rel := t.Rel
 	if t.Root == pathguard.External {
-		rel = filepath.ToSlash(t.Abs)
+		// Nothing outside the session's roots is touched before it is
+		// allowed, so an external target is classified by name only.
+		return permission.ProtectedName(filepath.ToSlash(t.Abs), false)
 	}
 	if p := permission.ProtectedName(rel, t.Root == pathguard.Workspace); p != permission.NotProtected {
 		return p
@@ -38,7 +40,7 @@ func protectedTarget(t pathguard.Resolved) permission.Protected {
 			return permission.ProtectedGit
 		}
 		parent := filepath.Dir(dir)
-		if dir == stop || parent == dir || (stop != "" && !strings.HasPrefix(dir, stop)) {
+		if dir == stop || parent == dir || !strings.HasPrefix(dir, stop) {
 			break
 		}
 		dir = parent
