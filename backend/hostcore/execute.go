@@ -121,14 +121,17 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		return tools.Failure(err) // never falls back to another workspace
 	}
 	st.row.OperatingMode = binding.Session.OperatingMode
+	tool, known := c.registry.Lookup(req.Tool)
+	in := toolInput(req.Tool, tool, known, binding.Session.OperatingMode)
+	// Spec §10: the contract modes' deny comes before anything else, a
+	// malformed or unknown call included, and is audited as a policy denial.
+	if v, denied := permission.ContractDeny(in); denied {
+		st.row.Decision = decisionDeny
+		return tools.Failure(errs.New(v.Code, "%s", v.Reason))
+	}
 	if verr != nil {
-		if errs.Is(verr, errs.ToolNotFound) && contractMode(binding.Session.OperatingMode) {
-			st.row.Decision = decisionDeny
-			return tools.Failure(errs.New(errs.ToolDisabledInPlan, "%s is not available in %s mode", clip(req.Tool), binding.Session.OperatingMode))
-		}
 		return tools.Failure(verr)
 	}
-	tool, _ := c.registry.Lookup(req.Tool)
 	spec := tool.Spec()
 	settings, err := view.settings(ctx)
 	if err != nil {
@@ -172,8 +175,8 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			ExtraEnv:      worktreeEnv,
 		},
 	}
-	in := permission.Input{Tool: spec.Name, Class: spec.Class, Risk: spec.Risk, OperatingMode: binding.Session.OperatingMode,
-		PermissionMode: mode, Temporary: binding.Temporary}
+	in.PermissionMode, in.Temporary = mode, binding.Temporary
+	prechecked := false
 	if spec.Shape != tools.NoPath {
 		r, err := resolver.Resolve(spelling)
 		if err != nil {
@@ -183,21 +186,27 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		st.row.PathRoot = string(r.Root)
 		st.row.ExternalPath = r.Root == pathguard.External
 		if explicit {
-			in.Lexical, in.Real = permission.PathClass(r.Lexical), permission.PathClass(r.Root)
-			if binding.Temporary && r.Lexical == pathguard.Workspace && r.Root == pathguard.Scratch {
-				// A temporary session's workspace is its scratch folder.
-				in.Lexical = permission.PathScratch
-			}
+			in.Lexical, in.Real = permission.PathClass(lexicalRoot(r, binding.Temporary)), permission.PathClass(r.Root)
 		}
-		// A call that would fail anyway must not cost the user a card. An
-		// external target is only probed once it is allowed.
-		if r.Root != pathguard.External {
+		if spec.Mutates {
+			in.Protected = protectedChange(tool, args, resolver, r)
+		}
+		// A call that would fail anyway must not cost the user a card. A
+		// target that is external, or that a link carried out of the root
+		// its spelling names (scratch into the workspace), is only probed
+		// once policy has allowed it: its refusal must come first, and no
+		// fact about it may reach the model before.
+		if r.Root != pathguard.External && lexicalRoot(r, binding.Temporary) == r.Root {
 			if err := precheck(tool, spec, call); err != nil {
 				return tools.Failure(err)
 			}
+			prechecked = true
 		}
 	}
 	in.Granted = c.broker.Granted(req.SessionID, spec.Name)
+	if in.Protected != permission.NotProtected {
+		in.ProtectedGranted = c.broker.Granted(req.SessionID, permission.ProtectedGrant(spec.Name, in.Protected, call.Target.Root == pathguard.External))
+	}
 	verdict := permission.Evaluate(in)
 	switch verdict.Decision {
 	case permission.Deny:
@@ -209,14 +218,14 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 	default:
 		st.row.Decision = decisionAllow
-		if in.Granted {
-			in.Granted = false
+		if in.Granted || in.ProtectedGranted {
+			in.Granted, in.ProtectedGranted = false, false
 			if permission.Evaluate(in).Decision == permission.Ask {
 				st.row.Decision = decisionGranted
 			}
 		}
 	}
-	if call.Target != nil && call.Target.Root == pathguard.External {
+	if call.Target != nil && !prechecked {
 		if err := precheck(tool, spec, call); err != nil {
 			return tools.Failure(err)
 		}
@@ -254,8 +263,6 @@ func editScope(req ToolRequest) string {
 	return req.SessionID + "\x00" + req.Delegate
 }
 
-func contractMode(m string) bool { return m == api.ModePlan || m == api.ModeGoal }
-
 // approve shows a card and waits. ok=false means the call must not run and
 // res says why.
 func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b session.Binding, call *tools.Call,
@@ -264,7 +271,7 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	card := permission.Request{
 		ID: req.SessionID + "/" + req.ToolCallID, SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
 		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: st.row.ArgsPreview, External: v.External,
-		Workspace: b.Workspace, Delegate: req.Delegate,
+		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant,
 	}
 	if call.Target != nil {
 		card.Path = call.Target.Abs

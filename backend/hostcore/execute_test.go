@@ -52,7 +52,7 @@ type env struct {
 	n       int
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, extra ...tools.Tool) *env {
 	t.Helper()
 	root := t.TempDir()
 	e := &env{t: t, cards: &cards{reqs: make(chan permission.Request, 64)},
@@ -64,7 +64,7 @@ func newEnv(t *testing.T) *env {
 	}
 	write(t, filepath.Join(e.project, "main.go"), "package main\n\nfunc main() {}\n")
 	write(t, filepath.Join(e.outside, "secret.txt"), "top secret\n")
-	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: filepath.Join(root, "data"), Sink: e.cards, RgPath: "-"})
+	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: filepath.Join(root, "data"), Sink: e.cards, RgPath: "-", ExtraTools: extra})
 	if err != nil {
 		t.Fatal(err)
 	}

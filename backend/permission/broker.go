@@ -45,6 +45,9 @@ type Request struct {
 	Diff      string `json:"diff,omitempty"`
 	DiffNote  string `json:"diffNote,omitempty"`
 	CreatedAt int64  `json:"createdAt"`
+	// Grant is what an allow-session answer grants: Verdict.Grant, or the
+	// tool when empty. Never sent: the UI answers by request id.
+	Grant string `json:"-"`
 }
 
 // Resolution is the event sent when a pending request ends.
@@ -85,11 +88,12 @@ func NewBroker(emit func(event string, payload any), now func() time.Time) *Brok
 	return &Broker{emit: emit, now: now, pending: map[string]map[string]*pending{}, grants: map[string]map[string]bool{}}
 }
 
-// Granted reports whether the session holds an allow-session grant for tool.
-func (b *Broker) Granted(sessionID, tool string) bool {
+// Granted reports whether the session holds an allow-session grant for key:
+// a tool name, or a Verdict.Grant such as a ProtectedGrant.
+func (b *Broker) Granted(sessionID, key string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.grants[sessionID][tool]
+	return b.grants[sessionID][key]
 }
 
 // Ask publishes req and blocks until it is answered, ctx is cancelled (a
@@ -148,7 +152,11 @@ func (b *Broker) finish(req Request, out Outcome) Outcome {
 		if b.grants[req.SessionID] == nil {
 			b.grants[req.SessionID] = map[string]bool{}
 		}
-		b.grants[req.SessionID][req.Tool] = true
+		key := req.Grant
+		if key == "" {
+			key = req.Tool
+		}
+		b.grants[req.SessionID][key] = true
 	}
 	return out
 }

@@ -67,6 +67,11 @@ type Input struct {
 	Lexical PathClass
 	Real    PathClass
 	Granted bool // an allow-session grant exists for (session, Tool)
+	// Protected classifies a change's target (and an Edit's MV
+	// destination); ProtectedGranted says an allow-session grant exists for
+	// ProtectedGrant(Tool, Protected, external).
+	Protected        Protected
+	ProtectedGranted bool
 	// Temporary marks a path-less session: its high-risk tools work only
 	// inside its scratch folder (spec §4b).
 	Temporary bool
@@ -79,6 +84,9 @@ type Verdict struct {
 	Code     errs.Code
 	Reason   string
 	External bool // the call needs the explicit outside-path capability
+	// Grant is the key an allow-session answer to this card installs; ""
+	// means the tool name (spec §6: allow-session scope is the tool).
+	Grant string
 }
 
 // Effective resolves the permission mode for one call: a delegate's explicit
@@ -97,13 +105,12 @@ func Effective(override, session, global string) string {
 // Evaluate applies the rules in their order of precedence:
 //  1. the contract modes' hard deny (no mode, grant or card can lift it);
 //  2. containment: a spelling inside scratch or visualization must land there;
-//  3. explicit outside paths: auto allows, every other mode asks;
-//  4. the risk and permission-mode table, with session grants.
+//  3. protected paths: a card in every mode, unless a grant for that class;
+//  4. explicit outside paths: auto allows, every other mode asks;
+//  5. the risk and permission-mode table, with session grants.
 func Evaluate(in Input) Verdict {
-	if in.OperatingMode == api.ModePlan || in.OperatingMode == api.ModeGoal {
-		if v, denied := contractDeny(in); denied {
-			return v
-		}
+	if v, denied := ContractDeny(in); denied {
+		return v
 	}
 	if (in.Lexical == PathScratch || in.Lexical == PathVisualization) && in.Real != in.Lexical {
 		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
@@ -113,6 +120,15 @@ func Evaluate(in Input) Verdict {
 	if external && in.Temporary && in.Class != ClassRead && in.Class != ClassControl {
 		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
 			Reason: "a temporary session changes files only inside its scratch folder; start a session in a project to work on other files"}
+	}
+	if in.Protected != NotProtected {
+		// Issue 13: an edit permission must not become code execution at
+		// the next git command, nor widen the agent's own configuration.
+		if in.ProtectedGranted {
+			return Verdict{Decision: Allow, External: external}
+		}
+		return Verdict{Decision: Ask, External: external, Reason: in.Protected.Reason(),
+			Grant: ProtectedGrant(in.Tool, in.Protected, external)}
 	}
 	auto := in.PermissionMode == api.PermissionAuto
 	if external {
@@ -164,8 +180,13 @@ func askReason(c Class) string {
 	}
 }
 
-// contractDeny is the Plan/Goal hard deny of spec §10.
-func contractDeny(in Input) (Verdict, bool) {
+// ContractDeny is the Plan/Goal hard deny of spec §10. It looks only at the
+// tool and the operating mode, so the host can apply it before anything
+// else, even before the arguments are validated.
+func ContractDeny(in Input) (Verdict, bool) {
+	if in.OperatingMode != api.ModePlan && in.OperatingMode != api.ModeGoal {
+		return Verdict{}, false
+	}
 	deny := func(code errs.Code, what string) (Verdict, bool) {
 		return Verdict{Decision: Deny, Code: code,
 			Reason: what + " is not available in " + in.OperatingMode + " mode; switch the session to Agent mode to change files"}, true

@@ -36,6 +36,12 @@ var (
 		{"plugin", permission.Input{Tool: "plugin_x_b", Class: permission.ClassPlugin, Risk: permission.Medium}},
 		{"mcp(claims low)", permission.Input{Tool: "mcp_s_t", Class: permission.ClassMCP, Risk: permission.Low}},
 		{"unknown", permission.Input{Tool: "Frob"}},
+		// Protected targets (.git, the agent's configuration): a card in
+		// every mode, whatever the Write/Edit grant; only a grant for the
+		// class lifts it.
+		{"Write(.git)", permission.Input{Tool: "Write", Class: permission.ClassEdit, Risk: permission.High, Protected: permission.ProtectedGit}},
+		{"Edit(config)", permission.Input{Tool: "Edit", Class: permission.ClassEdit, Risk: permission.High, Protected: permission.ProtectedAgentConfig}},
+		{"Write(.git)+cls", permission.Input{Tool: "Write", Class: permission.ClassEdit, Risk: permission.High, Protected: permission.ProtectedGit, ProtectedGranted: true}},
 	}
 	pathRows = []struct {
 		label         string
@@ -57,10 +63,14 @@ func cell(v permission.Verdict) string {
 	case permission.Deny:
 		return "deny:" + string(v.Code)
 	case permission.Ask:
+		a := "ask"
 		if v.External {
-			return "ask(ext)"
+			a = "ask(ext)"
 		}
-		return "ask"
+		if v.Grant != "" {
+			a += "(protected)"
+		}
+		return a
 	default:
 		if v.External {
 			return "allow(ext)"
@@ -134,8 +144,21 @@ func TestMatrixRules(t *testing.T) {
 			want(t, name, v, permission.Deny, errs.PluginDisabledInPlan)
 		case contract && tr.label == "unknown":
 			want(t, name, v, permission.Deny, errs.ToolDisabledInPlan)
+		case contract && strings.HasPrefix(tr.label, "Write("):
+			want(t, name, v, permission.Deny, errs.WriteDisabledInPlan)
+		case contract && strings.HasPrefix(tr.label, "Edit("):
+			want(t, name, v, permission.Deny, errs.EditDisabledInPlan)
 		case lex == permission.PathScratch && real != permission.PathScratch:
 			want(t, name, v, permission.Deny, errs.PathOutsideWorkspace)
+		case tr.in.Protected != "" && tr.in.ProtectedGranted:
+			want(t, name, v, permission.Allow, "")
+		case tr.in.Protected != "":
+			// Every permission mode, auto included, and a Write/Edit grant
+			// does not cover it.
+			want(t, name, v, permission.Ask, "")
+			if v.Grant != permission.ProtectedGrant(tr.in.Tool, tr.in.Protected, real == permission.PathExternal) || v.Reason != tr.in.Protected.Reason() {
+				t.Errorf("%s: protected card grant %q reason %q", name, v.Grant, v.Reason)
+			}
 		case real == permission.PathExternal:
 			if pm == "auto" || g {
 				want(t, name, v, permission.Allow, "")

@@ -14,7 +14,6 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/review"
-	"github.com/pi-desktop/pi-desktop/backend/viz"
 )
 
 type editArgs struct {
@@ -56,6 +55,9 @@ func (editTool) Spec() Spec {
 // Precheck refuses before any card an Edit of a missing file (Write creates
 // files) or of something that is not a regular file.
 func (editTool) Precheck(c *Call) error {
+	if err := checkVizName(*c.Target); err != nil {
+		return err
+	}
 	fi, err := c.Resolver.Stat(*c.Target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -68,12 +70,24 @@ func (editTool) Precheck(c *Call) error {
 	return nil
 }
 
+// MoveTarget returns the MV destination as spelled in ops, "" when none.
+func (editTool) MoveTarget(args json.RawMessage) string {
+	var a editArgs
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	return hashline.MoveDest(a.Ops)
+}
+
 func (editTool) Run(ctx context.Context, c *Call) Result {
 	var a editArgs
 	if err := json.Unmarshal(c.Args, &a); err != nil {
 		return Failure(errs.Wrap(err, errs.InvalidArgument, "Edit arguments do not decode"))
 	}
 	t := *c.Target
+	if err := checkVizName(t); err != nil {
+		return Failure(err)
+	}
 	key := c.Resolver.Key(t)
 	display := DisplayPath(t)
 	for range commitAttempts {
@@ -129,9 +143,8 @@ func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard
 	if err != nil {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops", Message: errs.ToPayload(err).Message}
 	}
-	if d.Root == pathguard.Visualization && !viz.ValidFileName(d.Rel) {
-		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: hashline.RetryFixOps,
-			Message: "the visualization folder takes only single .html files with plain names such as chart.html, not " + d.Rel}
+	if err := checkVizName(d); err != nil {
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: hashline.RetryFixOps, Message: errs.ToPayload(err).Message}
 	}
 	if d.Root != src.Root || d.Root == pathguard.External {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops",

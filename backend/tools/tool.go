@@ -50,6 +50,10 @@ type Spec struct {
 	// else: policy, containment, timeout and audit are the same.
 	Deferred bool
 	Summary  string
+	// PlanSafeActions are the actions a plugin tool declares safe for Plan
+	// and Goal (spec §11, ADR 0211): a non-empty list admits the tool there,
+	// and the plugin runtime still refuses any action outside it.
+	PlanSafeActions []string
 }
 
 // Call is one validated call handed to a tool after policy allowed it.
@@ -104,6 +108,13 @@ type Tool interface {
 // before it costs the user an approval card (Write: an overwrite needs a tag).
 type Prechecker interface {
 	Precheck(c *Call) error
+}
+
+// Mover is implemented by tools whose call may write a second path besides
+// the target (Edit's MV destination), so the host can classify it before
+// policy decides.
+type Mover interface {
+	MoveTarget(args json.RawMessage) string
 }
 
 // Options configure the builtin tools.

@@ -90,6 +90,9 @@ func (writeTool) Precheck(c *Call) error {
 	if err := json.Unmarshal(c.Args, &a); err != nil {
 		return errs.Wrap(err, errs.InvalidArgument, "Write arguments do not decode")
 	}
+	if err := checkVizName(*c.Target); err != nil {
+		return err
+	}
 	fi, err := c.Resolver.Stat(*c.Target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -111,8 +114,8 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	}
 	target := *c.Target
 	display := DisplayPath(target)
-	if target.Root == pathguard.Visualization && !viz.ValidFileName(target.Rel) {
-		return Failure(errs.New(errs.InvalidArgument, "the visualization folder takes only single .html files with plain names such as chart.html, not %s", target.Rel).With("field", "path"))
+	if err := checkVizName(target); err != nil {
+		return Failure(err)
 	}
 	content, err := stripPasted(a.Content)
 	if err != nil {

@@ -9,6 +9,7 @@ import { useToasts } from '../../state/ToastContext';
 import { Button, IconButton } from '../../ui/Button';
 import { Segmented } from '../../ui/Segmented';
 import { Toggle } from '../../ui/Toggle';
+import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
 
 type Field = keyof Settings;
@@ -118,6 +119,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">
               <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />
+              <ProtectedPathsNote />
               <ShellField value={draft.defaultCommandShell} shells={info.commandShells} error={errors.defaultCommandShell} onChange={(v) => set('defaultCommandShell', v)} />
               <TimeoutField value={draft.permissionTimeoutSeconds} error={errors.permissionTimeoutSeconds} onChange={(v) => set('permissionTimeoutSeconds', v)} />
               <VisualizationsField value={draft.inlineVisualizations} error={errors.inlineVisualizations} onChange={(v) => set('inlineVisualizations', v)} />
