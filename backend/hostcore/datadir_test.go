@@ -111,3 +111,28 @@ func assertNotWritable(t *testing.T, dataDir, named string) {
 		}
 	}
 }
+
+// Four hosts starting together on a new data folder all come up (the
+// desktop app and `pi-desktop tool` runs may start at the same moment).
+func TestConcurrentFirstStart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	const n = 4
+	errc := make(chan error, n)
+	start := make(chan struct{})
+	for range n {
+		go func() {
+			<-start
+			core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: dir})
+			if err == nil {
+				err = core.Close()
+			}
+			errc <- err
+		}()
+	}
+	close(start)
+	for range n {
+		if err := <-errc; err != nil {
+			t.Errorf("New: %v", err)
+		}
+	}
+}
