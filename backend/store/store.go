@@ -92,6 +92,12 @@ func prepareFile(file string) error {
 	}
 	// Create it private to the user before SQLite does with its umask default.
 	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		// Another process starting at the same moment made it first.
+		if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() {
+			return nil
+		}
+	}
 	if err != nil {
 		return errs.Wrap(err, errs.StorageUnavailable, "cannot create the database %s; check that the data directory is writable", file)
 	}
@@ -105,19 +111,27 @@ func (s *Store) migrate(ctx context.Context, steps []Migration) error {
 	}
 	// A first look without a lock decides whether to write at all, so a
 	// refused database is never touched.
-	current, err := s.checkVersion(ctx, s.db, latest)
+	var current int
+	err := retryBusy(ctx, func() (err error) {
+		current, err = s.checkVersion(ctx, s.db, latest)
+		return err
+	})
 	if err != nil || current == latest {
 		return err
 	}
 	// WAL is a property of the file: set it only when about to write anyway.
-	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+	err = retryBusy(ctx, func() error {
+		_, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
+		return err
+	})
+	if err != nil {
 		return classify(err, s.path)
 	}
 	for _, m := range steps {
 		if m.Version <= current {
 			continue
 		}
-		if err := s.apply(ctx, m, latest); err != nil {
+		if err := retryBusy(ctx, func() error { return s.apply(ctx, m, latest) }); err != nil {
 			return err
 		}
 	}
