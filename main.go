@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data-dir", "", "")
 	openSession := fs.String("session", "", "")
 	registerBuildFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := toolcli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
 			return 0

@@ -18,9 +18,10 @@ func TestCLI(t *testing.T) {
 		{"long help", []string{"--help"}, 0, "Usage:", ""},
 		{"short help", []string{"-h"}, 0, "Usage:", ""},
 		{"help command", []string{"help"}, 0, "Usage:", ""},
-		{"unknown flag", []string{"--frobnicate"}, 2, "", "flag provided but not defined: -frobnicate"},
+		{"unknown flag", []string{"--frobnicate"}, 2, "", "flag provided but not defined: --frobnicate"},
+		{"unknown flag, one dash", []string{"-frobnicate=1"}, 2, "", "flag provided but not defined: -frobnicate\n"},
 		{"unknown command", []string{"launch"}, 2, "", `unknown command "launch"`},
-		{"data-dir without value", []string{"--data-dir"}, 2, "", "flag needs an argument"},
+		{"data-dir without value", []string{"--data-dir"}, 2, "", "flag needs an argument: --data-dir"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

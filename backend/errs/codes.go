@@ -14,6 +14,8 @@ const (
 	StorageCorrupt     Code = "STORAGE_CORRUPT"
 	SchemaTooNew       Code = "SCHEMA_TOO_NEW"
 	MigrationFailed    Code = "MIGRATION_FAILED"
+	StorageForeign     Code = "STORAGE_FOREIGN"       // the database file holds another program's tables
+	DataDirNotWritable Code = "DATA_DIR_NOT_WRITABLE" // the data directory cannot be written
 
 	// Projects and sessions.
 	ProjectNotFound   Code = "PROJECT_NOT_FOUND"
@@ -117,6 +119,7 @@ func Codes() []Code {
 	return []Code{
 		InvalidArgument, NotFound, Conflict, Internal,
 		StorageUnavailable, StorageCorrupt, SchemaTooNew, MigrationFailed,
+		StorageForeign, DataDirNotWritable,
 		ProjectNotFound, ProjectExists, SessionNotFound, WorkspaceRequired,
 		PathOutsideWorkspace,
 		ToolNotFound, ToolDenied, ToolTimeout, ToolFailed, ToolAborted, PermissionTimeout,

@@ -110,9 +110,8 @@ type Core struct {
 	roots     pathguard.RootCache
 }
 
-// New creates the data directory, opens the database (migrating it) and runs
-// the startup sweep. On error nothing is left open.
-func New(ctx context.Context, cfg Config) (*Core, error) {
+// newCore is New before its errors are put in the user's terms.
+func newCore(ctx context.Context, cfg Config) (*Core, error) {
 	if cfg.GOOS == "" {
 		cfg.GOOS = runtime.GOOS
 	}
@@ -123,12 +122,12 @@ func New(ctx context.Context, cfg Config) (*Core, error) {
 		cfg.Sink = NopSink{}
 	}
 	layout := paths.Layout{Root: cfg.DataDir}
-	if err := layout.Ensure(); err != nil {
-		return nil, fmt.Errorf("prepare data directory: %w", err)
+	if err := layout.Prepare(); err != nil {
+		return nil, err
 	}
 	logFile, err := os.OpenFile(filepath.Join(layout.Logs(), "pi-desktop.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open log file: %w", err)
+		return nil, &paths.DirError{Dir: layout.Logs(), Err: err}
 	}
 	log := slog.New(slog.NewJSONHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	st, err := store.Open(ctx, layout.Database(), store.Options{})

@@ -92,6 +92,12 @@ func prepareFile(file string) error {
 	}
 	// Create it private to the user before SQLite does with its umask default.
 	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		// Another process starting at the same moment made it first.
+		if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() {
+			return nil
+		}
+	}
 	if err != nil {
 		return errs.Wrap(err, errs.StorageUnavailable, "cannot create the database %s; check that the data directory is writable", file)
 	}
@@ -99,40 +105,63 @@ func prepareFile(file string) error {
 }
 
 func (s *Store) migrate(ctx context.Context, steps []Migration) error {
-	current, err := s.SchemaVersion(ctx)
-	if err != nil {
-		return err
-	}
 	latest := 0
 	if len(steps) > 0 {
 		latest = steps[len(steps)-1].Version
 	}
-	if current > latest {
-		return errs.New(errs.SchemaTooNew,
-			"the database %s has schema version %d but this PI-Desktop understands up to %d; install the newer PI-Desktop that wrote it, or start with another --data-dir",
-			s.path, current, latest).With("schemaVersion", current).With("supportedVersion", latest)
+	// A first look without a lock decides whether to write at all, so a
+	// refused database is never touched.
+	var current int
+	err := retryBusy(ctx, func() (err error) {
+		current, err = s.checkVersion(ctx, s.db, latest)
+		return err
+	})
+	if err != nil || current == latest {
+		return err
 	}
-	if current == latest {
-		return nil
-	}
-	// WAL is a property of the file: set it only when about to write anyway,
-	// so a refused database is never touched.
-	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+	// WAL is a property of the file: set it only when about to write anyway.
+	err = retryBusy(ctx, func() error {
+		_, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
+		return err
+	})
+	if err != nil {
 		return classify(err, s.path)
 	}
 	for _, m := range steps {
 		if m.Version <= current {
 			continue
 		}
-		if err := s.apply(ctx, m); err != nil {
+		if err := retryBusy(ctx, func() error { return s.apply(ctx, m, latest) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *Store) apply(ctx context.Context, m Migration) error {
+// checkVersion reads the schema version through q and refuses a database
+// that is newer than this build or not PI-Desktop's.
+func (s *Store) checkVersion(ctx context.Context, q querier, latest int) (int, error) {
+	current, err := s.checkOurs(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	if current > latest {
+		return 0, errs.New(errs.SchemaTooNew,
+			"the database %s has schema version %d but this PI-Desktop understands up to %d; install the newer PI-Desktop that wrote it, or start with another --data-dir",
+			s.path, current, latest).With("schemaVersion", current).With("supportedVersion", latest)
+	}
+	return current, nil
+}
+
+func (s *Store) apply(ctx context.Context, m Migration, latest int) error {
 	err := s.Tx(ctx, func(tx *sql.Tx) error {
+		// The transaction begins IMMEDIATE (_txlock), so this read is under
+		// the write lock: another process that started at the same moment
+		// and applied the step already is seen here, and the step skipped.
+		current, err := s.checkVersion(ctx, tx, latest)
+		if err != nil || current >= m.Version {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
 			return err
@@ -144,7 +173,7 @@ func (s *Store) apply(ctx context.Context, m Migration) error {
 			m.Version, m.Name, time.Now().UnixMilli()); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version))
+		_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version))
 		return err
 	})
 	if err != nil {
@@ -169,15 +198,37 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 
 // classify maps a SQLite failure at open to a stable code.
 func classify(err error, file string) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-			return errs.Wrap(err, errs.StorageCorrupt,
-				"the database %s is damaged or not a PI-Desktop database; it was left untouched. Move it aside to start fresh, or restore it from a backup", file)
-		}
+	if IsDamaged(err) {
+		return Damaged(err, file)
 	}
 	return errs.Wrap(err, errs.StorageUnavailable, "cannot read the database %s; check its permissions and free disk space", file)
+}
+
+// Damaged reports err, a SQLite "corrupt" or "not a database" failure on
+// file, with where the file is and how to recover from it.
+func Damaged(err error, file string) error {
+	return errs.Wrap(err, errs.StorageCorrupt,
+		"the database %s is damaged (SQLite: %s); it was left untouched. To start fresh, quit PI-Desktop and move it aside, e.g. mv '%s' '%s.damaged' (with its -wal and -shm files if present): PI-Desktop then creates a new, empty database there. Or restore it from a backup",
+		file, sqliteMessage(err), file, file).With("path", file)
+}
+
+// IsDamaged reports whether err is SQLite saying a database file is
+// corrupt or not a database at all.
+func IsDamaged(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == sqlite3.SQLITE_NOTADB || c == sqlite3.SQLITE_CORRUPT
+}
+
+func sqliteMessage(err error) string {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	return err.Error()
 }
 
 // DB returns the connection pool for domain packages' queries.

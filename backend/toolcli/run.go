@@ -68,7 +68,7 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 		fmt.Fprintf(env.Stderr, "pi-desktop run: "+format+"\n\n%s", append(a, RunUsage)...)
 		return 2
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(env.Stdout, RunUsage)
 			return 0

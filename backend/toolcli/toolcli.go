@@ -5,6 +5,7 @@ package toolcli
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -40,6 +41,10 @@ JSON object per line:
 Each result is printed as one JSON line as soon as it completes. A call that
 needs approval and has no "approve" is denied.
 
+Exit status: 0 when every line was read and every call succeeded; 1 when a
+call failed or was denied, or the host could not start; 2 for a usage error
+or a script that could not be read to its end.
+
 Options:
   --workspace DIR        the project folder (required)
   --data-dir DIR         data directory (default: the app's; env PI_DESKTOP_DATA_DIR)
@@ -70,11 +75,15 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	ResolveDataDir func(flagValue string) (string, error)
 	Version        string
+	// MaxScriptLine is the longest script line read, in bytes
+	// (0 = DefaultMaxScriptLine; tests lower it).
+	MaxScriptLine int
 }
 
 // Run executes `pi-desktop tool` with args (after the word "tool") and
-// returns the exit code: 0 when every call was processed, 1 when the host
-// could not start, 2 on usage errors.
+// returns the exit code: 0 when every line was read and every call
+// succeeded, 1 when a call failed or was denied or the host could not
+// start, 2 on usage errors or a script not read to its end.
 func Run(ctx context.Context, args []string, env Env) int {
 	fs := flag.NewFlagSet("pi-desktop tool", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -93,7 +102,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "pi-desktop tool: "+format+"\n\n%s", append(a, Usage)...)
 		return 2
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(env.Stdout, Usage)
 			return 0
@@ -123,10 +132,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 		if a == "" {
 			a = "{}"
 		}
-		line, _ := json.Marshal(Line{Tool: single, Args: json.RawMessage(a), Approve: *approve})
-		if !json.Valid([]byte(a)) {
-			return usageErr("--args is not valid JSON")
+		var probe any
+		if err := json.Unmarshal([]byte(a), &probe); err != nil {
+			return usageErr("--args is not valid JSON: %s", jsonError(a, err))
 		}
+		line, _ := json.Marshal(Line{Tool: single, Args: json.RawMessage(a), Approve: *approve})
 		input = strings.NewReader(string(line))
 	case *script == "-":
 		input = env.Stdin
@@ -144,7 +154,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "pi-desktop tool: %v\n", err)
 		return 1
 	}
-	d := &driver{}
+	d := &driver{single: single != ""}
 	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: d})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "pi-desktop tool: %s\n", errs.ToPayload(err).Message)
@@ -157,7 +167,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "pi-desktop tool: %s\n", errs.ToPayload(err).Message)
 		return 1
 	}
-	d.run(ctx, sessionID, *mode, input, env.Stdout)
+	failed, err := d.run(ctx, sessionID, *mode, newLineReader(input, env.MaxScriptLine), env.Stdout)
+	switch {
+	case err != nil:
+		fmt.Fprintf(env.Stderr, "pi-desktop tool: %v; reading stopped there, and that line and any after it were not run\n", err)
+		return 2
+	case failed:
+		return 1
+	}
 	return 0
 }
 
@@ -210,10 +227,12 @@ func answer(s string) permission.Outcome {
 // driver runs script lines and answers approval cards from them. It is the
 // core's event sink, so the cards go through the real broker.
 type driver struct {
-	core *hostcore.Core
+	core   *hostcore.Core
+	single bool // one call from the command line, not a script
 
 	mu      sync.Mutex
 	pending permission.Outcome // the answer for the line being run
+	denied  bool               // a card of this line was denied for want of an answer
 }
 
 // Emit answers an approval card with the current line's answer; a line
@@ -231,48 +250,74 @@ func (d *driver) Emit(event string, payload any) {
 	d.mu.Unlock()
 	if out == "" {
 		out = permission.Denied
+		d.mu.Lock()
+		d.denied = true
+		d.mu.Unlock()
 	}
 	_ = d.core.ResolveApproval(req.SessionID, req.ID, out)
 }
 
-func (d *driver) run(ctx context.Context, sessionID, mode string, input io.Reader, stdout io.Writer) {
+// run runs the script's lines in order. It reports whether any line
+// failed, and why reading stopped before the end of the input, if it did.
+func (d *driver) run(ctx context.Context, sessionID, mode string, lines *lineReader, stdout io.Writer) (failed bool, readErr error) {
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	sc := bufio.NewScanner(input)
-	sc.Buffer(make([]byte, 0, 64<<10), 32<<20)
 	turn := fmt.Sprintf("cli-%d", time.Now().UnixNano())
 	n := 0
-	for sc.Scan() {
-		raw := strings.TrimSpace(sc.Text())
-		if raw == "" || strings.HasPrefix(raw, "#") {
+	for {
+		b, err := lines.next()
+		if errors.Is(err, io.EOF) {
+			return failed, nil
+		}
+		if err != nil {
+			// Said on standard output too, for a driver reading results.
+			_ = enc.Encode(tools.Failure(errs.Wrap(err, errs.InvalidArgument, "reading the script stopped: %v", err)))
+			_ = w.Flush()
+			return true, err
+		}
+		raw := bytes.TrimSpace(b)
+		if len(raw) == 0 || raw[0] == '#' {
 			continue
 		}
 		n++
-		var line Line
-		var res tools.Result
-		if err := json.Unmarshal([]byte(raw), &line); err != nil {
-			res = tools.Failure(errs.New(errs.InvalidArgument, "script line %d is not a JSON object like {\"tool\":\"Read\",\"args\":{…}}", n))
-		} else if line.Approve != "" && answer(line.Approve) == "" {
-			res = tools.Failure(errs.New(errs.InvalidArgument, "script line %d: approve must be once, session or deny", n).With("field", "approve"))
-		} else if line.Op != "" {
-			res = d.op(ctx, sessionID, line, n)
-		} else {
-			d.mu.Lock()
-			d.pending = answer(line.Approve)
-			d.mu.Unlock()
-			res = d.core.Execute(ctx, hostcore.ToolRequest{
-				SessionID: sessionID, TurnID: turn, ToolCallID: fmt.Sprintf("%s-%d", turn, n),
-				Tool: line.Tool, Args: line.Args, PermissionOverride: mode, PromptID: cmp.Or(line.Prompt, turn),
-			})
-		}
+		res := d.line(ctx, sessionID, mode, turn, raw, n)
+		failed = failed || !res.OK
 		_ = enc.Encode(res)
 		_ = w.Flush() // a driver may choose its next line from this result
 	}
-	if err := sc.Err(); err != nil {
-		_ = enc.Encode(tools.Failure(errs.Wrap(err, errs.InvalidArgument, "reading the script stopped: %v", err)))
-		_ = w.Flush()
+}
+
+// line runs one script line (the n-th call).
+func (d *driver) line(ctx context.Context, sessionID, mode, turn string, raw []byte, n int) tools.Result {
+	var line Line
+	if err := json.Unmarshal(raw, &line); err != nil {
+		return tools.Failure(errs.New(errs.InvalidArgument, "script line %d is not a JSON object like {\"tool\":\"Read\",\"args\":{…}}: %s", n, jsonError(string(raw), err)))
 	}
+	if line.Approve != "" && answer(line.Approve) == "" {
+		return tools.Failure(errs.New(errs.InvalidArgument, "script line %d: approve must be once, session or deny", n).With("field", "approve"))
+	}
+	if line.Op != "" {
+		return d.op(ctx, sessionID, line, n)
+	}
+	d.mu.Lock()
+	d.pending, d.denied = answer(line.Approve), false
+	d.mu.Unlock()
+	res := d.core.Execute(ctx, hostcore.ToolRequest{
+		SessionID: sessionID, TurnID: turn, ToolCallID: fmt.Sprintf("%s-%d", turn, n),
+		Tool: line.Tool, Args: line.Args, PermissionOverride: mode, PromptID: cmp.Or(line.Prompt, turn),
+	})
+	d.mu.Lock()
+	denied := d.denied
+	d.mu.Unlock()
+	if denied && res.Code == errs.ToolDenied {
+		// No person was asked: say what the line lacks, not "user denied".
+		res.Message = `needs approval: add "approve":"once" to this line, or use --mode`
+		if d.single {
+			res.Message = "needs approval: add --approve once, or use --mode"
+		}
+	}
+	return res
 }
 
 // op runs a non-tool script line.

@@ -70,7 +70,7 @@ func TestScriptRunsInOrderAndFailsClosed(t *testing.T) {
 		`{"tool":"Glob","args":{"pattern":"*.txt"}}`,
 	}, "\n")
 	code, res, stderr := f.run(t, strings.NewReader(script), "--workspace", f.workspace, "--script", "-")
-	if code != 0 || len(res) != 5 {
+	if code != 1 || len(res) != 5 {
 		t.Fatalf("exit %d, %d results, stderr %s", code, len(res), stderr)
 	}
 	if !res[0].OK || !strings.HasPrefix(res[0].Content, "[notes.txt#") || res[0].Tag == "" || res[0].TraceID == "" {
@@ -140,7 +140,7 @@ func TestSingleCallAndSessionReuse(t *testing.T) {
 		}
 	}
 	code, res, _ := f.run(t, nil, "Write", "--workspace", f.workspace, "--operating-mode", "plan", "--args", `{"path":"p.txt","content":"x"}`, "--approve", "once")
-	if code != 0 || res[0].Code != "WRITE_DISABLED_IN_PLAN" {
+	if code != 1 || res[0].Code != "WRITE_DISABLED_IN_PLAN" {
 		t.Errorf("plan Write = %d %+v", code, res)
 	}
 	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: f.data})
@@ -188,7 +188,7 @@ func TestModeIsPerRun(t *testing.T) {
 		t.Fatalf("auto run = %d %+v", code, res)
 	}
 	code, res, _ = f.run(t, nil, "Write", "--workspace", f.workspace, "--args", `{"path":"b.txt","content":"x"}`)
-	if code != 0 || res[0].OK || res[0].Code != "TOOL_DENIED" {
+	if code != 1 || res[0].OK || res[0].Code != "TOOL_DENIED" {
 		t.Errorf("next run without --mode = %+v; want a card, denied for lack of approve", res)
 	}
 	if _, err := os.Stat(filepath.Join(f.workspace, "b.txt")); !os.IsNotExist(err) {
@@ -219,7 +219,7 @@ func TestRollbackOp(t *testing.T) {
 	id := written.Review[0].SnapshotID
 	lines := fmt.Sprintf(`{"op":"rollback","changeId":%q}`+"\n"+`{"op":"rollback","changeId":%q}`+"\n"+`{"op":"reviews"}`, id, id)
 	code, res, _ := f.run(t, strings.NewReader(lines), "--workspace", f.workspace, "--script", "-")
-	if code != 0 || len(res) != 3 {
+	if code != 1 || len(res) != 3 { // the second rollback fails
 		t.Fatalf("exit %d, %+v", code, res)
 	}
 	if !res[0].OK {

@@ -88,10 +88,15 @@ func (l Layout) Logs() string           { return filepath.Join(l.Root, "logs") }
 // Ensure creates the data directory and its fixed folders, private to the
 // user. Per-session folders are created lazily by their owners.
 func (l Layout) Ensure() error {
-	for _, dir := range []string{l.Root, l.Scratch(), l.Visualizations(), l.Reviews(), l.Worktrees(), l.Logs()} {
+	for _, dir := range l.folders() {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
 	return nil
+}
+
+// folders lists the data directory and its fixed folders, parents first.
+func (l Layout) folders() []string {
+	return []string{l.Root, l.Scratch(), l.Visualizations(), l.Reviews(), l.Worktrees(), l.Logs()}
 }

@@ -1,6 +1,7 @@
 package paths_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,5 +57,38 @@ func TestLayoutEnsure(t *testing.T) {
 		if err != nil || !fi.IsDir() {
 			t.Errorf("%s not created: %v", dir, err)
 		}
+	}
+}
+
+func TestLayoutPrepare(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, root, failing string
+	}{
+		{"new", filepath.Join(base, "data"), ""},
+		{"under a file", filepath.Join(file, "data"), filepath.Join(file, "data")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := paths.Layout{Root: tt.root}
+			err := l.Prepare()
+			var de *paths.DirError
+			switch {
+			case tt.failing == "" && err != nil:
+				t.Fatal(err)
+			case tt.failing != "" && (!errors.As(err, &de) || de.Dir != tt.failing):
+				t.Fatalf("Prepare = %v; want a DirError naming %s", err, tt.failing)
+			case tt.failing == "":
+				// The probe leaves nothing behind.
+				entries, _ := os.ReadDir(l.Logs())
+				if len(entries) != 0 {
+					t.Errorf("logs folder holds %v after Prepare", entries)
+				}
+			}
+		})
 	}
 }

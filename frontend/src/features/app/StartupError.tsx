@@ -7,6 +7,8 @@ const HEADINGS: Record<string, string> = {
   STORAGE_CORRUPT: 'The database is damaged',
   STORAGE_UNAVAILABLE: 'The data directory is not available',
   MIGRATION_FAILED: 'The database could not be upgraded',
+  STORAGE_FOREIGN: 'The database belongs to another program',
+  DATA_DIR_NOT_WRITABLE: 'The data folder is not writable',
 };
 
 /** Full-window screen shown when the backend could not start. Nothing else is rendered. */
