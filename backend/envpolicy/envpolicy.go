@@ -41,9 +41,6 @@ var awsCredentials = []string{
 	"AWS_CONTAINER_AUTHORIZATION_TOKEN",
 }
 
-// Rules describes the default drop rules for the settings screen.
-const Rules = "*_API_KEY, *_SECRET*, *_TOKEN, *PASSWORD*, *_PRIVATE_KEY, AWS credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, …) and the API-key variables of the model providers"
-
 // DroppedByDefault reports whether a default rule drops name. The rules
 // match in any case on every OS: a lowercase github_token is as much a
 // token as GITHUB_TOKEN, and dropping it fails closed (Pass restores it).

@@ -2,7 +2,9 @@ package shells
 
 import (
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
@@ -17,4 +19,18 @@ func TestMain(m *testing.M) {
 		os.Exit(probeHost())
 	}
 	os.Exit(m.Run())
+}
+
+// probeHostEnv makes the test binary a host that runs one probe (args in
+// the variable: runner|direct, the fake shell) and waits to be killed.
+const probeHostEnv = "PI_SHELLS_TEST_PROBE_HOST"
+
+func probeHost() int {
+	mode, shell, _ := strings.Cut(os.Getenv(probeHostEnv), ":")
+	p := &PathProbe{Shells: []string{shell}, Timeout: time.Hour, Env: []string{"PATH=/usr/bin:/bin"}}
+	if mode == "runner" {
+		p.RunnerExe, _ = os.Executable()
+	}
+	p.Result()
+	return 0
 }

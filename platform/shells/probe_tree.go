@@ -10,8 +10,9 @@ import (
 )
 
 // probeKillGrace is the pause between SIGTERM and SIGKILL for a probe's
-// tree: nothing in it has work worth finishing.
-const probeKillGrace = 200 * time.Millisecond
+// tree: long enough for startup files' exit traps to release their locks
+// (pyenv rehash), short against the probe's bound.
+const probeKillGrace = 500 * time.Millisecond
 
 // probeInTree runs the probe in a process tree owned by the runner: the
 // runner kills whatever the startup files left behind once the shell has

@@ -181,20 +181,6 @@ func TestPathProbeClose(t *testing.T) {
 	})
 }
 
-// probeHostEnv makes the test binary a host that runs one probe (args in
-// the variable: runner|direct, the fake shell) and waits to be killed.
-const probeHostEnv = "PI_SHELLS_TEST_PROBE_HOST"
-
-func probeHost() int {
-	mode, shell, _ := strings.Cut(os.Getenv(probeHostEnv), ":")
-	p := &PathProbe{Shells: []string{shell}, Timeout: time.Hour, Env: []string{"PATH=/usr/bin:/bin"}}
-	if mode == "runner" {
-		p.RunnerExe, _ = os.Executable()
-	}
-	p.Result()
-	return 0
-}
-
 // No probe outlives a host that dies, even by SIGKILL: the runner sees its
 // stdin close and kills the tree. Without the runner the parent-death
 // signal (Linux) kills the shell; what it started in its group survives,
@@ -224,6 +210,37 @@ func TestPathProbeDiesWithTheHost(t *testing.T) {
 				return
 			}
 			waitGone(t, "after the host died", 10*time.Second, pids...)
+		})
+	}
+}
+
+// A probe killed at its bound lets the startup files clean up first: pyenv
+// rehash holds a lock file while it runs and removes it from an EXIT trap;
+// a SIGKILL leaves it behind, and every later login shell (each Bash call's
+// `bash -lc` too) then waits pyenv's 60 s for it.
+func TestPathProbeLetsStartupFilesCleanUp(t *testing.T) {
+	t.Parallel()
+	for _, m := range probeModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			lock, started := filepath.Join(dir, "rehash.lock"), filepath.Join(dir, "started")
+			profile := filepath.Join(dir, "profile.bash")
+			script := "trap 'rm -f " + lock + "' EXIT\n: >" + lock + "\n: >" + started + "\nsleep 300\n"
+			if err := os.WriteFile(profile, []byte(script), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sh := fakeShell(t, "exec /bin/bash "+profile)
+			p := &PathProbe{Shells: []string{sh}, Getenv: hostEnv(), RunnerExe: m.runner, Timeout: 3 * time.Second}
+			if r := p.Result(); r.Err == nil {
+				t.Fatalf("Result = %+v", r)
+			}
+			if _, err := os.Stat(started); err != nil {
+				t.Fatal("the startup file never ran")
+			}
+			if _, err := os.Stat(lock); err == nil {
+				t.Error("the probe was killed before its startup file could remove its lock")
+			}
 		})
 	}
 }

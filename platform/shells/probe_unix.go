@@ -34,14 +34,31 @@ func probeDirect(ctx context.Context, shell string, env []string, out io.Writer)
 	select {
 	case err = <-waitc:
 	case <-ctx.Done():
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		killGroup(pgid)
 		<-waitc
 		return context.Cause(ctx)
 	}
 	// The answer is in: nothing of the group outlives the probe.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	killGroup(pgid)
 	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		return err
 	}
 	return nil
+}
+
+// killGroup ends the probe's process group: SIGTERM first, so that startup
+// files run their exit traps (pyenv's rehash lock, left behind by a
+// SIGKILL, makes every later login shell wait 60 s for it), then SIGKILL
+// after probeKillGrace.
+func killGroup(pgid int) {
+	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
+		return // the group is gone
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGCONT)
+	for deadline := time.Now().Add(probeKillGrace); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if syscall.Kill(-pgid, 0) != nil {
+			return
+		}
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
