@@ -81,6 +81,11 @@ type Settings struct {
 	InlineVisualizations     bool   `json:"inlineVisualizations"`
 	PermissionTimeoutSeconds int    `json:"permissionTimeoutSeconds"`
 	Theme                    string `json:"theme"`
+	// EnvPassthrough lists environment variables commands receive although
+	// the environment policy drops them by default (backend/envpolicy);
+	// EnvDrop lists extra variables to drop. Never nil.
+	EnvPassthrough []string `json:"envPassthrough"`
+	EnvDrop        []string `json:"envDrop"`
 }
 
 // ShellOption is one entry of the command-shell catalog for this platform.

@@ -173,6 +173,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			SessionExists: func() bool { _, err := c.Sessions.Get(context.WithoutCancel(ctx), req.SessionID); return err == nil },
 			SpillSeq:      &c.spillSeq,
 			ExtraEnv:      worktreeEnv,
+			Environ:       func() []string { return c.commandEnviron(settings) },
 		},
 	}
 	in.PermissionMode, in.Temporary = mode, binding.Temporary

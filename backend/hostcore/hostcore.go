@@ -72,6 +72,10 @@ type Config struct {
 	Keychain provider.Keychain
 	// KeychainProbeTimeout bounds the first keychain call (0 = the default).
 	KeychainProbeTimeout time.Duration
+	// Environ is the environment commands and the login-shell PATH probe
+	// start from, before the environment policy filters it (nil = this
+	// process's; tests craft one).
+	Environ []string
 }
 
 // Core is the running backend.
@@ -99,6 +103,7 @@ type Core struct {
 	keys      *provider.Keys
 	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
+	probe     *shells.PathProbe
 	spillSeq  atomic.Int64
 	edits     editStates
 	review    *review.Store
@@ -141,10 +146,9 @@ func newCore(ctx context.Context, cfg Config) (*Core, error) {
 	}
 	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink}
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.Emit})
-	probe := &shells.PathProbe{}
-	go probe.Result() // warm the login-PATH probe now, not in the first command
+	c.probe = newPathProbe(cfg, c.hostEnviron())
 	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
-		Shells: cfg.Shells, PathProbe: probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
+		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
 	}}), cfg.ExtraTools...)...)
 	if err != nil {
 		_ = st.Close()
@@ -197,6 +201,7 @@ func newCore(ctx context.Context, cfg Config) (*Core, error) {
 		log.Warn("sweep", "err", e)
 	}
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
+	c.probe.Start() // warm the login-PATH probe now, not in the first command
 	return c, nil
 }
 
@@ -227,6 +232,7 @@ func (c *Core) Close() error {
 	c.life.Lock()
 	c.life.closing = true
 	c.life.Unlock()
+	c.probe.Close()    // a command waiting for it gets the host PATH at once
 	c.Agent.Shutdown() // turns end first: one waiting on a question must not hold shutdown
 	c.cancels.stopAll()
 	c.broker.Close()

@@ -3,7 +3,6 @@ package hostcore
 import (
 	"context"
 	"errors"
-	"os"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/bash"
@@ -72,7 +71,7 @@ func (c *Core) runSetup(ctx context.Context, sessionID, command string, wt workt
 	runCtx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
 	p, err := proc.Start(runCtx, proc.Spec{Path: inv.Path, Args: inv.Args, CmdLine: inv.CmdLine, Dir: setup.Dir,
-		Env: append(os.Environ(), setup.Env...), Stdout: out, Stderr: errOut, RunnerExe: c.cfg.RunnerExe})
+		Env: append(c.commandEnviron(settings), setup.Env...), Stdout: out, Stderr: errOut, RunnerExe: c.cfg.RunnerExe})
 	if err != nil {
 		return fail(err)
 	}

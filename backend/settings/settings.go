@@ -38,6 +38,8 @@ func (s *Service) Defaults() api.Settings {
 		InlineVisualizations:     false,
 		PermissionTimeoutSeconds: 0,
 		Theme:                    api.ThemeSystem,
+		EnvPassthrough:           []string{},
+		EnvDrop:                  []string{},
 	}
 }
 
@@ -100,6 +102,7 @@ func (s *Service) Decode(st Stored) api.Settings {
 	if s.checkTheme(out.Theme) != nil {
 		out.Theme = def.Theme
 	}
+	out.EnvPassthrough, out.EnvDrop = s.cleanEnvLists(out.EnvPassthrough, out.EnvDrop)
 	return out
 }
 
@@ -107,6 +110,12 @@ func (s *Service) Decode(st Stored) api.Settings {
 func (s *Service) Update(ctx context.Context, in api.Settings) (api.Settings, error) {
 	if err := s.check(&in); err != nil {
 		return api.Settings{}, err
+	}
+	if in.EnvPassthrough == nil {
+		in.EnvPassthrough = []string{}
+	}
+	if in.EnvDrop == nil {
+		in.EnvDrop = []string{}
 	}
 	raw, err := json.Marshal(in)
 	if err != nil {
@@ -126,6 +135,7 @@ func (s *Service) check(v *api.Settings) error {
 		s.checkShell(v.DefaultCommandShell),
 		s.checkTimeout(v.PermissionTimeoutSeconds),
 		s.checkTheme(v.Theme),
+		s.checkEnvLists(v.EnvPassthrough, v.EnvDrop),
 	)
 }
 

@@ -1,10 +1,15 @@
 package settings_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/envpolicy"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/settings"
 	"github.com/pi-desktop/pi-desktop/backend/store"
@@ -27,8 +32,8 @@ func TestDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := api.Settings{DefaultPermissionMode: "ask", DefaultCommandShell: shell, Theme: "system"}
-		if got != want {
+		want := api.Settings{DefaultPermissionMode: "ask", DefaultCommandShell: shell, Theme: "system", EnvPassthrough: []string{}, EnvDrop: []string{}}
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s defaults = %+v; want %+v", goos, got, want)
 		}
 	}
@@ -36,7 +41,8 @@ func TestDefaults(t *testing.T) {
 
 func TestUpdateValidates(t *testing.T) {
 	svc, _ := newService(t, "linux")
-	good := api.Settings{DefaultPermissionMode: "accept-edits", DefaultCommandShell: "bash", InlineVisualizations: true, PermissionTimeoutSeconds: 120, Theme: "dark"}
+	good := api.Settings{DefaultPermissionMode: "accept-edits", DefaultCommandShell: "bash", InlineVisualizations: true, PermissionTimeoutSeconds: 120, Theme: "dark",
+		EnvPassthrough: []string{"GITHUB_TOKEN"}, EnvDrop: []string{"DATABASE_URL"}}
 	tests := []struct {
 		name   string
 		change func(*api.Settings)
@@ -49,6 +55,14 @@ func TestUpdateValidates(t *testing.T) {
 		{"negative timeout", func(s *api.Settings) { s.PermissionTimeoutSeconds = -1 }, errs.InvalidArgument, "permissionTimeoutSeconds"},
 		{"huge timeout", func(s *api.Settings) { s.PermissionTimeoutSeconds = settings.MaxPermissionTimeoutSeconds + 1 }, errs.InvalidArgument, "permissionTimeoutSeconds"},
 		{"theme", func(s *api.Settings) { s.Theme = "neon" }, errs.InvalidArgument, "theme"},
+		{"env name with a space", func(s *api.Settings) { s.EnvPassthrough = []string{"GITHUB TOKEN"} }, errs.InvalidArgument, "envPassthrough"},
+		{"env name with =", func(s *api.Settings) { s.EnvDrop = []string{"A=B"} }, errs.InvalidArgument, "envDrop"},
+		{"env name empty", func(s *api.Settings) { s.EnvDrop = []string{""} }, errs.InvalidArgument, "envDrop"},
+		{"env name starting with a digit", func(s *api.Settings) { s.EnvPassthrough = []string{"1PASSWORD"} }, errs.InvalidArgument, "envPassthrough"},
+		{"env pattern", func(s *api.Settings) { s.EnvDrop = []string{"*_TOKEN"} }, errs.InvalidArgument, "envDrop"},
+		{"env name twice", func(s *api.Settings) { s.EnvDrop = []string{"X", "X"} }, errs.InvalidArgument, "envDrop"},
+		{"env name in both lists", func(s *api.Settings) { s.EnvPassthrough = []string{"X"}; s.EnvDrop = []string{"X"} }, errs.InvalidArgument, "envDrop"},
+		{"too many env names", func(s *api.Settings) { s.EnvDrop = manyNames(envpolicy.MaxNames + 1) }, errs.InvalidArgument, "envDrop"},
 	}
 	if _, err := svc.Update(t.Context(), good); err != nil {
 		t.Fatal(err)
@@ -63,7 +77,7 @@ func TestUpdateValidates(t *testing.T) {
 			if e == nil || e.Code != tt.code || e.Details["field"] != tt.field {
 				t.Fatalf("Update = %v; want %s on %s", err, tt.code, tt.field)
 			}
-			if got, _ := svc.Get(t.Context()); got != good {
+			if got, _ := svc.Get(t.Context()); !reflect.DeepEqual(got, good) {
 				t.Errorf("a rejected update changed settings: %+v", got)
 			}
 		})
@@ -72,11 +86,12 @@ func TestUpdateValidates(t *testing.T) {
 
 func TestPersistsAndRepairsStaleValues(t *testing.T) {
 	svc, st := newService(t, "linux")
-	want := api.Settings{DefaultPermissionMode: "auto", DefaultCommandShell: "bash", PermissionTimeoutSeconds: 30, Theme: "light"}
+	want := api.Settings{DefaultPermissionMode: "auto", DefaultCommandShell: "bash", PermissionTimeoutSeconds: 30, Theme: "light",
+		EnvPassthrough: []string{"NPM_TOKEN"}, EnvDrop: []string{"DATABASE_URL", "KUBECONFIG"}}
 	if _, err := svc.Update(t.Context(), want); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := settings.New(st.DB(), "linux").Get(t.Context()); got != want {
+	if got, _ := settings.New(st.DB(), "linux").Get(t.Context()); !reflect.DeepEqual(got, want) {
 		t.Errorf("persisted = %+v; want %+v", got, want)
 	}
 	// The same database opened on Windows: only the shell is reset.
@@ -85,7 +100,7 @@ func TestPersistsAndRepairsStaleValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.DefaultCommandShell = "windows-powershell"
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("on another platform = %+v; want %+v", got, want)
 	}
 }
@@ -118,16 +133,87 @@ func TestDecodeChecksTheMachineEachTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := svc.Decode(stored); got != in {
+	if got := svc.Decode(stored); !reflect.DeepEqual(got, in) {
 		t.Errorf("Decode = %+v; want %+v", got, in)
 	}
 	svc.Available = func(id string) bool { return id != "windows-pwsh" }
 	want := in
 	want.DefaultCommandShell = "windows-powershell"
-	if got := svc.Decode(stored); got != want {
+	if got := svc.Decode(stored); !reflect.DeepEqual(got, want) {
 		t.Errorf("Decode after the shell went away = %+v; want %+v", got, want)
 	}
-	if got := svc.Decode(settings.Stored{}); got != svc.Defaults() {
+	if got := svc.Decode(settings.Stored{}); !reflect.DeepEqual(got, svc.Defaults()) {
 		t.Errorf("Decode of nothing saved = %+v; want the defaults", got)
+	}
+}
+
+func manyNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("VAR_%d", i)
+	}
+	return out
+}
+
+// The environment lists round-trip through the database, nil is stored as
+// empty, and names compare as the OS does.
+func TestEnvListsRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		goos       string
+		pass, drop []string
+		ok         bool
+	}{
+		{"linux", []string{"GITHUB_TOKEN", "github_token"}, []string{"KUBECONFIG"}, true},
+		{"windows", []string{"GITHUB_TOKEN", "github_token"}, nil, false},
+		{"windows", []string{"Path"}, []string{"PATH"}, false},
+		{"linux", []string{"Path"}, []string{"PATH"}, true},
+		{"linux", nil, nil, true},
+	} {
+		t.Run(fmt.Sprintf("%s %v %v", tc.goos, tc.pass, tc.drop), func(t *testing.T) {
+			svc, st := newService(t, tc.goos)
+			in := svc.Defaults()
+			in.EnvPassthrough, in.EnvDrop = tc.pass, tc.drop
+			_, err := svc.Update(t.Context(), in)
+			if (err == nil) != tc.ok {
+				t.Fatalf("Update = %v, want ok=%v", err, tc.ok)
+			}
+			got, err := settings.New(st.DB(), tc.goos).Get(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{}
+			if tc.ok && tc.pass != nil {
+				want = tc.pass
+			}
+			if !reflect.DeepEqual(got.EnvPassthrough, want) || got.EnvDrop == nil {
+				t.Errorf("read back %#v / %#v", got.EnvPassthrough, got.EnvDrop)
+			}
+			b, _ := json.Marshal(got)
+			if !strings.Contains(string(b), `"envDrop":[`) {
+				t.Errorf("JSON %s: the lists must be arrays, never null", b)
+			}
+		})
+	}
+}
+
+// A stored row whose lists no longer validate (written by hand or by
+// another version) keeps its valid names; a name in both lists stays
+// dropped: a damaged row never exposes a dropped variable.
+func TestEnvListsRepairedFailingClosed(t *testing.T) {
+	svc, st := newService(t, "linux")
+	raw := `{"defaultPermissionMode":"ask","defaultCommandShell":"bash","theme":"system",` +
+		`"envPassthrough":["GITHUB_TOKEN","bad name","DATABASE_URL","GITHUB_TOKEN"],"envDrop":["DATABASE_URL","x=y",null]}`
+	if _, err := st.DB().ExecContext(t.Context(), "INSERT INTO settings (key, value) VALUES ('app', ?)", raw); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.Get(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.EnvPassthrough, []string{"GITHUB_TOKEN"}) || !reflect.DeepEqual(got.EnvDrop, []string{"DATABASE_URL"}) {
+		t.Errorf("repaired lists = %#v / %#v", got.EnvPassthrough, got.EnvDrop)
+	}
+	if got.DefaultPermissionMode != "ask" {
+		t.Errorf("the other fields were lost: %+v", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/bash"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
+	"github.com/pi-desktop/pi-desktop/backend/envpolicy"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
@@ -51,6 +52,10 @@ type CallEnv struct {
 	SessionExists func() bool            // for background spawns
 	SpillSeq      *atomic.Int64          // numbers spill files (host-wide)
 	ExtraEnv      []string               // e.g. PI_PORT, PI_PROJECT_ROOT, PI_WORKTREE_ROOT of an isolated session
+	// Environ is the environment commands start from: the host's, filtered
+	// by the user's environment policy (nil = the default policy over this
+	// process's environment, so a caller that forgets it fails closed).
+	Environ func() []string
 }
 
 type bashArgs struct {
@@ -137,7 +142,7 @@ func (t bashTool) Run(ctx context.Context, c *Call) Result {
 		return Failure(err)
 	}
 	spec := proc.Spec{Path: inv.Path, Args: inv.Args, CmdLine: inv.CmdLine, Dir: c.Env.Workspace,
-		Env: append(t.environ(sh, scratch), c.Env.ExtraEnv...), RunnerExe: t.deps.RunnerExe}
+		Env: append(t.environ(c.Env, sh, scratch), c.Env.ExtraEnv...), RunnerExe: t.deps.RunnerExe}
 	if a.RunInBackground {
 		return t.background(c, a, spec)
 	}
@@ -162,10 +167,15 @@ func (t bashTool) shell(env CallEnv) (shells.Resolved, error) {
 	return sh, nil
 }
 
-// environ is the host's environment with the login-shell PATH and the
-// session's scratch folder.
-func (t bashTool) environ(sh shells.Resolved, scratch string) []string {
-	env := os.Environ()
+// environ is the host's environment as the policy filters it, with the
+// login-shell PATH and the session's scratch folder.
+func (t bashTool) environ(ce CallEnv, sh shells.Resolved, scratch string) []string {
+	var env []string
+	if ce.Environ != nil {
+		env = ce.Environ()
+	} else {
+		env = envpolicy.Policy{}.Environ(os.Environ())
+	}
 	out := env[:0:0]
 	for _, kv := range env {
 		if strings.HasPrefix(kv, "PI_SCRATCH_DIR=") || (t.deps.PathProbe != nil && strings.HasPrefix(kv, "PATH=")) {

@@ -23,6 +23,10 @@ import (
 //	}
 const RunnerArg = "__pi_runner"
 
+// runnerChildEnv marks the environment of a runner process (never of the
+// command: the runner starts that with Spec.Env).
+const runnerChildEnv = "PI_DESKTOP_PROC_RUNNER"
+
 // DefaultKillGrace is how long the tree gets between the polite signal
 // (SIGTERM) and SIGKILL when Spec.KillGrace is zero.
 const DefaultKillGrace = 2 * time.Second
@@ -45,6 +49,11 @@ var (
 	// by Kill or by the cancellation of Start's context (the context's cause
 	// is wrapped too, e.g. context.DeadlineExceeded).
 	ErrKilled = errors.New("proc: process tree killed")
+	// ErrNotDispatched is returned by Start in a process that was started
+	// as a runner but whose main did not dispatch RunnerArg (a test binary
+	// without the TestMain hook, say): without it every runner it starts
+	// would run the binary again, without end.
+	ErrNotDispatched = errors.New("proc: this binary was started as a process-tree runner but its main (or TestMain) does not dispatch proc.RunnerArg; call proc.RunnerMain first")
 	// ErrUnsupported is returned by Start on an OS without a tree owner.
 	ErrUnsupported = errors.New("proc: owned process trees are not supported on this OS")
 )
@@ -133,6 +142,11 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
+	if os.Getenv(runnerChildEnv) != "" {
+		// Started as a runner, yet here: main did not dispatch RunnerArg.
+		// Starting another runner would re-run this binary again and again.
+		return nil, ErrNotDispatched
+	}
 	if s.Path == "" {
 		return nil, errors.New("proc: empty Path")
 	}
@@ -188,6 +202,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 
 	cmd := exec.Command(runner, RunnerArg)
+	cmd.Env = append(os.Environ(), runnerChildEnv+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ctlR, outW, errW
 	plat, err := prepare(cmd)
 	if err != nil {

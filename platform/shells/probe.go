@@ -1,12 +1,10 @@
 package shells
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
@@ -23,7 +21,11 @@ const ProbeEnv = "PI_DESKTOP_PATH_PROBE"
 const (
 	probeBegin = "__PI_DESKTOP_PATH_BEGIN__"
 	probeEnd   = "__PI_DESKTOP_PATH_END__"
+	probeCmd   = `printf '` + probeBegin + `%s` + probeEnd + `' "$PATH"`
 )
+
+// ErrProbeClosed is the probe's error once Close has stopped it.
+var ErrProbeClosed = errors.New("the PATH probe was stopped: the host is closing")
 
 // PathProbe asks the user's login shell for its PATH (Unix), once per
 // process: $SHELL, else /bin/zsh, /bin/bash, /bin/sh, run as
@@ -31,6 +33,10 @@ const (
 // only the bash profile, so PATH entries set up in ~/.zshrc or ~/.zprofile
 // (nvm, pnpm, Homebrew) would be missing from a Finder/Dock launch. Best
 // effort: a missing shell, a non-zero exit or a timeout yields the host PATH.
+//
+// No probe outlives its answer, its bound or the host: the shell and
+// whatever its startup files start are killed when it has answered, when
+// the bound elapses and on Close (see RunnerExe for host death).
 //
 // The host creates one PathProbe and shares it; the zero value is ready.
 // The exported fields are read once, on the first call; set them before.
@@ -40,13 +46,29 @@ type PathProbe struct {
 	Shells []string
 	// Timeout bounds the probe (0 = DefaultProbeTimeout).
 	Timeout time.Duration
-	// Getenv reads the host environment (nil = os.Getenv).
+	// Getenv reads the host environment (nil = from Env).
 	Getenv func(string) string
 	// GOOS ("" = runtime.GOOS); on Windows the probe is skipped.
 	GOOS string
+	// Env is the environment the login shell starts with (nil = this
+	// process's).
+	Env []string
+	// RunnerExe, when set, is a binary that dispatches proc.RunnerArg: the
+	// probe then runs in a process tree the runner owns, which also dies
+	// with the host, even a SIGKILLed one (the runner sees its stdin
+	// close). "" starts the shell directly in its own process group with a
+	// parent-death signal (Linux): host death then kills the shell but not
+	// what its startup files started in the background. Hosts set it; the
+	// direct mode is for binaries that cannot dispatch the runner.
+	RunnerExe string
 
 	once   sync.Once
 	result ProbeResult
+
+	mu     sync.Mutex
+	closed bool
+	stop   context.CancelCauseFunc
+	done   chan struct{}
 }
 
 // ProbeResult is the outcome of the probe.
@@ -62,17 +84,80 @@ type ProbeResult struct {
 // PATH returns the login-shell PATH (or the host PATH).
 func (p *PathProbe) PATH() string { return p.Result().PATH }
 
+// Start runs the probe in the background, so that the first command does
+// not wait for it.
+func (p *PathProbe) Start() { go p.Result() }
+
 // Result runs the probe on the first call and returns the cached outcome.
+// Concurrent callers wait for the same probe, never longer than its bound.
 func (p *PathProbe) Result() ProbeResult {
-	p.once.Do(func() { p.result = p.run() })
+	p.once.Do(func() {
+		ctx, ok := p.begin()
+		if !ok {
+			p.result = ProbeResult{PATH: p.getenv()("PATH"), Err: ErrProbeClosed}
+			return
+		}
+		defer p.end()
+		p.result = p.run(ctx)
+	})
 	return p.result
 }
 
-func (p *PathProbe) run() ProbeResult {
-	getenv := p.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+// Close stops a running probe and returns once its process tree is gone;
+// the probe then answers the host PATH. Safe to call more than once, and
+// before the probe ever ran (it then never runs).
+func (p *PathProbe) Close() {
+	p.mu.Lock()
+	p.closed = true
+	stop, done := p.stop, p.done
+	p.mu.Unlock()
+	if stop != nil {
+		stop(ErrProbeClosed)
+		<-done
 	}
+}
+
+func (p *PathProbe) begin() (context.Context, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, false
+	}
+	ctx, stop := context.WithCancelCause(context.Background())
+	p.stop, p.done = stop, make(chan struct{})
+	return ctx, true
+}
+
+func (p *PathProbe) end() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stop(nil)
+	close(p.done)
+}
+
+func (p *PathProbe) getenv() func(string) string {
+	switch {
+	case p.Getenv != nil:
+		return p.Getenv
+	case p.Env != nil:
+		return func(k string) string { return lookupEnv(p.Env, k) }
+	}
+	return os.Getenv
+}
+
+// lookupEnv is os.Getenv over an environment list (the last entry wins, as
+// in exec).
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func (p *PathProbe) run(ctx context.Context) ProbeResult {
+	getenv := p.getenv()
 	hostPATH := getenv("PATH")
 	goos := p.GOOS
 	if goos == "" {
@@ -102,31 +187,57 @@ func (p *PathProbe) run() ProbeResult {
 	if timeout <= 0 {
 		timeout = DefaultProbeTimeout
 	}
-	path, err := probeShell(shell, timeout)
-	if err != nil {
-		return ProbeResult{PATH: hostPATH, Err: fmt.Errorf("login-shell PATH probe with %s: %w", shell, err)}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("timed out after %v", timeout))
+	defer cancel()
+	env := p.Env
+	if env == nil {
+		env = os.Environ()
 	}
-	return ProbeResult{PATH: path, Shell: shell}
+	env = append(env[:len(env):len(env)], ProbeEnv+"=1")
+	out := &tailBuffer{max: maxProbeOutput}
+	var err error
+	if p.RunnerExe != "" {
+		err = probeInTree(ctx, p.RunnerExe, shell, env, out)
+	} else {
+		err = probeDirect(ctx, shell, env, out)
+	}
+	if err == nil {
+		var path string
+		if path, err = parseProbe(out.String()); err == nil {
+			return ProbeResult{PATH: path, Shell: shell}
+		}
+	}
+	return ProbeResult{PATH: hostPATH, Err: fmt.Errorf("login-shell PATH probe with %s: %w", shell, err)}
 }
 
-func probeShell(shell string, timeout time.Duration) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, shell, "-lic", `printf '`+probeBegin+`%s`+probeEnd+`' "$PATH"`)
-	cmd.Env = append(os.Environ(), ProbeEnv+"=1")
-	var out bytes.Buffer
-	cmd.Stdout = &out // stdin stays /dev/null; stderr is discarded
-	setProbeGroup(cmd)
-	// Startup files may leave children holding the pipe: do not wait for them.
-	cmd.WaitDelay = 500 * time.Millisecond
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("timed out after %v", timeout)
+// maxProbeOutput bounds what the probe keeps of the shell's output: the
+// tail, where the PATH is printed after whatever the startup files print.
+const maxProbeOutput = 256 << 10
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 2*t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
 	}
-	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
-		return "", err
-	}
-	s := out.String()
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b[max(0, len(t.b)-t.max):])
+}
+
+func parseProbe(s string) (string, error) {
 	i := strings.LastIndex(s, probeBegin)
 	if i < 0 {
 		return "", errors.New("no PATH in the output")

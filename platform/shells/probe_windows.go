@@ -1,5 +1,12 @@
 package shells
 
-import "os/exec"
+import (
+	"context"
+	"errors"
+	"io"
+)
 
-func setProbeGroup(*exec.Cmd) {}
+// probeDirect is never reached: the probe is skipped on Windows.
+func probeDirect(context.Context, string, []string, io.Writer) error {
+	return errors.New("no login-shell probe on Windows")
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
+	"github.com/pi-desktop/pi-desktop/platform/proc"
 
 	_ "modernc.org/sqlite"
 )
@@ -39,6 +40,11 @@ import (
 var ways = []string{"direct", "blank", "srcdoc", "recover"}
 
 func main() {
+	// The cores this tool opens start commands (the login-shell PATH probe)
+	// under the process-tree runner, which is this binary.
+	if len(os.Args) > 1 && os.Args[1] == proc.RunnerArg {
+		os.Exit(proc.RunnerMain(os.Args[2:]))
+	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "vizprobe:", err)
 		os.Exit(1)

@@ -91,7 +91,13 @@ function settings(s: { [K in keyof Settings]: unknown }): Settings {
     inlineVisualizations: Boolean(s.inlineVisualizations),
     permissionTimeoutSeconds: Number(s.permissionTimeoutSeconds ?? 0),
     theme: String(s.theme ?? 'system') as ThemeSetting,
+    envPassthrough: stringList(s.envPassthrough),
+    envDrop: stringList(s.envDrop),
   };
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.map(String) : [];
 }
 
 export function info(): Promise<AppInfo> {

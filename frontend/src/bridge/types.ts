@@ -134,6 +134,10 @@ export interface Settings {
   /** 0 = permission cards never time out; otherwise 1..86400. */
   permissionTimeoutSeconds: number;
   theme: ThemeSetting;
+  /** Variables commands receive although the environment policy drops them by default. */
+  envPassthrough: string[];
+  /** Extra variables the environment policy drops. */
+  envDrop: string[];
 }
 
 export interface ShellOption {

@@ -129,6 +129,8 @@ export const defaultSettings: Settings = {
   inlineVisualizations: false,
   permissionTimeoutSeconds: 0,
   theme: 'system',
+  envPassthrough: [],
+  envDrop: [],
 };
 
 const names = [

@@ -488,6 +488,8 @@ export namespace api {
 	    inlineVisualizations: boolean;
 	    permissionTimeoutSeconds: number;
 	    theme: string;
+	    envPassthrough: string[];
+	    envDrop: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -500,6 +502,8 @@ export namespace api {
 	        this.inlineVisualizations = source["inlineVisualizations"];
 	        this.permissionTimeoutSeconds = source["permissionTimeoutSeconds"];
 	        this.theme = source["theme"];
+	        this.envPassthrough = source["envPassthrough"];
+	        this.envDrop = source["envDrop"];
 	    }
 	}
 

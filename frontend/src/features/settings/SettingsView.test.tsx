@@ -64,6 +64,8 @@ describe('SettingsView', () => {
       inlineVisualizations: false,
       permissionTimeoutSeconds: 120,
       theme: 'system',
+      envPassthrough: [],
+      envDrop: [],
     });
     expect(await screen.findByText('Settings saved')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
@@ -84,6 +86,8 @@ describe('SettingsView', () => {
       inlineVisualizations: true,
       permissionTimeoutSeconds: 0,
       theme: 'dark',
+      envPassthrough: [],
+      envDrop: [],
     });
     // The saved theme is applied to the document.
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));

@@ -9,14 +9,24 @@ import { useToasts } from '../../state/ToastContext';
 import { Button, IconButton } from '../../ui/Button';
 import { Segmented } from '../../ui/Segmented';
 import { Toggle } from '../../ui/Toggle';
+import { EnvPolicyFields, envNamesError, formatEnvNames, parseEnvNames } from './EnvPolicyFields';
 import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
 
 type Field = keyof Settings;
-type Draft = Omit<Settings, 'permissionTimeoutSeconds'> & { permissionTimeoutSeconds: string };
+type Draft = Omit<Settings, 'permissionTimeoutSeconds' | 'envPassthrough' | 'envDrop'> & {
+  permissionTimeoutSeconds: string;
+  envPassthrough: string;
+  envDrop: string;
+};
 
 function toDraft(s: Settings): Draft {
-  return { ...s, permissionTimeoutSeconds: String(s.permissionTimeoutSeconds) };
+  return {
+    ...s,
+    permissionTimeoutSeconds: String(s.permissionTimeoutSeconds),
+    envPassthrough: formatEnvNames(s.envPassthrough),
+    envDrop: formatEnvNames(s.envDrop),
+  };
 }
 
 function sameDraft(a: Draft, b: Draft): boolean {
@@ -29,6 +39,8 @@ const FIELDS: readonly Field[] = [
   'inlineVisualizations',
   'permissionTimeoutSeconds',
   'theme',
+  'envPassthrough',
+  'envDrop',
 ];
 
 export function SettingsView({ onClose }: { onClose: () => void }) {
@@ -75,7 +87,18 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
       setErrors({ permissionTimeoutSeconds: 'Enter a whole number of seconds from 0 to 86400.' });
       return;
     }
-    const next: Settings = { ...draft, permissionTimeoutSeconds: timeout };
+    const passError = envNamesError(draft.envPassthrough);
+    const dropError = envNamesError(draft.envDrop);
+    if (passError || dropError) {
+      setErrors({ envPassthrough: passError ?? undefined, envDrop: dropError ?? undefined });
+      return;
+    }
+    const next: Settings = {
+      ...draft,
+      permissionTimeoutSeconds: timeout,
+      envPassthrough: parseEnvNames(draft.envPassthrough),
+      envDrop: parseEnvNames(draft.envDrop),
+    };
     setStatus('saving');
     setErrors({});
     setFormError(null);
@@ -123,6 +146,14 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
               <ShellField value={draft.defaultCommandShell} shells={info.commandShells} error={errors.defaultCommandShell} onChange={(v) => set('defaultCommandShell', v)} />
               <TimeoutField value={draft.permissionTimeoutSeconds} error={errors.permissionTimeoutSeconds} onChange={(v) => set('permissionTimeoutSeconds', v)} />
               <VisualizationsField value={draft.inlineVisualizations} error={errors.inlineVisualizations} onChange={(v) => set('inlineVisualizations', v)} />
+              <EnvPolicyFields
+                pass={draft.envPassthrough}
+                drop={draft.envDrop}
+                passError={errors.envPassthrough}
+                dropError={errors.envDrop}
+                onPassChange={(v) => set('envPassthrough', v)}
+                onDropChange={(v) => set('envDrop', v)}
+              />
             </SettingsGroup>
             <SettingsGroup title="Appearance">
               <ThemeField value={draft.theme} error={errors.theme} onChange={(v) => set('theme', v)} />

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/platform/proc"
+)
+
+// TestMain lets this test binary act as the process-tree runner, as the
+// pi-desktop binary does: tests here create cores, whose login-shell PATH
+// probe and commands run under it.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == proc.RunnerArg {
+		os.Exit(proc.RunnerMain(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
