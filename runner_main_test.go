@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/pi-desktop/pi-desktop/internal/testhome"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
 
@@ -14,5 +15,5 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == proc.RunnerArg {
 		os.Exit(proc.RunnerMain(os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	os.Exit(testhome.Run(m))
 }
