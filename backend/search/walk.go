@@ -169,11 +169,12 @@ func canonicalDir(root string) (string, error) {
 	return abs, nil
 }
 
-// ancestorRules loads the ignore files of dir and every ancestor of it,
-// outermost first; none when dir is the root itself (a volume root).
-func ancestorRules(dir, root string) ruleStack {
+// ancestorRules loads, by path, the ignore files of dir and every ancestor
+// of it, outermost first. dir is the parent of the search root self; a
+// volume root is its own parent and has no ancestors (dir == self).
+func ancestorRules(dir, self string) ruleStack {
 	var dirs []string
-	for d := dir; d != root; {
+	for d := dir; d != self; {
 		dirs = append(dirs, d)
 		p := filepath.Dir(d)
 		if p == d {
