@@ -25,6 +25,7 @@ const (
 
 	// Paths.
 	PathOutsideWorkspace Code = "PATH_OUTSIDE_WORKSPACE"
+	PathProtected        Code = "PATH_PROTECTED" // inside the host's data folder: refused in every mode, never a card
 
 	// Tools and permissions.
 	ToolNotFound      Code = "TOOL_NOT_FOUND"
@@ -121,7 +122,7 @@ func Codes() []Code {
 		StorageUnavailable, StorageCorrupt, SchemaTooNew, MigrationFailed,
 		StorageForeign, DataDirNotWritable,
 		ProjectNotFound, ProjectExists, SessionNotFound, WorkspaceRequired,
-		PathOutsideWorkspace,
+		PathOutsideWorkspace, PathProtected,
 		ToolNotFound, ToolDenied, ToolTimeout, ToolFailed, ToolAborted, PermissionTimeout,
 		ShellNotFound, CommandShellChanged, CommandShellInvalid,
 		HostOverloaded,

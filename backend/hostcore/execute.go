@@ -427,7 +427,7 @@ func (c *Core) resolverFor(ctx context.Context, b session.Binding, viz bool) (*p
 			return nil, err
 		}
 	}
-	roots := pathguard.Roots{Workspace: b.Workspace, Scratch: b.Scratch}
+	roots := pathguard.Roots{Workspace: b.Workspace, Scratch: b.Scratch, Data: c.protectedData()}
 	if viz {
 		roots.Visualization = b.Visualization
 	}

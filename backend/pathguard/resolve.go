@@ -36,6 +36,9 @@ func (r *Resolver) Resolve(p string) (Resolved, error) {
 	for range maxLinkHops {
 		res := r.classify(canon)
 		if res.Abs == canon {
+			if r.Protected(res.Abs) {
+				return Resolved{}, protectedErr(p, res.Abs)
+			}
 			res.Lexical = r.classifyLexical(lex, relative)
 			return res, nil
 		}

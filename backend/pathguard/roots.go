@@ -29,6 +29,7 @@ type Roots struct {
 	Workspace     string // absolute; must exist (a project folder, or a temporary session's scratch dir)
 	Scratch       string // absolute <data>/scratch/<sessionId>; may not exist yet; "" disables it
 	Visualization string // absolute <data>/visualizations/<sessionId>; "" when the feature is off (then nothing classifies as Visualization)
+	Data          string // absolute host data folder: refused to every tool except the roots above (protect.go); "" disables the rule
 }
 
 // Options tune a Resolver. The zero value is correct; a long-lived caller
@@ -73,6 +74,7 @@ type Resolved struct {
 // mutable state and is safe for concurrent use.
 type Resolver struct {
 	workspace, scratch, viz root
+	data                    dataDir
 	// afterRecheck, when set by a test, runs between the pre-execution
 	// re-resolution and the os.Root operation, so a test can swap a link
 	// into exactly the window os.Root has to defend.
@@ -115,6 +117,9 @@ func New(roots Roots, opts Options) (*Resolver, error) {
 		return nil, err
 	}
 	if r.viz, err = newRoot(Visualization, "visualization", roots.Visualization, caseFn, opts.Roots); err != nil {
+		return nil, err
+	}
+	if r.data, err = newDataDir(roots.Data, r.workspace, caseFn, opts.Roots); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 )
@@ -33,7 +32,7 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	}
 	if q.file != "" {
 		var buf []byte
-		h := searchFile(filepath.Join(q.dir, q.file), q.file, q.m, max, &buf)
+		h := searchFile(func() (*os.File, error) { return q.fs.Open(q.file) }, q.file, q.m, max, &buf)
 		if h.big > 0 {
 			c.skip(SkippedFile{Path: h.rel, Size: h.big})
 		}
@@ -45,8 +44,8 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 
 	workers := runtime.GOMAXPROCS(0)
 	type job struct {
-		rel string
-		out chan hit
+		file walkFile // its folder acquired for the worker
+		out  chan hit
 	}
 	jobs := make(chan job)
 	order := make(chan chan hit, 4*workers) // bounds hits held out of order
@@ -58,10 +57,12 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 			var buf []byte
 			for j := range jobs {
 				if ctx.Err() != nil {
+					j.file.dir.release()
 					j.out <- hit{}
 					continue
 				}
-				j.out <- searchFile(filepath.Join(q.dir, filepath.FromSlash(j.rel)), j.rel, q.m, max, &buf)
+				j.out <- searchFile(j.file.open, j.file.rel, q.m, max, &buf)
+				j.file.dir.release()
 			}
 		}()
 	}
@@ -69,16 +70,19 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		walkErr <- walkFiles(ctx, q.dir, walkOptions{include: q.include}, func(rel string) error {
+		walk := walkOptions{include: q.include, skip: q.opts.Skip}
+		walkErr <- walkTree(ctx, q.fs, q.dir, walk, func(f walkFile) error {
 			out := make(chan hit, 1)
 			select {
 			case order <- out:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
+			f.dir.acquire()
 			select {
-			case jobs <- job{rel, out}:
+			case jobs <- job{f, out}:
 			case <-ctx.Done():
+				f.dir.release()
 				out <- hit{}
 				return ctx.Err()
 			}
@@ -107,8 +111,8 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 // files do not and the check reads every byte.
 // buf is the caller's reusable read buffer: only files that match are
 // copied out of it.
-func searchFile(path, rel string, m *matcher, max int, buf *[]byte) hit {
-	data, err := readText(path, buf)
+func searchFile(open func() (*os.File, error), rel string, m *matcher, max int, buf *[]byte) hit {
+	data, err := readText(open, buf)
 	if err != nil {
 		h := hit{rel: rel}
 		if size := sizeOf(err); size > 0 {
@@ -125,8 +129,8 @@ func searchFile(path, rel string, m *matcher, max int, buf *[]byte) hit {
 
 // readText reads a file unless it is larger than MaxFileBytes (binary
 // under the text model, so never a result; *tooLargeError names its size).
-func readText(path string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(path)
+func readText(open func() (*os.File, error), buf *[]byte) ([]byte, error) {
+	f, err := open()
 	if err != nil {
 		return nil, err
 	}

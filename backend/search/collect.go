@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
@@ -42,9 +41,9 @@ func (c *collector) add(rel string, data []byte, lines []int) bool {
 		return true
 	}
 	if data == nil {
-		var err error
-		if data, err = readBounded(filepath.Join(c.q.dir, filepath.FromSlash(rel))); err != nil {
-			return false // vanished or unreadable since the search: not a result
+		var ok bool
+		if data, ok = c.q.readHit(rel); !ok {
+			return false // vanished, unreadable or swapped since the search: not a result
 		}
 	}
 	if isBinary(data) || len(lines) == 0 {

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,15 +51,14 @@ func Files(ctx context.Context, opts FilesOptions) (FilesResult, error) {
 	if !filepath.IsAbs(opts.Root) {
 		return FilesResult{}, invalidField("path", "the search root must be an absolute path")
 	}
-	st, err := os.Stat(opts.Root)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return FilesResult{}, errs.Wrap(err, errs.NotFound, "%s does not exist", opts.Root).With("field", "path")
-	case err != nil:
-		return FilesResult{}, errs.Wrap(err, errs.ToolFailed, "cannot stat %s", opts.Root)
-	case !st.IsDir():
+	top, abs, err := openWalkRoot(Within{}, opts.Root, "the file search")
+	if errors.Is(err, errIsFile) {
 		return FilesResult{}, invalidField("path", "%s is a file, not a folder", opts.Root)
 	}
+	if err != nil {
+		return FilesResult{}, err
+	}
+	defer top.Close()
 
 	scan := opts.Scan
 	if scan <= 0 || scan > MaxFilesScanned {
@@ -70,7 +68,8 @@ func Files(ctx context.Context, opts FilesOptions) (FilesResult, error) {
 	var hits []fileHit
 	scanned := 0
 	res := FilesResult{}
-	err = walkFiles(ctx, opts.Root, walkOptions{}, func(rel string) error {
+	err = walkTree(ctx, top, abs, walkOptions{}, func(f walkFile) error {
+		rel := f.rel
 		if scanned == scan {
 			res.Truncated = true
 			return errStop

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,6 +21,7 @@ type GlobOptions struct {
 	Root    string // absolute directory
 	Pattern string // doublestar pattern, '/'-separated, relative to Root
 	Limit   int    // 0 = DefaultGlobLimit; capped at MaxGlobLimit
+	Within         // where Root is opened from; see fsroot.go
 }
 
 // GlobResult lists the visible files matching a pattern.
@@ -58,20 +58,20 @@ func Glob(ctx context.Context, opts GlobOptions) (GlobResult, error) {
 	if !filepath.IsAbs(opts.Root) {
 		return GlobResult{}, invalidField("path", "the search root must be an absolute path")
 	}
-	st, err := os.Stat(opts.Root)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return GlobResult{}, errs.Wrap(err, errs.NotFound, "%s does not exist", opts.Root).With("field", "path")
-	case err != nil:
-		return GlobResult{}, errs.Wrap(err, errs.ToolFailed, "cannot stat %s", opts.Root)
-	case !st.IsDir():
+	top, abs, err := openWalkRoot(opts.Within, opts.Root, "Glob")
+	if errors.Is(err, errIsFile) {
 		return GlobResult{}, invalidField("path", "Glob searches a directory; %s is a file", opts.Root)
 	}
+	if err != nil {
+		return GlobResult{}, err
+	}
+	defer top.Close()
 
 	res := GlobResult{Pattern: pattern, Limit: limit}
 	base, _ := doublestar.SplitPattern(pattern)
-	walk := walkOptions{descend: func(rel string) bool { return mayHold(base, rel) }}
-	err = walkFiles(ctx, opts.Root, walk, func(rel string) error {
+	walk := walkOptions{descend: func(rel string) bool { return mayHold(base, rel) }, skip: opts.Skip}
+	err = walkTree(ctx, top, abs, walk, func(f walkFile) error {
+		rel := f.rel
 		if !doublestar.MatchUnvalidated(pattern, rel) {
 			return nil
 		}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
 	"os"
 	"os/exec"
@@ -38,6 +37,7 @@ type GrepOptions struct {
 	Context    int    // lines before and after each match (content mode)
 	HeadLimit  int    // max matches (content) or files (other modes); 0 = 200
 	RgPath     string // "" = look up rg on PATH; "-" = never use rg
+	Within            // where Root is opened from; see fsroot.go
 }
 
 // GrepLine is one output row of a content-mode file group.
@@ -81,6 +81,7 @@ func Grep(ctx context.Context, opts GrepOptions) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, err
 	}
+	defer q.fs.Close()
 	rg := resolveRg(opts.RgPath)
 	if q.file != "" {
 		skip, tooLarge, err := q.fileRootSkipped()
@@ -127,8 +128,9 @@ type query struct {
 	opts    GrepOptions
 	m       *matcher
 	include *override
-	dir     string // directory rg runs in and result paths are relative to
-	file    string // base name when Root is a file, else ""
+	dir     string   // directory rg runs in and result paths are relative to
+	file    string   // base name when Root is a file, else ""
+	fs      *os.Root // dir, opened: every read goes through it
 }
 
 func prepareGrep(opts GrepOptions) (*query, error) {
@@ -167,18 +169,16 @@ func prepareGrep(opts GrepOptions) (*query, error) {
 		}
 		q.include = inc
 	}
-	st, err := os.Stat(q.dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, errs.Wrap(err, errs.NotFound, "%s does not exist", opts.Root).With("field", "path")
-		}
-		return nil, errs.Wrap(err, errs.ToolFailed, "cannot stat %s", opts.Root)
+	if q.fs, q.file, err = openSearchRoot(opts.Within, q.dir); err != nil {
+		return nil, rootErr(err, "Grep", opts.Root)
 	}
-	if !st.IsDir() {
-		if !st.Mode().IsRegular() {
-			return nil, invalidField("path", "%s is neither a regular file nor a directory", opts.Root)
+	if opts.Base == nil {
+		if q.dir, err = canonicalDir(q.dir); err != nil {
+			q.fs.Close()
+			return nil, errs.Wrap(err, errs.ToolFailed, "cannot resolve %s", opts.Root)
 		}
-		q.file = filepath.Base(q.dir)
+	}
+	if q.file != "" {
 		q.dir = filepath.Dir(q.dir)
 	}
 	return q, nil
@@ -196,7 +196,7 @@ func (q *query) fileRootSkipped() (bool, []SkippedFile, error) {
 	if q.include.match(q.file, false) == ignored {
 		return true, nil, nil
 	}
-	data, err := readBounded(filepath.Join(q.dir, q.file))
+	data, err := readBounded(func() (*os.File, error) { return q.fs.Open(q.file) })
 	if size := sizeOf(err); size >= 0 {
 		return true, []SkippedFile{{Path: q.file, Size: size}}, nil
 	}

@@ -54,6 +54,7 @@ func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 	cmd.WaitDelay = 2 * time.Second
 	hideWindow(cmd)
 	stderr := newRgStderr(q.dir)
+	stderr.fs, stderr.leave = q.fs, func(rel string) bool { return q.opts.skipped(q.dir, rel) }
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -70,6 +71,8 @@ func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 			if data, lines = rescan(q, rel); len(lines) == 0 {
 				return false
 			}
+		} else if data, lines = q.checkHit(rel, lines); len(lines) == 0 {
+			return false // rgcheck.go: nothing of rg's is shown unchecked
 		}
 		stopped = c.add(rel, data, lines)
 		if stopped {

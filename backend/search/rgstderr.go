@@ -23,7 +23,12 @@ const maxStderrLine = 16 << 10
 // skipped for their size, and the tail of the lines that are not debug
 // output (rg's own error messages) to explain a failure.
 type rgStderr struct {
-	dir     string // where rg ran: skipped paths are checked there
+	dir string // where rg ran: skipped paths are checked there
+	// fs, when set, is dir opened: paths are checked through it, so a name
+	// rg logged through a link swapped in is never taken (see rgcheck.go);
+	// leave reports the names to drop silently (the host's data folder).
+	fs      *os.Root
+	leave   func(rel string) bool
 	line    []byte
 	long    bool // the current line was cut at maxStderrLine
 	skipped []SkippedFile
@@ -101,6 +106,9 @@ func (s *rgStderr) endLine() {
 	}
 	size, err := strconv.ParseInt(strings.TrimSuffix(rest[k+2:], " bytes"), 10, 64)
 	rel := normRgPath(rest[:k])
+	if s.leave != nil && s.leave(rel) {
+		return
+	}
 	if err != nil || size <= MaxFileBytes || !s.bigFile(rel) {
 		s.unsure = true
 		return
@@ -111,6 +119,11 @@ func (s *rgStderr) endLine() {
 // bigFile reports whether rel names a regular file over the limit: the
 // name read from the log is the one on disk.
 func (s *rgStderr) bigFile(rel string) bool {
-	st, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	lstat := os.Lstat
+	name := filepath.Join(s.dir, filepath.FromSlash(rel))
+	if s.fs != nil {
+		lstat, name = s.fs.Lstat, filepath.FromSlash(rel)
+	}
+	st, err := lstat(name)
 	return err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes
 }

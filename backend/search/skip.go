@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -38,11 +37,11 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("file of %d bytes is larger than the %d-byte search limit", e.size, MaxFileBytes)
 }
 
-// readBounded reads the file at path whole when it is within MaxFileBytes,
-// and fails with *tooLargeError, without reading it, when it is not (or
-// when it has grown past the limit since it was measured).
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readBounded reads the file open opens whole when it is within
+// MaxFileBytes, and fails with *tooLargeError, without reading it, when it
+// is not (or when it has grown past the limit since it was measured).
+func readBounded(open func() (*os.File, error)) ([]byte, error) {
+	f, err := open()
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +130,10 @@ var errRgSkipped = errors.New("rg: cannot tell which files were skipped for thei
 // long to read, as the builtin engine does. The file is within the limit
 // (rg searched it); one that has grown past it since is no result.
 func rescan(q *query, rel string) ([]byte, []int) {
-	data, err := readBounded(filepath.Join(q.dir, filepath.FromSlash(rel)))
+	if q.opts.skipped(q.dir, rel) {
+		return nil, nil
+	}
+	data, err := readBounded(func() (*os.File, error) { return q.openHit(rel) })
 	if err != nil {
 		return nil, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,8 @@ type dirRules struct {
 	hasGit bool // the directory holds a ".git" entry: .gitignore above it does not apply
 }
 
+// loadDirRules reads the ignore files of an ancestor of the search root,
+// by path: they lie above the root, as in rg.
 func loadDirRules(dir string) dirRules {
 	d := dirRules{abs: filepath.ToSlash(dir)}
 	for i, name := range ignoreFileNames {
@@ -30,6 +33,20 @@ func loadDirRules(dir string) dirRules {
 		}
 	}
 	_, err := os.Stat(filepath.Join(dir, ".git"))
+	d.hasGit = err == nil
+	return d
+}
+
+// loadDirRulesIn reads the ignore files of a walked folder through its
+// handle, so a link in it cannot lead the read out of the folder.
+func loadDirRulesIn(abs string, dir *os.Root) dirRules {
+	d := dirRules{abs: filepath.ToSlash(abs)}
+	for i, name := range ignoreFileNames {
+		if data, err := dir.ReadFile(name); err == nil {
+			d.files[i] = parseIgnoreFile(data)
+		}
+	}
+	_, err := dir.Lstat(".git")
 	d.hasGit = err == nil
 	return d
 }
@@ -87,19 +104,52 @@ type walkOptions struct {
 	// descend, when set, prunes directories (rel to the root) that cannot
 	// hold a result. It is an optimisation only.
 	descend func(rel string) bool
+	// skip, when set, leaves out folders at these absolute paths.
+	skip func(abs string) bool
 }
+
+// walkFile is one file the walk found: name in the open folder dir, rel
+// from the search root ('/'-separated). dir is valid during the callback;
+// a callback that reads later acquires it first.
+type walkFile struct {
+	dir       *dirRef
+	name, rel string
+}
+
+// open opens the file through its folder's handle.
+func (f walkFile) open() (*os.File, error) { return f.dir.root.Open(f.name) }
 
 // walkFiles calls fn for every visible regular file below root, in
 // deterministic order, with its '/'-separated path relative to root. fn may
 // return errStop to end the walk. Unreadable directories are skipped, as rg
 // skips them.
 func walkFiles(ctx context.Context, root string, opts walkOptions, fn func(rel string) error) error {
+	top, file, err := openSearchRoot(Within{}, root)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	if file != "" {
+		return errNotSearchable
+	}
 	canon, err := canonicalDir(root)
 	if err != nil {
 		return err
 	}
-	stack := ancestorRules(canon)
-	err = walkDir(ctx, canon, "", stack, opts, fn)
+	return walkTree(ctx, top, canon, opts, func(f walkFile) error { return fn(f.rel) })
+}
+
+// walkTree walks the open folder top, whose path is abs (used to match
+// ignore rules and for skip; never to open anything).
+func walkTree(ctx context.Context, top *os.Root, abs string, opts walkOptions, fn func(walkFile) error) error {
+	own, err := top.OpenRoot(".") // the walk closes its handles; top stays the caller's
+	if err != nil {
+		return err
+	}
+	dir := newDirRef(own)
+	defer dir.release()
+	stack := append(ancestorRules(filepath.Dir(abs), abs), loadDirRulesIn(abs, own))
+	err = walkDir(ctx, dir, abs, "", stack, opts, fn)
 	if errors.Is(err, errStop) {
 		return nil
 	}
@@ -119,11 +169,12 @@ func canonicalDir(root string) (string, error) {
 	return abs, nil
 }
 
-// ancestorRules loads the ignore files of every ancestor of dir, outermost
-// first, and of dir itself.
-func ancestorRules(dir string) ruleStack {
+// ancestorRules loads, by path, the ignore files of dir and every ancestor
+// of it, outermost first. dir is the parent of the search root self; a
+// volume root is its own parent and has no ancestors (dir == self).
+func ancestorRules(dir, self string) ruleStack {
 	var dirs []string
-	for d := dir; ; {
+	for d := dir; d != self; {
 		dirs = append(dirs, d)
 		p := filepath.Dir(d)
 		if p == d {
@@ -138,15 +189,15 @@ func ancestorRules(dir string) ruleStack {
 	return stack
 }
 
-func walkDir(ctx context.Context, dir, rel string, stack ruleStack, opts walkOptions, fn func(string) error) error {
+func walkDir(ctx context.Context, dir *dirRef, abs, rel string, stack ruleStack, opts walkOptions, fn func(walkFile) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(dir) // sorted by name
+	entries, err := readDirIn(dir.root)
 	if err != nil {
 		return nil
 	}
-	base := filepath.ToSlash(dir)
+	base := filepath.ToSlash(abs)
 	for _, e := range entries {
 		name := e.Name()
 		typ := e.Type()
@@ -165,20 +216,51 @@ func walkDir(ctx context.Context, dir, rel string, stack ruleStack, opts walkOpt
 			continue
 		}
 		if isDir {
-			if opts.descend != nil && !opts.descend(childRel) {
+			childAbs := filepath.Join(abs, name)
+			if (opts.descend != nil && !opts.descend(childRel)) || (opts.skip != nil && opts.skip(childAbs)) {
 				continue
 			}
-			child := filepath.Join(dir, name)
-			if err := walkDir(ctx, child, childRel, append(stack, loadDirRules(child)), opts, fn); err != nil {
+			if err := walkChild(ctx, dir, name, childAbs, childRel, stack, opts, fn); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := fn(childRel); err != nil {
+		if err := fn(walkFile{dir: dir, name: name, rel: childRel}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// walkChild walks the folder name of dir, if it is still the real folder
+// the listing showed; a folder swapped for a link, or gone, is skipped.
+func walkChild(ctx context.Context, dir *dirRef, name, abs, rel string, stack ruleStack, opts walkOptions, fn func(walkFile) error) error {
+	fi, err := dir.root.Lstat(name)
+	if err != nil || !fi.IsDir() || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+		return nil
+	}
+	child, err := openSame(dir.root, name, fi)
+	if err != nil {
+		return nil
+	}
+	ref := newDirRef(child)
+	defer ref.release()
+	return walkDir(ctx, ref, abs, rel, append(stack, loadDirRulesIn(abs, child)), opts, fn)
+}
+
+// readDirIn lists an open folder sorted by name, as os.ReadDir does.
+func readDirIn(dir *os.Root) ([]fs.DirEntry, error) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }
 
 // visible applies, in rg's order, the include override, then the ignore

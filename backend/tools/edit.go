@@ -141,7 +141,11 @@ func (editTool) Run(ctx context.Context, c *Call) Result {
 func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard.Resolved, *hashline.EditError) {
 	d, err := c.Resolver.Resolve(spelled)
 	if err != nil {
-		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops", Message: errs.ToPayload(err).Message}
+		code := errs.InvalidArgument
+		if errs.Is(err, errs.PathProtected) {
+			code = errs.PathProtected // the data folder: not a typo to fix
+		}
+		return pathguard.Resolved{}, &hashline.EditError{Code: code, Retry: "fix_ops", Message: errs.ToPayload(err).Message}
 	}
 	if err := checkVizName(d); err != nil {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: hashline.RetryFixOps, Message: errs.ToPayload(err).Message}

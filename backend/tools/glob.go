@@ -64,7 +64,8 @@ func (globTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
-	res, err := search.Glob(ctx, search.GlobOptions{Root: t.Abs, Pattern: a.Pattern, Limit: a.Limit})
+	defer guard.close()
+	res, err := search.Glob(ctx, search.GlobOptions{Root: t.Abs, Pattern: a.Pattern, Limit: a.Limit, Within: guard.within})
 	if err == nil {
 		err = guard.check()
 	}

@@ -71,6 +71,7 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
+	defer guard.close()
 	rgPath := g.rgPath
 	if rgPath == "" {
 		rgPath = g.rg.find(ctx)
@@ -78,6 +79,7 @@ func (g grepTool) Run(ctx context.Context, c *Call) Result {
 	res, err := search.Grep(ctx, search.GrepOptions{
 		Root: t.Abs, Pattern: a.Pattern, Include: a.Include, IgnoreCase: a.IgnoreCase,
 		Mode: a.OutputMode, Context: a.Context, HeadLimit: a.HeadLimit, RgPath: rgPath,
+		Within: guard.within,
 	})
 	if err == nil {
 		err = guard.check()

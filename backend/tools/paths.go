@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/search"
 )
 
 // DisplayPath is how a resolved path appears to the model: workspace paths
@@ -28,17 +29,29 @@ func joinDisplay(dir, rel string) string {
 }
 
 // searchGuard pins the identity of a search root before a walk and checks it
-// after: the engines walk by path, so a root swapped for a link while they
-// ran would have led them elsewhere, and their results are dropped.
+// after, and holds the folder the walk starts from (opened through the
+// resolver, so the search never reaches its root by path; see
+// search.Within). The walk skips the host's data folder.
 type searchGuard struct {
 	c      *Call
 	before os.FileInfo
+	within search.Within
 }
 
 func guardSearch(c *Call) (searchGuard, error) {
 	fi, err := c.Resolver.Stat(*c.Target)
-	return searchGuard{c: c, before: fi}, err
+	if err != nil {
+		return searchGuard{}, err
+	}
+	base, name, err := c.Resolver.OpenIn(*c.Target)
+	if err != nil {
+		return searchGuard{}, err
+	}
+	return searchGuard{c: c, before: fi, within: search.Within{Base: base, Name: name, Skip: c.Resolver.Protected}}, nil
 }
+
+// close releases the folder the search started from.
+func (g searchGuard) close() { g.within.Base.Close() }
 
 func (g searchGuard) check() error {
 	t := *g.c.Target
