@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 )
 
 // MaxFileBytes is the largest file Grep searches, in both engines (rg
@@ -98,14 +99,14 @@ func skippedNotice(skipped []SkippedFile, display func(string) string) string {
 	limit := fmt.Sprintf("%d MiB", MaxFileBytes>>20)
 	if len(skipped) == 1 {
 		s := skipped[0]
-		return fmt.Sprintf("Skipped %s (%s): larger than the %s search limit, so it was not searched; Read it with offset/limit, or search it with Bash (rg, grep).", display(s.Path), humanSize(s.Size), limit)
+		return fmt.Sprintf("Skipped %s (%s): larger than the %s search limit, so it was not searched; Read it with offset/limit, or search it with Bash (rg, grep).", names.Escape(display(s.Path)), humanSize(s.Size), limit)
 	}
-	names := make([]string, 0, min(len(skipped), maxSkippedNamed))
+	named := make([]string, 0, min(len(skipped), maxSkippedNamed))
 	for _, s := range skipped[:min(len(skipped), maxSkippedNamed)] {
-		names = append(names, display(s.Path)+" ("+humanSize(s.Size)+")")
+		named = append(named, names.Escape(display(s.Path))+" ("+humanSize(s.Size)+")")
 	}
-	list := strings.Join(names, ", ")
-	if more := len(skipped) - len(names); more > 0 {
+	list := strings.Join(named, ", ")
+	if more := len(skipped) - len(named); more > 0 {
 		list += fmt.Sprintf(" and %d more", more)
 	}
 	return fmt.Sprintf("Skipped %d files larger than the %s search limit, so they were not searched: %s; Read them with offset/limit, or search them with Bash (rg, grep).", len(skipped), limit, list)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 )
 
@@ -161,7 +162,7 @@ func readLarge(ctx context.Context, r io.Reader, a readArgs, lineCap int, base R
 			omitted = append(omitted, line.omitted)
 		}
 	}
-	res, _ := renderWindowAt(base, "["+base.Path+"]", "", window, omitted, a.Offset, total, a, lineCap)
+	res, _ := renderWindowAt(base, "["+names.Escape(base.Path)+"]", "", window, omitted, a.Offset, total, a, lineCap)
 	if res.OK {
 		res.Notice = joinNotice(res.Notice, "the file is larger than 16 MiB: it has no tag, so Edit and Write cannot change it; use Bash")
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 )
@@ -42,6 +43,7 @@ func readLanded(c *Call, target pathguard.Resolved) ([]byte, int64, error) {
 // so the result says which limit applied and what the model can do next,
 // instead of calling a large text file binary.
 func largeWriteResult(res Result, fields map[string]any, display, verb string, size int64, head []byte, irreversible bool) Result {
+	display = names.Escape(display)
 	fields["bytes"] = size
 	fields["tooLarge"] = true
 	if len(head) > 8<<10 {
