@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 )
 
 // EditInput is one Edit call with the live file bytes the caller just read.
@@ -145,8 +146,12 @@ func (s *Store) withLive(e *EditError, d Digest) *EditError {
 }
 
 // samePath compares the header path with the argument, ignoring only
-// separator style and redundant elements.
+// separator style and redundant elements. A header copied from a result
+// spells a hostile name escaped (Header), so that spelling matches too.
 func samePath(a, b string) bool {
+	if a == names.Escape(b) {
+		return true
+	}
 	norm := func(p string) string { return path.Clean(strings.ReplaceAll(p, `\`, "/")) }
 	return norm(a) == norm(b)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
@@ -36,7 +37,7 @@ func protectedTarget(t pathguard.Resolved) permission.Protected {
 	stop := t.RootDir
 	dir := filepath.Dir(t.Abs)
 	for range maxProtectedDepth {
-		if isGitDir(dir) || gitFileCovers(dir, t.Abs) {
+		if isGitDir(dir) || gitFileCovers(dir, t.Abs, stop) {
 			return permission.ProtectedGit
 		}
 		parent := filepath.Dir(dir)
@@ -66,17 +67,27 @@ func isGitDir(dir string) bool {
 }
 
 // gitFileCovers reports whether dir holds a .git file (a worktree's or
-// submodule's) whose "gitdir:" line points at a folder holding target.
-func gitFileCovers(dir, target string) bool {
-	fi, err := os.Lstat(filepath.Join(dir, ".git"))
+// submodule's) whose "gitdir:" line points at a folder holding target. The
+// gitdir is only looked up on disk when it lies inside rootDir: a hostile
+// repository's .git file may name a network share or an automount, and
+// nothing outside the roots is touched before policy allows it (the target
+// is inside rootDir, so a gitdir outside it can only hold it through a link,
+// which the lexical comparison then misses safely: the name rules still hold).
+func gitFileCovers(dir, target, rootDir string) bool {
+	name := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(name)
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	f, err := os.Open(filepath.Join(dir, ".git"))
+	// O_NONBLOCK: a FIFO swapped in after the Lstat must not block the call.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
 	gitdir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	if !ok {
@@ -86,11 +97,19 @@ func gitFileCovers(dir, target string) bool {
 	if !filepath.IsAbs(gitdir) {
 		gitdir = filepath.Join(dir, gitdir)
 	}
+	gitdir = filepath.Clean(gitdir)
+	if !within(gitdir, rootDir) {
+		return within(target, gitdir)
+	}
 	if real, err := filepath.EvalSymlinks(gitdir); err == nil {
 		gitdir = real
 	}
-	gitdir = filepath.Clean(gitdir)
-	return target == gitdir || strings.HasPrefix(target, gitdir+string(filepath.Separator))
+	return within(target, gitdir)
+}
+
+// within reports whether p is dir or below it (both clean).
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
 // protectedChange classifies everything a mutating call may write: its

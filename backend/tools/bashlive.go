@@ -1,12 +1,19 @@
 package tools
 
-import "github.com/pi-desktop/pi-desktop/backend/redact"
+import (
+	"sync"
+
+	"github.com/pi-desktop/pi-desktop/backend/redact"
+)
 
 // liveOutput forwards one stream of a running command to the UI as it
 // arrives, redacted for display (spec §8): whole lines only, so a secret
 // cut between two writes is still seen whole. At most liveOutputMax bytes
 // are sent; the UI shows the rest from the (redacted) result.
 type liveOutput struct {
+	// mu: after a timeout the copy goroutine may still deliver a chunk
+	// while the call flushes.
+	mu    sync.Mutex
 	c     *Call
 	label string
 	red   redact.Stream
@@ -15,6 +22,8 @@ type liveOutput struct {
 }
 
 func (l *liveOutput) chunk(_ int, text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
 		return
 	}
@@ -23,6 +32,8 @@ func (l *liveOutput) chunk(_ int, text string) {
 
 // flush sends a last partial line once the stream has closed.
 func (l *liveOutput) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
 		return
 	}
