@@ -32,7 +32,7 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	}
 	if q.file != "" {
 		var buf []byte
-		h := searchFile(func() (*os.File, error) { return q.fs.Open(q.file) }, q.file, q.m, max, &buf)
+		h := searchFile(func() (*os.File, error) { return openRegular(q.fs, q.file) }, q.file, q.m, max, &buf)
 		if h.big > 0 {
 			c.skip(SkippedFile{Path: h.rel, Size: h.big})
 		}

@@ -164,3 +164,26 @@ func openWalkRoot(w Within, root, tool string) (*os.Root, string, error) {
 	}
 	return top, abs, nil
 }
+
+// openRegular opens name in folder r only if it is, at the moment it is
+// opened, the regular file an Lstat saw: os.Root follows a link that stays
+// inside r, so a file swapped for a link to a sibling (the data folder, when
+// it lies inside the workspace) would otherwise be read under the file's name.
+func openRegular(r *os.Root, name string) (*os.File, error) {
+	fi, err := r.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errRootChanged
+	}
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if ofi, err := f.Stat(); err != nil || !os.SameFile(fi, ofi) {
+		f.Close()
+		return nil, errRootChanged
+	}
+	return f, nil
+}

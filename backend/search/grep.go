@@ -196,7 +196,7 @@ func (q *query) fileRootSkipped() (bool, []SkippedFile, error) {
 	if q.include.match(q.file, false) == ignored {
 		return true, nil, nil
 	}
-	data, err := readBounded(func() (*os.File, error) { return q.fs.Open(q.file) })
+	data, err := readBounded(func() (*os.File, error) { return openRegular(q.fs, q.file) })
 	if size := sizeOf(err); size >= 0 {
 		return true, []SkippedFile{{Path: q.file, Size: size}}, nil
 	}

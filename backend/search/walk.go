@@ -117,7 +117,7 @@ type walkFile struct {
 }
 
 // open opens the file through its folder's handle.
-func (f walkFile) open() (*os.File, error) { return f.dir.root.Open(f.name) }
+func (f walkFile) open() (*os.File, error) { return openRegular(f.dir.root, f.name) }
 
 // walkFiles calls fn for every visible regular file below root, in
 // deterministic order, with its '/'-separated path relative to root. fn may
