@@ -190,7 +190,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			in.Lexical, in.Real = permission.PathClass(lexicalRoot(r, binding.Temporary)), permission.PathClass(r.Root)
 		}
 		if spec.Mutates {
-			in.Protected = protectedChange(tool, args, resolver, r)
+			in.Protected = protectedChange(tool, args, resolver, r, call)
 		}
 		// A call that would fail anyway must not cost the user a card. A
 		// target that is external, or that a link carried out of the root

@@ -115,16 +115,20 @@ func within(p, dir string) bool {
 // protectedChange classifies everything a mutating call may write: its
 // target and, for an Edit with MV, the destination. A destination that does
 // not resolve is left to the tool, which refuses it.
-func protectedChange(tool tools.Tool, args json.RawMessage, resolver *pathguard.Resolver, target pathguard.Resolved) permission.Protected {
-	if p := protectedTarget(target); p != permission.NotProtected {
-		return p
-	}
+// The destination it judged is pinned on call, so the tool refuses one that
+// resolves elsewhere by the time it runs.
+func protectedChange(tool tools.Tool, args json.RawMessage, resolver *pathguard.Resolver, target pathguard.Resolved, call *tools.Call) permission.Protected {
+	p := protectedTarget(target)
 	if m, ok := tool.(tools.Mover); ok {
 		if dest := m.MoveTarget(args); dest != "" {
+			call.MoveJudged = true
 			if d, err := resolver.Resolve(dest); err == nil {
-				return protectedTarget(d)
+				call.MoveDest = d.Abs
+				if p == permission.NotProtected {
+					p = protectedTarget(d)
+				}
 			}
 		}
 	}
-	return permission.NotProtected
+	return p
 }

@@ -150,6 +150,10 @@ func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard
 	if err := checkVizName(d); err != nil {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: hashline.RetryFixOps, Message: errs.ToPayload(err).Message}
 	}
+	if c.MoveJudged && d.Abs != c.MoveDest {
+		return pathguard.Resolved{}, &hashline.EditError{Code: errs.PathOutsideWorkspace, Retry: hashline.RetryFixOps,
+			Message: "the MV destination " + spelled + " now leads somewhere else than when the call was checked (a folder was swapped for a link); nothing was moved. Check the folder and retry"}
+	}
 	if d.Root != src.Root || d.Root == pathguard.External {
 		return pathguard.Resolved{}, &hashline.EditError{Code: errs.InvalidArgument, Retry: "fix_ops",
 			Message: "MV moves a file within its own folder tree (" + string(src.Root) + "); " + spelled + " is outside it. Use Write at the new place and REM here"}

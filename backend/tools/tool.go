@@ -73,6 +73,12 @@ type Call struct {
 	PromptID string
 	// Env is what command-running tools need from the session.
 	Env CallEnv
+	// MoveJudged says policy classified an MV destination before the call
+	// ran, and MoveDest is the canonical path it judged ("" if it did not
+	// resolve then): a destination that resolves elsewhere at run time (a
+	// folder swapped for a link in between) was never judged and is refused.
+	MoveJudged bool
+	MoveDest   string
 }
 
 // ReviewScope ties a mutation's review record to its session and message.
