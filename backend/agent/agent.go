@@ -253,6 +253,7 @@ type run struct {
 	system            string
 	instructions      string
 	tools             []provider.ToolDef
+	parallel          map[string]bool // tools of r.tools that may run in a parallel batch
 	cancel            context.CancelFunc
 	stopped           atomic.Bool
 	modeChanged       bool // a runtime tool switched the operating mode: refresh before the next request
