@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -268,5 +269,22 @@ func decideForTheUser(ctx context.Context, t *testing.T, c *Core, sessionID stri
 			}
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Called straight through Execute (the UI, the CLI), a runtime tool has no
+// turn to act on: it is refused, and audited like any other call.
+func TestRuntimeToolWithoutATurn(t *testing.T) {
+	c, s := newPipelineCore(t, nil)
+	for i, tool := range []string{tools.TodoWrite, tools.AskTool, tools.NewContext, tools.EnterPlanMode, tools.ToolSearch} {
+		args := map[string]string{tools.TodoWrite: `{"todos":[]}`, tools.AskTool: `{"questions":[{"question":"q"}]}`, tools.ToolSearch: `{"query":"x"}`}[tool]
+		res := c.Execute(t.Context(), ToolRequest{SessionID: s.ID, TurnID: "t", ToolCallID: fmt.Sprintf("c%d", i), Tool: tool, Args: []byte(args)})
+		if res.OK || res.Code != errs.ToolNotFound || res.Decision != "allow" {
+			t.Errorf("%s = %+v", tool, res)
+		}
+	}
+	rows, err := c.AuditRows(t.Context(), s.ID)
+	if err != nil || len(rows) != 5 {
+		t.Errorf("%d audit rows, %v", len(rows), err)
 	}
 }
