@@ -73,6 +73,9 @@ type callState struct {
 	waitDur  time.Duration
 	bodyDur  time.Duration
 	resolved *pathguard.Resolved
+	// settled: the tool settled the call with the user itself (an answer,
+	// a proposal's decision); its result then states the outcome.
+	settled bool
 }
 
 // Execute runs one tool call through the whole pipeline: cancellation,
@@ -94,7 +97,9 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 		res = tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", req.Tool))
 	}
 	res.TraceID = st.row.TraceID
-	res.Decision = st.row.Decision
+	if !st.settled {
+		res.Decision = st.row.Decision
+	}
 	total := time.Since(start)
 	st.row.OK, st.row.ErrorCode = res.OK, string(res.Code)
 	st.row.PermissionWaitMs = st.waitDur.Milliseconds()
@@ -287,7 +292,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 // time the user took, which is not the tool's run time.
 func (st *callState) note(o tools.Outcome) {
 	if o.Decision != "" {
-		st.row.Decision = o.Decision
+		st.row.Decision, st.settled = o.Decision, true
 	}
 	st.row.Prompted = st.row.Prompted || o.Prompted
 	st.waitDur += o.Wait

@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -246,6 +247,24 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 	}
 	if plan := got[23].row; plan.PathRoot != "workspace" || plan.TotalMs < plan.PermissionWaitMs {
 		t.Errorf("SubmitPlan row = %+v", plan)
+	}
+	// A proposal's result states the user's decision (the UI reads it).
+	for _, m := range tr.Messages {
+		for _, tc := range m.ToolCalls {
+			var r struct {
+				OK       bool   `json:"ok"`
+				Decision string `json:"decision"`
+			}
+			if err := json.Unmarshal(tc.Result, &r); err != nil {
+				t.Fatal(err)
+			}
+			if tc.Tool == "SubmitPlan" && r.OK && r.Decision != agent.ProposalApproved {
+				t.Errorf("SubmitPlan result = %s", tc.Result)
+			}
+			if tc.Tool == "asktool" && r.Decision != "" {
+				t.Errorf("asktool result = %s", tc.Result)
+			}
+		}
 	}
 }
 
