@@ -17,23 +17,6 @@ import (
 // turn through callTurn (turn.go); they change no file except the Plan/Goal
 // artifact, written through Host.WriteArtifact.
 
-// Events of the runtime-owned tools.
-const (
-	EventTodos    = "agent:todos"    // TodosEvent: the checklist was replaced
-	EventQuestion = "agent:question" // QuestionEvent: asked (pending), then answered or skipped
-	EventProposal = "agent:proposal" // Proposal: pending, then approved, rejected or cancelled
-	EventMode     = "agent:mode"     // ModeEvent: a runtime tool or an approval switched the mode
-)
-
-// ModeEvent reports an operating-mode switch made by the runtime.
-type ModeEvent struct {
-	SessionID      string `json:"sessionId"`
-	TurnID         string `json:"turnId"`
-	OperatingMode  string `json:"operatingMode"`
-	PermissionMode string `json:"permissionMode,omitempty"` // set on approval
-	Reason         string `json:"reason"`                   // the tool (EnterPlanMode, …) or "approved"
-}
-
 // refresh re-reads the session after a mode switch and rebuilds the system
 // prompt, the on-demand catalog (loaded tools the new mode lacks are
 // dropped) and the tool list of the next request. The shell stays pinned.
