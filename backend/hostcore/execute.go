@@ -73,8 +73,9 @@ type callState struct {
 	waitDur  time.Duration
 	bodyDur  time.Duration
 	resolved *pathguard.Resolved
-	// settled: the tool settled the call with the user itself (an answer,
-	// a proposal's decision); its result then states the outcome.
+	// settled: the tool decided the call itself (the user's answer or
+	// decision on a proposal, a refusal of its own); its result then states
+	// the outcome, not the policy's decision.
 	settled bool
 }
 
