@@ -8,7 +8,6 @@ package agent
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,96 +19,6 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
-
-// Events emitted to the UI. Every payload carries sessionId and turnId.
-const (
-	EventTurn       = "agent:turn"        // TurnEvent: state changes, retries
-	EventMessage    = "agent:message"     // MessageEvent: a message started or ended
-	EventText       = "agent:text"        // DeltaEvent: assistant text, token by token
-	EventThinking   = "agent:thinking"    // DeltaEvent: thinking, token by token
-	EventToolCall   = "agent:tool_call"   // ToolCallEvent: streaming, ready (args), running
-	EventToolResult = "agent:tool_result" // ToolResultEvent
-	EventContext    = "agent:context"     // ContextEvent: compaction
-)
-
-// TurnEvent reports a turn's state. Retry names the code that caused a
-// same-turn retry of the model call (the partial message was dropped).
-type TurnEvent struct {
-	SessionID string    `json:"sessionId"`
-	TurnID    string    `json:"turnId"`
-	State     string    `json:"state"`
-	Code      errs.Code `json:"code,omitempty"`
-	Message   string    `json:"message,omitempty"`
-	Retriable bool      `json:"retriable,omitempty"`
-	Retry     errs.Code `json:"retry,omitempty"`
-}
-
-// MessageEvent reports a message starting (State "streaming") or ending
-// (State = its stop reason: end_turn, tool_use, max_tokens, other,
-// aborted, failed). Kind is prompt, model or summary.
-type MessageEvent struct {
-	SessionID string         `json:"sessionId"`
-	TurnID    string         `json:"turnId"`
-	MessageID string         `json:"messageId"`
-	Role      provider.Role  `json:"role"`
-	Kind      string         `json:"kind"`
-	State     string         `json:"state"`
-	Usage     provider.Usage `json:"usage,omitzero"`
-}
-
-// DeltaEvent carries one streamed piece of text or thinking.
-type DeltaEvent struct {
-	SessionID string `json:"sessionId"`
-	TurnID    string `json:"turnId"`
-	MessageID string `json:"messageId"`
-	Delta     string `json:"delta"`
-}
-
-// Tool call phases of ToolCallEvent.
-const (
-	PhaseStreaming = "streaming" // the model started the call; ArgsDelta may follow
-	PhaseReady     = "ready"     // the arguments are complete (Args)
-	PhaseRunning   = "running"   // the host is executing it
-)
-
-// ToolCallEvent reports a tool call as it streams and starts.
-type ToolCallEvent struct {
-	SessionID  string          `json:"sessionId"`
-	TurnID     string          `json:"turnId"`
-	MessageID  string          `json:"messageId"`
-	ToolCallID string          `json:"toolCallId"`
-	ToolUseID  string          `json:"toolUseId"`
-	Tool       string          `json:"tool"`
-	Phase      string          `json:"phase"`
-	ArgsDelta  string          `json:"argsDelta,omitempty"`
-	Args       json.RawMessage `json:"args,omitempty"`
-}
-
-// ToolResultEvent reports a finished call; events of a parallel batch may
-// arrive in any order.
-type ToolResultEvent struct {
-	SessionID  string       `json:"sessionId"`
-	TurnID     string       `json:"turnId"`
-	MessageID  string       `json:"messageId"`
-	ToolCallID string       `json:"toolCallId"`
-	ToolUseID  string       `json:"toolUseId"`
-	Tool       string       `json:"tool"`
-	State      string       `json:"state"` // done | failed | aborted | skipped
-	Result     tools.Result `json:"result"`
-	ModelText  string       `json:"modelText"`
-	IsError    bool         `json:"isError"`
-}
-
-// ContextEvent reports a compaction: State compacting, then done or failed.
-type ContextEvent struct {
-	SessionID    string    `json:"sessionId"`
-	TurnID       string    `json:"turnId"`
-	State        string    `json:"state"`
-	CheckpointID string    `json:"checkpointId,omitempty"`
-	TokensBefore int       `json:"tokensBefore"`
-	TokensAfter  int       `json:"tokensAfter,omitempty"`
-	Code         errs.Code `json:"code,omitempty"`
-}
 
 // TurnResult is how a turn ended.
 type TurnResult struct {
@@ -253,6 +162,7 @@ type run struct {
 	system            string
 	instructions      string
 	tools             []provider.ToolDef
+	parallel          map[string]bool // tools of r.tools that may run in a parallel batch
 	cancel            context.CancelFunc
 	stopped           atomic.Bool
 	modeChanged       bool // a runtime tool switched the operating mode: refresh before the next request
@@ -499,127 +409,6 @@ func (r *run) modelCall(ctx context.Context) (provider.Response, string, error) 
 		}
 		r.a.emit(EventTurn, TurnEvent{SessionID: r.sessionID, TurnID: r.turnID, State: TurnRunning, Retry: code})
 	}
-}
-
-// streamOnce makes one model request, streaming to the UI and persisting
-// the response as it arrives.
-func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error) {
-	a := r.a
-	dbctx := context.WithoutCancel(ctx)
-	msgID := a.newID()
-	r.calls++
-	var (
-		blocks    []provider.Block
-		inserted  bool
-		lastFlush time.Time
-		dbErr     error
-		callIDs   = map[string]string{}
-		names     = map[string]string{}
-	)
-	insert := func() {
-		if inserted {
-			return
-		}
-		inserted = true
-		seq, err := a.st.insertMessage(dbctx, Message{ID: msgID, SessionID: r.sessionID, TurnID: r.turnID, Role: provider.RoleAssistant,
-			Kind: KindModel, CreatedAt: a.now().UnixMilli()})
-		if err != nil {
-			dbErr = err
-			return
-		}
-		r.lastSeq = seq
-		lastFlush = time.Now()
-		a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: "streaming"})
-	}
-	flush := func(force bool) {
-		if dbErr != nil || (!force && time.Since(lastFlush) < a.flushEvery) {
-			return
-		}
-		lastFlush = time.Now()
-		dbErr = a.st.updateMessage(dbctx, msgID, blocks, stopStreaming, provider.Usage{})
-	}
-	appendDelta := func(t provider.BlockType, s string) {
-		if n := len(blocks); n > 0 && blocks[n-1].Type == t {
-			blocks[n-1].Text += s
-			return
-		}
-		blocks = append(blocks, provider.Block{Type: t, Text: s})
-	}
-	onEvent := func(ev provider.Event) error {
-		insert()
-		if dbErr != nil {
-			return dbErr // a transcript we cannot write is not worth streaming
-		}
-		switch ev.Type {
-		case provider.EventText:
-			appendDelta(provider.BlockText, ev.Text)
-			a.emit(EventText, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Delta: ev.Text})
-		case provider.EventThinking:
-			appendDelta(provider.BlockThinking, ev.Text)
-			a.emit(EventThinking, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Delta: ev.Text})
-		case provider.EventToolUseStart:
-			if _, dup := callIDs[ev.ToolUseID]; !dup {
-				callIDs[ev.ToolUseID], names[ev.ToolUseID] = a.newID(), ev.ToolName
-			}
-			a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, ToolCallID: callIDs[ev.ToolUseID],
-				ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseStreaming})
-		case provider.EventToolUseDelta:
-			a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, ToolCallID: callIDs[ev.ToolUseID],
-				ToolUseID: ev.ToolUseID, Tool: names[ev.ToolUseID], Phase: PhaseStreaming, ArgsDelta: ev.Text})
-		case provider.EventToolUseFinish:
-			if _, ok := callIDs[ev.ToolUseID]; !ok {
-				callIDs[ev.ToolUseID] = a.newID()
-			}
-			blocks = append(blocks, provider.Block{Type: provider.BlockToolUse, ToolUseID: ev.ToolUseID, ToolName: ev.ToolName, Input: ev.Input})
-			a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, ToolCallID: callIDs[ev.ToolUseID],
-				ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseReady, Args: ev.Input})
-			flush(true)
-			return dbErr
-		}
-		flush(false)
-		return dbErr
-	}
-	req := provider.Request{System: r.system, Messages: r.msgs, Tools: r.tools}
-	resp, err := r.prov.Stream(ctx, req, onEvent)
-	if err == nil && dbErr != nil {
-		err = dbErr
-	}
-	if err == nil && emptyResponse(resp.Message) {
-		err = errs.New(errs.EmptyModelResponse, "the model returned no text and no tool calls; send the prompt again or try another model")
-	}
-	if err != nil {
-		if ctx.Err() != nil && !errs.Is(err, errs.StorageUnavailable) {
-			err = errs.Wrap(err, errs.TurnAborted, "the turn was stopped")
-		}
-		if inserted {
-			stop := stopFailed
-			if ctx.Err() != nil {
-				stop = stopAborted
-			}
-			_ = a.st.updateMessage(dbctx, msgID, blocks, stop, provider.Usage{})
-			a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: stop})
-		}
-		return resp, msgID, err
-	}
-	// The assembled response is authoritative (thinking signatures); the
-	// call ids given to the UI while streaming are kept.
-	resp.Message.Role = provider.RoleAssistant
-	insert()
-	if dbErr != nil {
-		return resp, msgID, dbErr
-	}
-	if err := a.st.updateMessage(dbctx, msgID, resp.Message.Content, string(resp.StopReason), resp.Usage); err != nil {
-		return resp, msgID, err
-	}
-	r.callIDs = callIDs
-	r.usage.InputTokens += resp.Usage.InputTokens
-	r.usage.OutputTokens += resp.Usage.OutputTokens
-	if t := textOf(resp.Message); t != "" {
-		r.lastText = t
-	}
-	a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
-		State: string(resp.StopReason), Usage: resp.Usage})
-	return resp, msgID, nil
 }
 
 func emptyResponse(m provider.Message) bool {

@@ -29,6 +29,15 @@ type Option struct {
 	Description string `json:"description,omitempty"`
 }
 
+// UnmarshalJSON reads an option sent as a plain label or as an object.
+func (o *Option) UnmarshalJSON(b []byte) error {
+	if json.Unmarshal(b, &o.Label) == nil {
+		return nil
+	}
+	type plain Option
+	return json.Unmarshal(b, (*plain)(o))
+}
+
 // Answer is the user's answer to one question: the labels of the chosen
 // options (at most one unless multiSelect) and any text they typed. A
 // skipped question is the zero Answer.
@@ -60,69 +69,6 @@ type QuestionEvent struct {
 type pendingQuestion struct {
 	ev QuestionEvent
 	ch chan []Answer // buffered 1; receives exactly once
-}
-
-// ParseQuestions validates asktool's arguments. Options may be strings or
-// {label, description?} objects; labels must be unique within a question.
-func ParseQuestions(args json.RawMessage) ([]Question, error) {
-	obj, err := object(args, "", "asktool's arguments", "questions")
-	if err != nil {
-		return nil, err
-	}
-	items, err := array(obj, "", "questions", true, 1, maxQuestions)
-	if err != nil {
-		return nil, err
-	}
-	qs := make([]Question, 0, len(items))
-	for i, raw := range items {
-		p := index("questions", i)
-		it, err := object(raw, p, p, "question", "options", "multiSelect")
-		if err != nil {
-			return nil, err
-		}
-		var q Question
-		if q.Question, err = str(it, p, "question", true, maxQuestionLen); err != nil {
-			return nil, err
-		}
-		if q.MultiSelect, err = boolean(it, p, "multiSelect"); err != nil {
-			return nil, err
-		}
-		opts, err := array(it, p, "options", false, 0, maxOptions)
-		if err != nil {
-			return nil, err
-		}
-		for j, oraw := range opts {
-			op := index(p+".options", j)
-			var o Option
-			var label string
-			if json.Unmarshal(oraw, &label) == nil {
-				if strings.TrimSpace(label) == "" || utf8.RuneCountInString(label) > maxLabelLen {
-					return nil, invalid(op, "%s must be a non-empty label of at most %d characters", op, maxLabelLen)
-				}
-				o.Label = label
-			} else {
-				ob, err := object(oraw, op, op+" (a string or {label, description})", "label", "description")
-				if err != nil {
-					return nil, err
-				}
-				if o.Label, err = str(ob, op, "label", true, maxLabelLen); err != nil {
-					return nil, err
-				}
-				if o.Description, err = str(ob, op, "description", false, maxDescLen); err != nil {
-					return nil, err
-				}
-			}
-			if slices.ContainsFunc(q.Options, func(x Option) bool { return x.Label == o.Label }) {
-				return nil, invalid(op, "%s repeats the label %q; every option needs its own label", op, o.Label)
-			}
-			q.Options = append(q.Options, o)
-		}
-		if q.MultiSelect && len(q.Options) == 0 {
-			return nil, invalid(p+".multiSelect", "%s.multiSelect needs options to choose from", p)
-		}
-		qs = append(qs, q)
-	}
-	return qs, nil
 }
 
 // checkAnswers validates the user's answers against the questions; fewer
@@ -159,11 +105,15 @@ func checkAnswers(qs []Question, answers []Answer) ([]Answer, error) {
 	return out, nil
 }
 
-func (r *run) ask(ctx context.Context, c *prepared, m *rtCall) tools.Result {
-	qs, err := ParseQuestions(c.args)
-	if err != nil {
-		return tools.Failure(err)
+// ask shows the validated questions of args and waits for the answers.
+func (r *run) ask(ctx context.Context, c *prepared, args json.RawMessage, m *tools.Outcome) tools.Result {
+	var in struct {
+		Questions []Question `json:"questions"`
 	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return tools.Failure(errs.Wrap(err, errs.InvalidArgument, "asktool's arguments do not decode"))
+	}
+	qs := in.Questions
 	a := r.a
 	pq := &pendingQuestion{ch: make(chan []Answer, 1), ev: QuestionEvent{SessionID: r.sessionID, TurnID: r.turnID, ToolCallID: c.id,
 		QuestionID: a.newID(), Questions: qs, State: QuestionPending, CreatedAt: a.now().UnixMilli()}}
@@ -171,7 +121,7 @@ func (r *run) ask(ctx context.Context, c *prepared, m *rtCall) tools.Result {
 	a.questions[pq.ev.QuestionID] = pq
 	a.mu.Unlock()
 	a.emit(EventQuestion, pq.ev)
-	m.prompted = true
+	m.Prompted = true
 	waitStart := time.Now()
 
 	var answers []Answer
@@ -188,12 +138,12 @@ func (r *run) ask(ctx context.Context, c *prepared, m *rtCall) tools.Result {
 		}
 		a.mu.Unlock()
 	}
-	m.wait = time.Since(waitStart)
+	m.Wait = time.Since(waitStart)
 	if skipped {
 		answers, _ = checkAnswers(qs, nil)
-		m.decision = "cancelled"
+		m.Decision = decisionCancelled
 	} else {
-		m.decision = "user"
+		m.Decision = decisionUser
 	}
 	done := pq.ev
 	done.State, done.Answers = QuestionAnswered, answers

@@ -17,6 +17,7 @@ type prepared struct {
 	sessionID, turnID, messageID string
 	position                     int
 	args                         json.RawMessage
+	batch                        int  // calls in its assistant message
 	settled, persisted           bool // has its result; result written and emitted
 	state                        string
 	result                       tools.Result
@@ -58,27 +59,19 @@ func (r *run) prepare(msgID string, m provider.Message) []*prepared {
 		}
 		calls = append(calls, c)
 	}
+	for _, c := range calls {
+		c.batch = len(calls)
+	}
 	return calls
 }
 
-// runBatch runs the calls of one assistant message (spec §0): Read, Glob and
-// Grep together run in parallel; any other tool makes the whole batch run
-// in source order. Completion events may arrive in any order; the caller
+// runBatch runs the calls of one assistant message (spec §0): calls of
+// Parallel tools (Read, Glob, Grep) together run in parallel; any other
+// tool makes the whole batch run in source order. An Exclusive call beside
+// others, or an on-demand tool not loaded, is refused by Execute. Completion events may arrive in any order; the caller
 // returns the results in source order. It reports whether the edit loop
 // guard ended the turn; calls not yet started then are skipped.
 func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
-	if len(calls) > 1 {
-		// Mode switches and submissions happen at a batch boundary only.
-		for _, c := range calls {
-			if !c.settled && exclusiveTool(c.tool) {
-				c.finish(CallFailed, tools.Failure(errs.New(errs.ToolMustBeAlone,
-					"not run: %s must be the only tool call in its response, and this response has %d calls; call it again on its own once the other results are in",
-					c.tool, len(calls))))
-				r.audit(ctx, c, rtCall{mode: r.info.OperatingMode, decision: "deny"}, c.result, 0)
-			}
-		}
-	}
-	r.runDeferredGate(ctx, calls)
 	for _, c := range calls {
 		if c.settled {
 			r.settle(ctx, c) // failed in preparation
@@ -89,7 +82,7 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 	for _, c := range calls {
 		if !c.settled {
 			runnable = append(runnable, c)
-			parallel = parallel && parallelSafe(c.tool)
+			parallel = parallel && r.parallel[c.tool]
 		}
 	}
 	terminate := false
@@ -142,23 +135,20 @@ func (r *run) start(ctx context.Context, c *prepared) {
 // bashGrace for Bash's collected output, and until the host returns for
 // anything else (a started Write or Edit drains).
 func (r *run) exec(ctx context.Context, c *prepared) {
-	if isRuntimeTool(c.tool) {
-		// The agent's own tools: they honour ctx themselves (asktool skips,
-		// a pending proposal is cancelled).
-		c.finish(callState(r.execRuntime(ctx, c)))
-		return
-	}
 	done := make(chan tools.Result, 1)
 	call := ToolCall{SessionID: c.sessionID, TurnID: c.turnID, ToolCallID: c.id, MessageID: c.messageID, PromptID: c.turnID,
-		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect}
+		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect,
+		Turn: callTurn{r: r, c: c}, BatchSize: c.batch}
 	go func() { done <- r.a.host.Execute(ctx, call) }()
 	var res tools.Result
 	select {
 	case res = <-done:
 	case <-ctx.Done():
 		r.a.host.Abort(c.sessionID, c.id, c.tool)
+		// The runtime's own tools honour ctx themselves (asktool skips, a
+		// pending proposal is cancelled): they are waited for.
 		switch {
-		case parallelSafe(c.tool):
+		case r.parallel[c.tool]:
 			res = tools.Failure(errs.New(errs.ToolAborted, "%s was stopped", c.tool))
 		case c.tool == ToolBash:
 			t := time.NewTimer(r.a.bashGrace)

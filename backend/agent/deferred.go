@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -21,26 +20,12 @@ import (
 // schema concern only: every call still goes through Host.Execute with the
 // same policy, containment, timeout and audit.
 
-// ToolSearch is the runtime-owned tool that loads on-demand tools.
-const ToolSearch = "ToolSearch"
-
-// Search bounds.
+// Search bounds (the arguments' own bounds are checked with the tool's
+// spec, tools.Runtime).
 const (
 	searchDefaultLimit = 5
-	searchMaxLimit     = 10
 	selectMax          = 20 // names in one select: query
-	maxQueryChars      = 500
 )
-
-var toolSearchSpec = provider.ToolDef{Name: ToolSearch,
-	Description: "Load on-demand tools: the ones listed under \"On-demand tools\" in the system prompt, which you cannot call until they are loaded. " +
-		"query is an exact tool name, \"select:Name1,Name2\" for several names, or words for the capability you need " +
-		"(matched against tool names and descriptions). The matching tools are added to your tools from your next response on, " +
-		"not in this one. Loading a tool changes nothing else: the host still checks, may ask about and records every call.",
-	Schema: json.RawMessage(`{"type":"object","properties":{` +
-		`"query":{"type":"string","description":"A tool name, select:Name1,Name2, or capability words."},` +
-		`"limit":{"type":"integer","minimum":1,"maximum":10,"description":"At most this many matches for a capability query (default 5)."}},` +
-		`"required":["query"],"additionalProperties":false}`)}
 
 // catalogNames lists the names of a catalog, in order.
 func catalogNames(catalog []DeferredTool) []string {
@@ -55,15 +40,20 @@ func inCatalog(catalog []DeferredTool, name string) bool {
 	return slices.ContainsFunc(catalog, func(d DeferredTool) bool { return d.Name == name })
 }
 
-// buildTools sets the tool list of the next request: the mode's builtin
-// tools, its runtime tools, then the loaded on-demand tools in catalog
-// order (a stable list, whatever the order they were loaded in).
+// buildTools sets the tool list of the next request: the tools the mode
+// offers up front, then the loaded on-demand tools in catalog order (a
+// stable list, whatever the order they were loaded in). It also notes
+// which of them may run in a parallel batch.
 func (r *run) buildTools() {
-	mode := r.info.OperatingMode
-	r.tools = slices.Concat(r.a.host.Tools(mode), r.a.runtimeTools(mode, len(r.catalog) > 0))
+	r.tools, r.parallel = nil, map[string]bool{}
+	for _, t := range r.a.host.Tools(r.info.OperatingMode) {
+		r.tools = append(r.tools, t.Def)
+		r.parallel[t.Def.Name] = t.Parallel
+	}
 	for _, d := range r.catalog {
 		if r.active[d.Name] {
 			r.tools = append(r.tools, d.Def)
+			r.parallel[d.Name] = d.Parallel
 		}
 	}
 }
@@ -82,17 +72,6 @@ func (r *run) setCatalog(catalog []DeferredTool) {
 // carried tool's schema (r.tools is rebuilt only after a batch).
 func (r *run) offered(tool string) bool {
 	return slices.ContainsFunc(r.tools, func(d provider.ToolDef) bool { return d.Name == tool })
-}
-
-// unloaded refuses a call of an on-demand tool the model was not given:
-// it has to be loaded with ToolSearch first.
-func (r *run) unloaded(tool string) (tools.Result, bool) {
-	if !inCatalog(r.catalog, tool) || r.offered(tool) {
-		return tools.Result{}, false
-	}
-	return tools.Failure(errs.New(errs.ToolNotFound,
-		"not run: %s is an on-demand tool that is not loaded. Call ToolSearch with query \"select:%s\" first; it can be called from your next response on",
-		tool, tool).With("tool", tool)), true
 }
 
 // activationEvidence returns the on-demand tool names the effective
@@ -162,31 +141,30 @@ func restoreActive(t Transcript, catalog []DeferredTool) map[string]bool {
 	return active
 }
 
-// toolSearch runs one ToolSearch call: it matches the catalog and loads the
-// matches for the next request. It touches nothing in the workspace.
-func (r *run) toolSearch(c *prepared, m *rtCall) tools.Result {
-	obj, err := object(c.args, "", "ToolSearch's arguments", "query", "limit")
-	if err != nil {
-		return tools.Failure(err)
+// toolSearch runs one ToolSearch call with validated args: it matches the
+// catalog and loads the matches for the next request. It touches nothing
+// in the workspace. mode is the session's durable mode.
+func (r *run) toolSearch(args json.RawMessage, mode string, o *tools.Outcome) tools.Result {
+	var in struct {
+		Query string `json:"query"`
+		Limit *int   `json:"limit"`
 	}
-	query, err := str(obj, "", "query", true, maxQueryChars)
-	if err != nil {
-		return tools.Failure(err)
+	if err := json.Unmarshal(args, &in); err != nil {
+		return tools.Failure(errs.Wrap(err, errs.InvalidArgument, "ToolSearch's arguments do not decode"))
 	}
-	limit := searchDefaultLimit
-	if raw, ok := obj["limit"]; ok && !isNull(raw) {
-		if json.Unmarshal(raw, &limit) != nil || limit < 1 || limit > searchMaxLimit {
-			return tools.Failure(invalid("limit", "limit must be a whole number from 1 to %d", searchMaxLimit))
-		}
+	query, limit := in.Query, searchDefaultLimit
+	if in.Limit != nil {
+		limit = *in.Limit
 	}
 	if len(r.catalog) == 0 {
-		return deny(m, errs.New(errs.ToolNotFound, "there are no on-demand tools in %s mode; use the tools you have", modeName(m.mode)))
+		o.Decision = decisionDeny
+		return tools.Failure(errs.New(errs.ToolNotFound, "there are no on-demand tools in %s mode; use the tools you have", modeName(mode)))
 	}
 	matches, unknown := searchCatalog(r.catalog, query, limit)
 	if len(matches) == 0 {
 		msg := fmt.Sprintf("no on-demand tool matches %q", strings.TrimSpace(query))
 		if len(unknown) > 0 {
-			msg = fmt.Sprintf("%s is not an on-demand tool of %s mode", strings.Join(unknown, ", "), modeName(m.mode))
+			msg = fmt.Sprintf("%s is not an on-demand tool of %s mode", strings.Join(unknown, ", "), modeName(mode))
 		}
 		return tools.Failure(errs.New(errs.ToolNotFound, "%s; the catalog has %s. Query a name, select:Name1,Name2, or words from a tool's purpose",
 			msg, catalogList(r.catalog)).With("query", query))
@@ -199,7 +177,7 @@ func (r *run) toolSearch(c *prepared, m *rtCall) tools.Result {
 		r.active[d.Name] = true
 	}
 	if len(unknown) > 0 {
-		fmt.Fprintf(&b, "\nNot in the catalog of %s mode: %s.", modeName(m.mode), strings.Join(unknown, ", "))
+		fmt.Fprintf(&b, "\nNot in the catalog of %s mode: %s.", modeName(mode), strings.Join(unknown, ", "))
 	}
 	r.toolsChanged = true
 	return tools.Result{OK: true, Content: b.String(), Details: map[string]any{"addedToolNames": names, "query": query}}
@@ -283,17 +261,3 @@ func searchCatalog(catalog []DeferredTool, query string, limit int) (matches []D
 var stopWords = map[string]bool{"an": true, "the": true, "to": true, "of": true, "for": true, "and": true, "or": true,
 	"in": true, "on": true, "at": true, "by": true, "with": true, "from": true, "is": true, "it": true, "this": true,
 	"that": true, "my": true, "me": true, "tool": true, "tools": true, "use": true, "can": true, "want": true, "need": true}
-
-// runDeferredGate refuses, before they run, the calls of on-demand tools
-// the model was not given in this request; each refusal is audited.
-func (r *run) runDeferredGate(ctx context.Context, calls []*prepared) {
-	for _, c := range calls {
-		if c.settled {
-			continue
-		}
-		if res, refused := r.unloaded(c.tool); refused {
-			c.finish(CallFailed, res)
-			r.audit(ctx, c, rtCall{mode: r.info.OperatingMode, decision: "deny"}, res, 0)
-		}
-	}
-}

@@ -111,13 +111,13 @@ func TestToolSearchLoadsSchemasForTheNextRequest(t *testing.T) {
 	if err := json.Unmarshal(search.Result, &stored); err != nil || !stored.OK || !jsonEqual(stored.Details["addedToolNames"], []string{"Alpha"}) {
 		t.Errorf("persisted ToolSearch result = %s", search.Result)
 	}
-	// ToolSearch and both refusals are audited (a batch's refusals before
-	// its calls run).
+	// ToolSearch and both refusals are audited, each when the host reaches
+	// it in source order.
 	var decisions []string
 	for _, a := range f.host.auditList() {
 		decisions = append(decisions, a.Tool+":"+a.Decision)
 	}
-	if !slices.Equal(decisions, []string{"Alpha:deny", "Alpha:deny", "ToolSearch:allow"}) {
+	if !slices.Equal(decisions, []string{"Alpha:deny", "ToolSearch:allow", "Alpha:deny"}) {
 		t.Errorf("audit = %v", decisions)
 	}
 }

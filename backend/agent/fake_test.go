@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	dbstore "github.com/pi-desktop/pi-desktop/backend/store"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
@@ -165,15 +167,89 @@ type fakeHost struct {
 	artifacts      map[string][]byte
 	configs        []ModeChange
 	permissionMode string
-	audits         []AuditRecord
+	audits         []auditRow
+	runtime        *tools.Registry // the runtime tools, run as Execute runs them
+}
+
+// auditRow is what host-core's audit row records of a call the fake host
+// refused or ran as a runtime tool.
+type auditRow struct {
+	Tool, ToolCallID, TurnID string
+	OperatingMode, Decision  string
+	Prompted, OK             bool
+	Wait                     time.Duration
+	ErrorCode                errs.Code
+	Path                     string
 }
 
 func newHost() *fakeHost {
+	reg, err := tools.NewRegistry(tools.Runtime()...)
+	if err != nil {
+		panic(err)
+	}
 	return &fakeHost{info: SessionInfo{Workspace: "/work/proj", Scratch: "/data/scratch/s1", OperatingMode: "agent",
-		Platform: "linux", ShellID: "bash", ShellDialect: "bash"}, instr: "Run go test before you finish."}
+		Platform: "linux", ShellID: "bash", ShellDialect: "bash"}, instr: "Run go test before you finish.", runtime: reg}
+}
+
+func specInput(s tools.Spec, mode string) permission.Input {
+	return permission.Input{Tool: s.Name, Class: s.Class, Risk: s.Risk, OperatingMode: mode, Modes: s.Modes}
+}
+
+// pipeline does what the loop relies on host-core's Execute for: it
+// refuses an Exclusive call beside others, a call outside the tool's
+// operating modes and an on-demand tool the turn did not offer, and runs
+// the runtime tools (validated by the real registry) with the turn; each
+// of those calls gets one audit row. Other calls return handled=false.
+func (h *fakeHost) pipeline(ctx context.Context, call ToolCall) (res tools.Result, handled bool) {
+	h.mu.Lock()
+	mode := h.info.OperatingMode
+	deferred := slices.ContainsFunc(h.deferred[mode], func(d DeferredTool) bool { return d.Name == call.Tool })
+	h.mu.Unlock()
+	t, runtime := h.runtime.Lookup(call.Tool)
+	row := auditRow{Tool: call.Tool, ToolCallID: call.ToolCallID, TurnID: call.TurnID, OperatingMode: mode}
+	defer func() {
+		if handled {
+			row.OK, row.ErrorCode = res.OK, res.Code
+			h.mu.Lock()
+			h.audits = append(h.audits, row)
+			h.mu.Unlock()
+		}
+	}()
+	if runtime {
+		s := t.Spec()
+		if s.Exclusive && call.BatchSize > 1 {
+			row.Decision = "deny"
+			return tools.Failure(errs.New(errs.ToolMustBeAlone, "not run: %s must be the only tool call in its response", s.Name)), true
+		}
+		if v, denied := permission.ContractDeny(specInput(s, mode)); denied {
+			row.Decision = "deny"
+			return tools.Failure(errs.New(v.Code, "%s", v.Reason)), true
+		}
+	}
+	if deferred && call.Turn != nil && !call.Turn.Offered(call.Tool) {
+		row.Decision = "deny"
+		return tools.Failure(errs.New(errs.ToolNotFound, "not run: %s is an on-demand tool that is not loaded. Call ToolSearch with query \"select:%s\" first", call.Tool, call.Tool)), true
+	}
+	if !runtime {
+		return tools.Result{}, false
+	}
+	args, _, err := h.runtime.Validate(call.Tool, call.Args)
+	if err != nil {
+		return tools.Failure(err), true
+	}
+	var o tools.Outcome
+	res = t.Run(ctx, &tools.Call{SessionID: call.SessionID, Args: args, Turn: call.Turn, Outcome: &o})
+	row.Decision, row.Prompted, row.Wait, row.Path = "allow", o.Prompted, o.Wait, o.Path
+	if o.Decision != "" {
+		row.Decision = o.Decision
+	}
+	return res, true
 }
 
 func (h *fakeHost) Execute(ctx context.Context, call ToolCall) tools.Result {
+	if res, handled := h.pipeline(ctx, call); handled {
+		return res
+	}
 	h.mu.Lock()
 	h.active++
 	h.maxActive = max(h.maxActive, h.active)
@@ -254,12 +330,6 @@ func (h *fakeHost) Configure(ctx context.Context, sessionID string, change ModeC
 	return nil
 }
 
-func (h *fakeHost) Audit(ctx context.Context, rec AuditRecord) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.audits = append(h.audits, rec)
-}
-
 func (h *fakeHost) setMode(mode string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -272,10 +342,10 @@ func (h *fakeHost) state() (mode, permissionMode string) {
 	return h.info.OperatingMode, h.permissionMode
 }
 
-func (h *fakeHost) auditList() []AuditRecord {
+func (h *fakeHost) auditList() []auditRow {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]AuditRecord(nil), h.audits...)
+	return append([]auditRow(nil), h.audits...)
 }
 
 func (h *fakeHost) artifact(path string) ([]byte, bool) {
@@ -289,10 +359,26 @@ func (h *fakeHost) Instructions(ctx context.Context, sessionID string) (string, 
 	return h.instr, nil
 }
 
-func (h *fakeHost) Tools(mode string) []provider.ToolDef {
-	var out []provider.ToolDef
-	for _, n := range ToolNames(mode) {
-		out = append(out, provider.ToolDef{Name: n, Description: n + " tool", Schema: json.RawMessage(`{"type":"object"}`)})
+// Tools offers stand-ins of the builtin tools (Write and Edit in Agent
+// mode only, as the policy decides) and the real runtime tools the policy
+// offers in mode, as host-core does.
+func (h *fakeHost) Tools(mode string) []OfferedTool {
+	var out []OfferedTool
+	for _, n := range []string{ToolRead, ToolGlob, ToolGrep, ToolWrite, ToolEdit, ToolBash} {
+		if (n == ToolWrite || n == ToolEdit) && mode != "agent" {
+			continue
+		}
+		out = append(out, OfferedTool{Def: provider.ToolDef{Name: n, Description: n + " tool", Schema: json.RawMessage(`{"type":"object"}`)},
+			Parallel: n == ToolRead || n == ToolGlob || n == ToolGrep})
+	}
+	onDemand := len(h.Deferred(mode)) > 0
+	for _, name := range h.runtime.Names() {
+		t, _ := h.runtime.Lookup(name)
+		s := t.Spec()
+		if (s.Loader && !onDemand) || !permission.Offered(specInput(s, mode)) {
+			continue
+		}
+		out = append(out, OfferedTool{Def: provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}, Parallel: s.Parallel})
 	}
 	return out
 }

@@ -3,10 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"time"
 
-	"github.com/pi-desktop/pi-desktop/backend/api"
-	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
@@ -29,16 +26,18 @@ type Host interface {
 	// CLAUDE.md), bounded by host-core with a truncation note; "" when
 	// there is none.
 	Instructions(ctx context.Context, sessionID string) (string, error)
-	// Tools returns the schemas of the builtin tools visible in mode; the
-	// adapter takes the names from ToolNames(mode).
-	Tools(mode string) []provider.ToolDef
+	// Tools returns the tools mode offers up front (the policy decides
+	// which), in the order the model sees them; the runtime's own tools
+	// among them act on the turn through ToolCall.Turn.
+	Tools(mode string) []OfferedTool
 	// Deferred returns mode's on-demand catalog (spec §2.1): optional tools
 	// the model loads with ToolSearch before it can call them. A tool the
 	// policy hard-denies in mode is not in it. Loaded or not, their calls go
 	// through Execute like any other.
 	Deferred(mode string) []DeferredTool
 
-	// The seams of the runtime-owned tools, which never reach Execute.
+	// The seams of the runtime-owned tools (run by Execute, they call back
+	// into the turn, which uses these).
 
 	// WriteArtifact stores the exact Markdown bytes of a SubmitPlan (kind
 	// "plan") or SubmitGoal ("goal") in a new, unique file under the
@@ -50,16 +49,20 @@ type Host interface {
 	// change.PermissionMode is not empty). It refuses when the durable mode
 	// is no longer change.From.
 	Configure(ctx context.Context, sessionID string, change ModeChange) error
-	// Audit records one runtime-owned tool call (refusals included) in the
-	// same audit log as host-core's own calls.
-	Audit(ctx context.Context, rec AuditRecord)
+}
+
+// OfferedTool is a tool a mode offers up front.
+type OfferedTool struct {
+	Def      provider.ToolDef
+	Parallel bool // may run in a parallel batch (Read, Glob, Grep)
 }
 
 // DeferredTool is one entry of an on-demand catalog.
 type DeferredTool struct {
-	Name    string
-	Summary string           // one line for the system prompt's catalog
-	Def     provider.ToolDef // the full schema, sent once loaded
+	Name     string
+	Summary  string           // one line for the system prompt's catalog
+	Def      provider.ToolDef // the full schema, sent once loaded
+	Parallel bool             // may run in a parallel batch
 }
 
 // Artifact is a stored Plan/Goal document.
@@ -79,23 +82,6 @@ type ModeChange struct {
 	PermissionMode string `json:"permissionMode,omitempty"` // "" keeps the session's
 }
 
-// AuditRecord is one runtime-owned tool call for the audit log.
-type AuditRecord struct {
-	SessionID     string
-	TurnID        string
-	ToolCallID    string
-	Tool          string
-	Args          json.RawMessage
-	OperatingMode string
-	Decision      string // allow | deny | user (decided by the user: an answer, an approval)
-	Prompted      bool   // the user was asked (asktool, a proposal)
-	Wait          time.Duration
-	Duration      time.Duration
-	OK            bool
-	ErrorCode     errs.Code
-	Path          string // an artifact written by the call, workspace-relative
-}
-
 // ToolCall is one tool call of the agent, mirroring hostcore.ToolRequest.
 type ToolCall struct {
 	SessionID string `json:"sessionId"`
@@ -112,6 +98,10 @@ type ToolCall struct {
 	// The shell pinned when the turn started (Bash).
 	ShellID      string `json:"shellId,omitempty"`
 	ShellDialect string `json:"shellDialect,omitempty"`
+	// Turn is the running turn, for the runtime's own tools; BatchSize is
+	// how many calls its assistant message has.
+	Turn      tools.Turn `json:"-"`
+	BatchSize int        `json:"-"`
 }
 
 // SessionInfo is the environment of a session as the agent sees it.
@@ -135,32 +125,14 @@ const (
 	ToolEdit  = "Edit"
 	ToolBash  = "Bash"
 
-	// The runtime-owned tools (runtime.go): the agent runs them itself.
-	ToolTodoWrite     = "TodoWrite"
-	ToolAsk           = "asktool"
-	ToolNewContext    = "new_context"
-	ToolEnterPlanMode = "EnterPlanMode"
-	ToolEnterGoalMode = "EnterGoalMode"
-	ToolSubmitPlan    = "SubmitPlan"
-	ToolSubmitGoal    = "SubmitGoal"
+	// The runtime-owned tools (tools.Runtime): Execute runs them, and they
+	// act on the turn through tools.Turn.
+	ToolTodoWrite     = tools.TodoWrite
+	ToolAsk           = tools.AskTool
+	ToolNewContext    = tools.NewContext
+	ToolEnterPlanMode = tools.EnterPlanMode
+	ToolEnterGoalMode = tools.EnterGoalMode
+	ToolSubmitPlan    = tools.SubmitPlan
+	ToolSubmitGoal    = tools.SubmitGoal
+	ToolSearch        = tools.ToolSearch
 )
-
-// ToolNames lists the builtin tools visible in an operating mode, in the
-// order the model sees them. The list is guidance: host-core's operating-mode
-// matrix is the boundary, so a direct call of a hidden tool is still denied.
-// The runtime-owned tools (TodoWrite, asktool, new_context, Enter*/Submit*,
-// ToolSearch) are added by the agent itself (see Agent.runtimeTools).
-func ToolNames(mode string) []string {
-	switch mode {
-	case api.ModePlan, api.ModeGoal:
-		return []string{ToolRead, ToolGlob, ToolGrep, ToolBash}
-	default:
-		return []string{ToolRead, ToolGlob, ToolGrep, ToolWrite, ToolEdit, ToolBash}
-	}
-}
-
-// parallelSafe reports whether a tool may run in a parallel batch (spec §0:
-// Read, Glob and Grep; anything else makes its batch sequential).
-func parallelSafe(tool string) bool {
-	return tool == ToolRead || tool == ToolGlob || tool == ToolGrep
-}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -67,47 +68,22 @@ type pendingProposal struct {
 	ch chan Proposal // buffered 1: the decided proposal
 }
 
-const (
-	maxTitleLen    = 200
-	maxMarkdown    = 512 << 10 // bytes
-	maxFeedbackLen = 8000
-)
+// maxFeedbackLen bounds the user's feedback on a proposal.
+const maxFeedbackLen = 8000
 
-func (r *run) submit(ctx context.Context, c *prepared, m *rtCall) tools.Result {
+// submit saves the validated document of args (the policy offers Submit*
+// only in the mode of its kind) and waits for the user's decision.
+func (r *run) submit(ctx context.Context, c *prepared, kind string, args json.RawMessage, m *tools.Outcome) tools.Result {
 	a := r.a
-	kind, other := api.ModePlan, ToolSubmitGoal
-	if c.tool == ToolSubmitGoal {
-		kind, other = api.ModeGoal, ToolSubmitPlan
+	var in struct {
+		Title    string `json:"title"`
+		Markdown string `json:"markdown"`
+		Question string `json:"question"`
 	}
-	switch m.mode {
-	case kind:
-	case api.ModePlan, api.ModeGoal:
-		return deny(m, errs.New(errs.PlanKindMismatch, "%s submits a %s, but the session is in %s mode; submit with %s instead",
-			c.tool, kind, modeName(m.mode), other).With("operatingMode", m.mode))
-	default:
-		enter := map[string]string{api.ModePlan: ToolEnterPlanMode, api.ModeGoal: ToolEnterGoalMode}[kind]
-		return deny(m, errs.New(errs.PlanNotActive, "%s works only in %s mode and the session is in %s mode; call %s alone first if a %s needs the user's approval, otherwise just do the work",
-			c.tool, modeName(kind), modeName(m.mode), enter, kind).With("operatingMode", m.mode))
+	if err := json.Unmarshal(args, &in); err != nil {
+		return tools.Failure(errs.Wrap(err, errs.InvalidArgument, "%s's arguments do not decode", c.tool))
 	}
-	obj, err := object(c.args, "", c.tool+"'s arguments", "title", "markdown", "question")
-	if err != nil {
-		return tools.Failure(err)
-	}
-	title, err := str(obj, "", "title", true, maxTitleLen)
-	if err != nil {
-		return tools.Failure(err)
-	}
-	markdown, err := str(obj, "", "markdown", true, 0)
-	if err != nil {
-		return tools.Failure(err)
-	}
-	if len(markdown) > maxMarkdown {
-		return tools.Failure(invalid("markdown", "markdown is %d bytes; at most %d are allowed, so shorten the document", len(markdown), maxMarkdown))
-	}
-	question, err := str(obj, "", "question", false, maxQuestionLen)
-	if err != nil {
-		return tools.Failure(err)
-	}
+	title, markdown, question := in.Title, in.Markdown, in.Question
 	if question == "" {
 		question = fmt.Sprintf("Approve this %s?", kind)
 	}
@@ -115,7 +91,7 @@ func (r *run) submit(ctx context.Context, c *prepared, m *rtCall) tools.Result {
 	if err != nil {
 		return tools.Failure(err)
 	}
-	m.path = art.Path
+	m.Path = art.Path
 	dbctx := context.WithoutCancel(ctx)
 	pp := &pendingProposal{ch: make(chan Proposal, 1), p: Proposal{ID: a.newID(), SessionID: r.sessionID, TurnID: r.turnID, ToolCallID: c.id,
 		Kind: kind, Title: title, Question: question, Markdown: markdown, Path: art.Path, SHA256: art.SHA256, Size: art.Size,
@@ -130,7 +106,7 @@ func (r *run) submit(ctx context.Context, c *prepared, m *rtCall) tools.Result {
 		return tools.Failure(err)
 	}
 	a.emit(EventProposal, pp.p)
-	m.prompted = true
+	m.Prompted = true
 	waitStart := time.Now()
 
 	var p Proposal
@@ -150,16 +126,16 @@ func (r *run) submit(ctx context.Context, c *prepared, m *rtCall) tools.Result {
 				p.State = ProposalInterrupted
 			}
 			_ = a.st.resolveProposal(dbctx, p)
-			m.decision = "cancelled"
+			m.Decision = decisionCancelled
 		}
 		a.pmu.Unlock()
 	}
-	m.wait = time.Since(waitStart)
+	m.Wait = time.Since(waitStart)
 	a.emit(EventProposal, p)
 	fields := map[string]any{"proposalId": p.ID, "version": p.Version, "path": p.Path, "sha256": p.SHA256, "size": p.Size, "decision": p.State}
 	switch p.State {
 	case ProposalApproved:
-		m.decision = "user"
+		m.Decision = decisionUser
 		r.modeChanged = true
 		a.emit(EventMode, ModeEvent{SessionID: r.sessionID, TurnID: r.turnID, OperatingMode: api.ModeAgent, PermissionMode: p.PermissionMode, Reason: "approved"})
 		fields["permissionMode"] = p.PermissionMode
@@ -175,7 +151,7 @@ func (r *run) submit(ctx context.Context, c *prepared, m *rtCall) tools.Result {
 		}
 		return tools.Result{OK: true, Content: text, Fields: fields}
 	case ProposalRejected:
-		m.decision = "user"
+		m.Decision = decisionUser
 		fields["feedback"] = p.Feedback
 		fb := p.Feedback
 		if fb == "" {

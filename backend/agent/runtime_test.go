@@ -54,66 +54,14 @@ func wait(t *testing.T, done <-chan error) error {
 	}
 }
 
-func (h *fakeHost) auditOf(tool string) []AuditRecord {
-	var out []AuditRecord
+func (h *fakeHost) auditOf(tool string) []auditRow {
+	var out []auditRow
 	for _, a := range h.auditList() {
 		if a.Tool == tool {
 			out = append(out, a)
 		}
 	}
 	return out
-}
-
-func TestRuntimeToolsPerMode(t *testing.T) {
-	for mode, want := range map[string][]string{
-		"agent": {"TodoWrite", "asktool", "new_context", "EnterPlanMode", "EnterGoalMode"},
-		"plan":  {"SubmitPlan", "asktool", "new_context"},
-		"goal":  {"SubmitGoal", "asktool", "new_context"},
-	} {
-		var got []string
-		for _, td := range (&Agent{}).runtimeTools(mode, false) {
-			got = append(got, td.Name)
-			var schema map[string]any
-			if err := json.Unmarshal(td.Schema, &schema); err != nil || schema["type"] != "object" || td.Description == "" {
-				t.Errorf("%s: schema %s, %v", td.Name, td.Schema, err)
-			}
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: runtime tools = %v, want %v", mode, got, want)
-		}
-		// A non-empty on-demand catalog adds ToolSearch, last.
-		if got := RuntimeToolNames(mode, true); !slices.Equal(got, append(want, ToolSearch)) {
-			t.Errorf("%s with on-demand tools: %v", mode, got)
-		}
-	}
-}
-
-func TestParseTodosValidation(t *testing.T) {
-	for _, tc := range []struct{ args, field string }{
-		{`{}`, "todos"},
-		{`{"todos":"x"}`, "todos"},
-		{`{"todos":[{"content":"a","status":"done"}]}`, "todos[0].status"},
-		{`{"todos":[{"content":"a","status":"pending"},{"content":" ","status":"pending"}]}`, "todos[1].content"},
-		{`{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"}]}`, "todos[1].status"},
-		{`{"todos":[{"content":"a","status":"pending","priority":"high"}]}`, "todos[0].priority"},
-		{`{"todos":[{"content":"a"}]}`, "todos[0].status"},
-		{`{"todos":[{"content":"a","status":"pending","activeForm":3}]}`, "todos[0].activeForm"},
-		{`{"todos":[],"extra":1}`, "extra"},
-		{`{"todos":[` + strings.Repeat(`{"content":"a","status":"pending"},`, maxTodos) + `{"content":"a","status":"pending"}]}`, "todos"},
-	} {
-		_, err := ParseTodos(json.RawMessage(tc.args))
-		e := errs.As(err)
-		if e == nil || e.Code != errs.InvalidArgument || e.Details["field"] != tc.field {
-			t.Errorf("%.80s: err = %v (%v), want INVALID_ARGUMENT on %s", tc.args, err, e, tc.field)
-		}
-	}
-	got, err := ParseTodos(json.RawMessage(`{"todos":[{"content":"Read","status":"completed"},{"content":"Fix","status":"in_progress","activeForm":"Fixing"},{"content":"Test","status":"pending"}]}`))
-	if err != nil || len(got) != 3 || got[1] != (Todo{Content: "Fix", Status: TodoInProgress, ActiveForm: "Fixing"}) {
-		t.Errorf("ParseTodos = %+v, %v", got, err)
-	}
-	if got, err := ParseTodos(json.RawMessage(`{"todos":[]}`)); err != nil || len(got) != 0 {
-		t.Errorf("an empty list clears the checklist: %+v, %v", got, err)
-	}
 }
 
 func TestTodoWritePersistsAndRestores(t *testing.T) {
@@ -296,24 +244,6 @@ func TestAskToolSkippedOnStop(t *testing.T) {
 	}
 	if err := f.a.Answer(sid, ev.QuestionID, nil); !errs.Is(err, errs.NotFound) || len(f.a.PendingQuestions(sid)) != 0 {
 		t.Errorf("answer after stop: %v", err)
-	}
-}
-
-func TestAskToolValidation(t *testing.T) {
-	for _, tc := range []struct{ args, field string }{
-		{`{"questions":[]}`, "questions"},
-		{`{"questions":[{"question":""}]}`, "questions[0].question"},
-		{`{"questions":[{"question":"q","options":[""]}]}`, "questions[0].options[0]"},
-		{`{"questions":[{"question":"q","options":["a","a"]}]}`, "questions[0].options[1]"},
-		{`{"questions":[{"question":"q","options":[{"label":"a","tip":"x"}]}]}`, "questions[0].options[0].tip"},
-		{`{"questions":[{"question":"q","options":[3]}]}`, "questions[0].options[0]"},
-		{`{"questions":[{"question":"q","multiSelect":true}]}`, "questions[0].multiSelect"},
-		{`{"questions":[{"question":"q","multiSelect":"yes","options":["a"]}]}`, "questions[0].multiSelect"},
-	} {
-		_, err := ParseQuestions(json.RawMessage(tc.args))
-		if e := errs.As(err); e == nil || e.Code != errs.InvalidArgument || e.Details["field"] != tc.field {
-			t.Errorf("%s: %v, want field %s", tc.args, err, tc.field)
-		}
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
-	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
@@ -36,6 +35,7 @@ func (h agentHost) Execute(ctx context.Context, call agent.ToolCall) tools.Resul
 		SessionID: call.SessionID, TurnID: call.TurnID, ToolCallID: call.ToolCallID, MessageID: call.MessageID,
 		PromptID: call.PromptID, Tool: call.Tool, Args: call.Args,
 		Shell: tools.ShellPin{ID: call.ShellID, Dialect: call.ShellDialect},
+		Turn:  call.Turn, BatchSize: call.BatchSize,
 	})
 }
 
@@ -98,15 +98,25 @@ func (h agentHost) Instructions(ctx context.Context, sessionID string) (string, 
 	return "", nil
 }
 
-func (h agentHost) Tools(mode string) []provider.ToolDef {
-	var out []provider.ToolDef
-	for _, name := range agent.ToolNames(mode) {
-		if t, ok := h.c.registry.Lookup(name); ok {
-			s := t.Spec()
-			out = append(out, provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema})
+// Tools are the registered tools mode offers up front, in registration
+// order: those the policy does not refuse in mode, without the on-demand
+// ones, and ToolSearch only where the mode has on-demand tools to load.
+func (h agentHost) Tools(mode string) []agent.OfferedTool {
+	onDemand := len(h.Deferred(mode)) > 0
+	var out []agent.OfferedTool
+	for _, name := range h.c.registry.Names() {
+		t, _ := h.c.registry.Lookup(name)
+		s := t.Spec()
+		if s.Deferred || (s.Loader && !onDemand) || !permission.Offered(specInput(s, mode)) {
+			continue
 		}
+		out = append(out, agent.OfferedTool{Def: toolDef(s), Parallel: s.Parallel})
 	}
 	return out
+}
+
+func toolDef(s tools.Spec) provider.ToolDef {
+	return provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}
 }
 
 // Deferred is mode's on-demand catalog: the registered tools marked
@@ -121,16 +131,14 @@ func (h agentHost) Deferred(mode string) []agent.DeferredTool {
 		if !s.Deferred {
 			continue
 		}
-		v := permission.Evaluate(permission.Input{Tool: s.Name, Class: s.Class, Risk: s.Risk, OperatingMode: mode, PermissionMode: api.PermissionAuto})
-		if v.Decision == permission.Deny {
+		if !permission.Offered(specInput(s, mode)) {
 			continue
 		}
 		summary := s.Summary
 		if summary == "" {
 			summary = s.Description
 		}
-		out = append(out, agent.DeferredTool{Name: s.Name, Summary: summary,
-			Def: provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}})
+		out = append(out, agent.DeferredTool{Name: s.Name, Summary: summary, Def: toolDef(s), Parallel: s.Parallel})
 	}
 	return out
 }
@@ -248,26 +256,6 @@ func (h agentHost) Configure(ctx context.Context, sessionID string, change agent
 	// as ConfigureSession does for a change the user made.
 	h.c.Emit(api.EventSessionsChanged, map[string]string{"sessionId": s.ID, "projectId": s.ProjectID})
 	return nil
-}
-
-// Audit records a runtime-owned tool call in the audit log, like Execute's
-// rows: the effective permission mode is resolved the same way.
-func (h agentHost) Audit(ctx context.Context, rec agent.AuditRecord) {
-	row := audit.Row{TraceID: newTraceID(), SessionID: rec.SessionID, TurnID: rec.TurnID, ToolCallID: rec.ToolCallID, Tool: rec.Tool,
-		ArgsHash: audit.Hash(rec.Args), ArgsPreview: audit.Preview(rec.Args), OperatingMode: rec.OperatingMode, Decision: rec.Decision,
-		Prompted: rec.Prompted, PermissionWaitMs: rec.Wait.Milliseconds(), DurationMs: (rec.Duration - rec.Wait).Milliseconds(),
-		TotalMs: rec.Duration.Milliseconds(), OK: rec.OK, ErrorCode: string(rec.ErrorCode), CreatedAt: h.c.cfg.Now().UnixMilli()}
-	if rec.Path != "" {
-		row.PathRoot = "workspace"
-	}
-	if s, err := h.c.Sessions.Get(ctx, rec.SessionID); err == nil {
-		global := ""
-		if settings, err := h.c.Settings.Get(ctx); err == nil {
-			global = settings.DefaultPermissionMode
-		}
-		row.PermissionMode = permission.Effective("", s.PermissionMode, global)
-	}
-	h.c.audit.Record(row)
 }
 
 // providerFor returns the model provider of a session: the host's injected

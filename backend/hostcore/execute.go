@@ -40,6 +40,13 @@ type ToolRequest struct {
 	// Shell is the command shell the turn pinned (Bash); empty = the
 	// default shell from settings.
 	Shell tools.ShellPin `json:"shell,omitzero"`
+	// Turn is the agent turn making the call (nil from the UI or the CLI):
+	// the runtime tools act on it, and an on-demand tool it was not offered
+	// is refused.
+	Turn tools.Turn `json:"-"`
+	// BatchSize is how many calls the assistant message carrying this one
+	// has; 0 or 1 means it is alone (an Exclusive tool must be).
+	BatchSize int `json:"-"`
 }
 
 func (r ToolRequest) messageID() string {
@@ -66,6 +73,10 @@ type callState struct {
 	waitDur  time.Duration
 	bodyDur  time.Duration
 	resolved *pathguard.Resolved
+	// settled: the tool decided the call itself (the user's answer or
+	// decision on a proposal, a refusal of its own); its result then states
+	// the outcome, not the policy's decision.
+	settled bool
 }
 
 // Execute runs one tool call through the whole pipeline: cancellation,
@@ -87,7 +98,9 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 		res = tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", req.Tool))
 	}
 	res.TraceID = st.row.TraceID
-	res.Decision = st.row.Decision
+	if !st.settled {
+		res.Decision = st.row.Decision
+	}
 	total := time.Since(start)
 	st.row.OK, st.row.ErrorCode = res.OK, string(res.Code)
 	st.row.PermissionWaitMs = st.waitDur.Milliseconds()
@@ -121,24 +134,42 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		return tools.Failure(err) // never falls back to another workspace
 	}
 	st.row.OperatingMode = binding.Session.OperatingMode
-	tool, known := c.registry.Lookup(req.Tool)
-	in := toolInput(req.Tool, tool, known, binding.Session.OperatingMode)
-	// Spec §10: the contract modes' deny comes before anything else, a
-	// malformed or unknown call included, and is audited as a policy denial.
-	if v, denied := permission.ContractDeny(in); denied {
-		st.row.Decision = decisionDeny
-		return tools.Failure(errs.New(v.Code, "%s", v.Reason))
-	}
-	if verr != nil {
-		return tools.Failure(verr)
-	}
-	spec := tool.Spec()
 	settings, err := view.settings(ctx)
 	if err != nil {
 		return tools.Failure(err)
 	}
 	mode := permission.Effective(req.PermissionOverride, binding.Session.PermissionMode, settings.DefaultPermissionMode)
 	st.row.PermissionMode = mode
+	tool, known := c.registry.Lookup(req.Tool)
+	var spec tools.Spec
+	if known {
+		spec = tool.Spec()
+	}
+	// Mode switches and submissions happen at a batch boundary only (spec
+	// §10.1): such a call beside others runs not at all.
+	if spec.Exclusive && req.BatchSize > 1 {
+		st.row.Decision = decisionDeny
+		return tools.Failure(errs.New(errs.ToolMustBeAlone,
+			"not run: %s must be the only tool call in its response, and this response has %d calls; call it again on its own once the other results are in",
+			spec.Name, req.BatchSize))
+	}
+	in := toolInput(req.Tool, tool, known, binding.Session.OperatingMode)
+	// Spec §10: the operating mode's deny comes before anything else, a
+	// malformed or unknown call included, and is audited as a policy denial.
+	if v, denied := permission.ContractDeny(in); denied {
+		st.row.Decision = decisionDeny
+		return tools.Failure(verdictError(v))
+	}
+	// An on-demand tool is called only once the turn loaded it (spec §2.1).
+	if spec.Deferred && req.Turn != nil && !req.Turn.Offered(spec.Name) {
+		st.row.Decision = decisionDeny
+		return tools.Failure(errs.New(errs.ToolNotFound,
+			"not run: %s is an on-demand tool that is not loaded. Call ToolSearch with query \"select:%s\" first; it can be called from your next response on",
+			spec.Name, spec.Name).With("tool", spec.Name))
+	}
+	if verr != nil {
+		return tools.Failure(verr)
+	}
 
 	resolver, err := c.resolverFor(ctx, binding, settings.InlineVisualizations)
 	if err != nil {
@@ -158,7 +189,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		return tools.Failure(errs.New(errs.MutationRetryBudgetExhausted,
 			"edit attempts in this prompt are used up after repeated failures; stop and report the last error to the user instead of retrying").With("retriable", true))
 	}
-	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver,
+	call := &tools.Call{SessionID: req.SessionID, Args: args, Resolver: resolver, Turn: req.Turn, Outcome: &tools.Outcome{},
 		Review:   tools.ReviewScope{Store: c.review, SessionID: req.SessionID, MessageID: req.messageID(), ToolCallID: req.ToolCallID},
 		Edits:    edits.store,
 		Guard:    edits.guard,
@@ -212,7 +243,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	switch verdict.Decision {
 	case permission.Deny:
 		st.row.Decision = decisionDeny
-		return tools.Failure(errs.New(verdict.Code, "%s", verdict.Reason))
+		return tools.Failure(verdictError(verdict))
 	case permission.Ask:
 		if res, ok := c.approve(ctx, req, tool, binding, call, verdict, settings, st); !ok {
 			return res
@@ -252,7 +283,33 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 		call.Target = &again
 	}
-	return c.run(ctx, tool, spec, call, st)
+	res := c.run(ctx, tool, spec, call, st)
+	st.note(*call.Outcome)
+	return res
+}
+
+// note records what a tool reported of its own outcome: a decision the
+// user made in it (asktool, a proposal) or a refusal of its own, and the
+// time the user took, which is not the tool's run time.
+func (st *callState) note(o tools.Outcome) {
+	if o.Decision != "" {
+		st.row.Decision, st.settled = o.Decision, true
+	}
+	st.row.Prompted = st.row.Prompted || o.Prompted
+	st.waitDur += o.Wait
+	st.bodyDur -= o.Wait
+	if o.Path != "" {
+		st.row.PathRoot = string(pathguard.Workspace)
+	}
+}
+
+// verdictError is a policy denial as the model receives it.
+func verdictError(v permission.Verdict) error {
+	e := errs.New(v.Code, "%s", v.Reason)
+	for k, val := range v.Details {
+		e = e.With(k, val)
+	}
+	return e
 }
 
 // editScope keys the edit snapshot store and guard: a delegate run gets its
@@ -326,8 +383,10 @@ func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *
 	// tree and returns what it printed), is always waited for: a Stop can
 	// never hide a write or leave a process behind. Commands bound their own
 	// output (decisions.md: 96 KB per stream).
+	// The runtime's own tools honour ctx themselves (a question is skipped,
+	// a proposal cancelled) and report that as their result.
 	switch {
-	case spec.Class == permission.ClassExec:
+	case spec.Class == permission.ClassExec || spec.Class.Control():
 		return tool.Run(ctx, call)
 	case spec.Mutates:
 		return tools.Bound(tool.Run(ctx, call))

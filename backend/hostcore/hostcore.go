@@ -149,7 +149,7 @@ func newCore(ctx context.Context, cfg Config) (*Core, error) {
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
 		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
-	}}), cfg.ExtraTools...)...)
+	}}), append(tools.Runtime(), cfg.ExtraTools...)...)...)
 	if err != nil {
 		_ = st.Close()
 		_ = logFile.Close()

@@ -14,8 +14,13 @@ func toolInput(name string, tool tools.Tool, known bool, operatingMode string) p
 		return permission.Input{Tool: clip(name), OperatingMode: operatingMode}
 	}
 	s := tool.Spec()
+	return specInput(s, operatingMode)
+}
+
+// specInput is what the policy knows of a registered tool in a mode.
+func specInput(s tools.Spec, operatingMode string) permission.Input {
 	return permission.Input{Tool: s.Name, Class: s.Class, Risk: s.Risk, OperatingMode: operatingMode,
-		PlanSafe: len(s.PlanSafeActions) > 0}
+		PlanSafe: len(s.PlanSafeActions) > 0, Modes: s.Modes}
 }
 
 // lexicalRoot is the root the target's spelling names. A temporary

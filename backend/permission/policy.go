@@ -56,10 +56,13 @@ const (
 
 // Input is everything the policy looks at. It never sees the model's text.
 type Input struct {
-	Tool           string
-	Class          Class
-	Risk           Risk
-	PlanSafe       bool   // a plugin tool with a non-empty planSafeActions list
+	Tool     string
+	Class    Class
+	Risk     Risk
+	PlanSafe bool // a plugin tool with a non-empty planSafeActions list
+	// Modes are the operating modes the tool belongs to; empty means every
+	// mode the rules below allow.
+	Modes          []string
 	OperatingMode  string // agent | plan | goal
 	PermissionMode string // effective: ask | accept-edits | auto
 	// Lexical and Real classify the explicit path argument by spelling and by
@@ -87,6 +90,8 @@ type Verdict struct {
 	// Grant is the key an allow-session answer to this card installs; ""
 	// means the tool name (spec §6: allow-session scope is the tool).
 	Grant string
+	// Details go with a Deny's error (the operating mode a proposal met).
+	Details map[string]any
 }
 
 // Effective resolves the permission mode for one call: a delegate's explicit
@@ -117,7 +122,7 @@ func Evaluate(in Input) Verdict {
 			Reason: "a link inside the session's " + string(in.Lexical) + " folder points outside it; use a path that stays inside"}
 	}
 	external := in.Real == PathExternal
-	if external && in.Temporary && in.Class != ClassRead && in.Class != ClassControl {
+	if external && in.Temporary && in.Class != ClassRead && !in.Class.Control() {
 		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
 			Reason: "a temporary session changes files only inside its scratch folder; start a session in a project to work on other files"}
 	}
@@ -141,8 +146,11 @@ func Evaluate(in Input) Verdict {
 			return Verdict{Decision: Ask, External: true, Reason: "reads or writes a path outside the workspace"}
 		}
 	}
+	if in.Class.Control() {
+		return Verdict{Decision: Allow}
+	}
 	switch in.Class {
-	case ClassRead, ClassControl:
+	case ClassRead:
 		return Verdict{Decision: Allow}
 	case ClassTask:
 		// Reading or stopping a task the session's own (already approved)
@@ -180,10 +188,14 @@ func askReason(c Class) string {
 	}
 }
 
-// ContractDeny is the Plan/Goal hard deny of spec §10. It looks only at the
+// ContractDeny is the operating-mode deny: a tool outside the modes it
+// declares, and the Plan/Goal hard deny of spec §10. It looks only at the
 // tool and the operating mode, so the host can apply it before anything
 // else, even before the arguments are validated.
 func ContractDeny(in Input) (Verdict, bool) {
+	if v, denied := modeDeny(in); denied {
+		return v, true
+	}
 	if in.OperatingMode != api.ModePlan && in.OperatingMode != api.ModeGoal {
 		return Verdict{}, false
 	}

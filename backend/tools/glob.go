@@ -29,6 +29,7 @@ type globTool struct{}
 func (globTool) Spec() Spec {
 	return Spec{
 		Name:        "Glob",
+		Parallel:    true,
 		Description: "List files matching a glob pattern (** for any depth), sorted by path. Ignored and hidden files are skipped.",
 		Class:       permission.ClassRead, Risk: permission.Low,
 		Timeout: 60 * time.Second, Shape: Directory, PathArg: "path", DefaultPath: ".",

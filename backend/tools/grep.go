@@ -37,6 +37,7 @@ func newGrepTool(opts Options) grepTool {
 func (grepTool) Spec() Spec {
 	return Spec{
 		Name:        "Grep",
+		Parallel:    true,
 		Description: "Search file contents with a regular expression. Content mode shows [path#TAG] groups with N:match and N-context rows.",
 		Class:       permission.ClassRead, Risk: permission.Low,
 		Timeout: 60 * time.Second, Shape: FileOrDir, PathArg: "path", DefaultPath: ".",

@@ -40,6 +40,7 @@ type readTool struct{}
 func (readTool) Spec() Spec {
 	return Spec{
 		Name:        "Read",
+		Parallel:    true,
 		Description: "Read a text file. Returns a [path#TAG] header and numbered lines N:text; pass the tag to Edit or Write.",
 		Class:       permission.ClassRead, Risk: permission.Low,
 		Timeout: 30 * time.Second, Shape: ExistingFile, PathArg: "path",

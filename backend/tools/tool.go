@@ -54,6 +54,20 @@ type Spec struct {
 	// and Goal (spec §11, ADR 0211): a non-empty list admits the tool there,
 	// and the plugin runtime still refuses any action outside it.
 	PlanSafeActions []string
+	// Modes are the operating modes the tool belongs to (the runtime's
+	// Agent checklist, a contract mode's SubmitPlan); empty means every mode
+	// the policy allows. The policy decides from it whether a mode offers
+	// the tool and refuses a call outside them.
+	Modes []string
+	// Parallel calls may run together in a parallel batch (Read, Glob,
+	// Grep); one call of any other tool makes its batch run in order.
+	Parallel bool
+	// Exclusive calls must be the only call of their batch (mode switches
+	// and submissions happen at a batch boundary only).
+	Exclusive bool
+	// Loader marks ToolSearch: offered only where the mode's on-demand
+	// catalog is not empty.
+	Loader bool
 }
 
 // Call is one validated call handed to a tool after policy allowed it.
@@ -79,6 +93,11 @@ type Call struct {
 	// folder swapped for a link in between) was never judged and is refused.
 	MoveJudged bool
 	MoveDest   string
+	// Turn is the agent turn that made the call (nil from the UI or the
+	// CLI); the runtime tools act on it.
+	Turn Turn
+	// Outcome collects what the tool reports for the audit row.
+	Outcome *Outcome
 }
 
 // ReviewScope ties a mutation's review record to its session and message.

@@ -57,6 +57,12 @@ func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, 
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("{}")
 	}
+	checker, custom := t.(ArgChecker)
+	if custom {
+		if err := checker.CheckArgs(raw); err != nil {
+			return nil, nil, err
+		}
+	}
 	var args map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -87,6 +93,9 @@ func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, 
 	var instance any
 	if err := json.Unmarshal(folded, &instance); err != nil {
 		return nil, nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be decoded", name)
+	}
+	if custom {
+		return folded, instance.(map[string]any), nil
 	}
 	if err := cs.resolved.Validate(instance); err != nil {
 		field := fieldOf(err.Error(), cs.props, args)
