@@ -296,6 +296,66 @@ export const ReviewChange = record({
   createdAt: num,
 });
 
+// --- the Activity log (backend/audit) and a refused rollback (backend/review since.go) ---
+
+export const AuditRow = record({
+  /** Paging cursor; newer rows have larger ids. */
+  id: num,
+  traceId: str,
+  sessionId: str,
+  turnId: str,
+  toolCallId: str,
+  tool: str,
+  delegate: str,
+  /** Bounded, secrets redacted. */
+  argsPreview: str,
+  /** workspace | scratch | visualization | external | "" */
+  pathRoot: str,
+  externalPath: bool,
+  permissionMode: str,
+  operatingMode: str,
+  /** allow, granted, allow-once, allow-session, deny, denied, timeout, cancelled, user, … ("" when refused before policy). */
+  decision: str,
+  /** A permission card was shown. */
+  prompted: bool,
+  permissionWaitMs: num,
+  /** The tool body. */
+  durationMs: num,
+  overheadMs: num,
+  totalMs: num,
+  ok: bool,
+  errorCode: str,
+  createdAt: num,
+});
+
+export const ActivitySummary = record({
+  /** Rows the filter selects in the whole session. */
+  matching: num,
+  tools: strList,
+  decisions: strList,
+  errorCodes: strList,
+});
+
+export const ActivityPage = record({
+  /** Newest first. */
+  rows: list(AuditRow),
+  /** Pass to activityLog for the next (older) page; 0 when this is the last. */
+  nextCursor: num,
+  /** With the first page only. */
+  summary: v.nullish(ActivitySummary, null),
+});
+
+/** What happened to the file after the agent's change (details.since of a CONFLICT). */
+export const ReviewSince = record({
+  /** modified | added (the deleted path holds a file again) | deleted (the file is gone) */
+  status: str,
+  additions: num,
+  deletions: num,
+  hunks: list(ReviewHunk),
+  binary: bool,
+  truncated: bool,
+});
+
 // --- agent transcript (backend/agent/store.go) -------------------------------------
 
 /** The keys of tools.Result read by name; every other key is kept in `fields`. */
