@@ -84,11 +84,11 @@ type ToolCallRecord struct {
 	ToolUseID string          `json:"toolUseId"`
 	Position  int             `json:"position"`
 	Tool      string          `json:"tool"`
-	Args      json.RawMessage `json:"args"`
+	Args      json.RawMessage `json:"args" ts_type:"unknown"`
 	State     string          `json:"state"`
 	// Result is the full tools.Result JSON (review records included);
 	// ModelText and IsError are exactly what the model received.
-	Result     json.RawMessage `json:"result,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty" ts_type:"unknown"`
 	ModelText  string          `json:"modelText"`
 	IsError    bool            `json:"isError"`
 	ErrorCode  string          `json:"errorCode,omitempty"`

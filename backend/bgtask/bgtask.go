@@ -98,8 +98,8 @@ type Task struct {
 	State     State     `json:"state"`
 	ExitCode  *int      `json:"exitCode,omitempty"`
 	Error     string    `json:"error,omitempty"` // why no exit status was obtained (failed)
-	StartedAt time.Time `json:"startedAt"`
-	EndedAt   time.Time `json:"endedAt,omitzero"`
+	StartedAt time.Time `json:"startedAt" ts_type:"string"`
+	EndedAt   time.Time `json:"endedAt,omitzero" ts_type:"string"`
 	Removed   bool      `json:"removed,omitempty"`
 }
 

@@ -39,7 +39,7 @@ type Block struct {
 	// ToolUse: the call id, tool name and JSON input.
 	ToolUseID string          `json:"toolUseId,omitempty"`
 	ToolName  string          `json:"toolName,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty" ts_type:"unknown"`
 	// ToolResult: IsError marks a failed call; ToolUseID names the call.
 	IsError bool `json:"isError,omitempty"`
 }

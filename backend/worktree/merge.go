@@ -31,7 +31,7 @@ const (
 type Commit struct {
 	Hash    string    `json:"hash"`
 	Author  string    `json:"author"`
-	Time    time.Time `json:"time"`
+	Time    time.Time `json:"time" ts_type:"string"`
 	Subject string    `json:"subject"`
 }
 

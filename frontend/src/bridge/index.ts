@@ -30,7 +30,6 @@ import {
   type CreateSessionInput,
   type MergePreview,
   type MergeResult,
-  type ModelApi,
   type ModelSettings,
   type ProviderInput,
   type ProviderList,
@@ -45,13 +44,11 @@ import {
   type TodosEvent,
   type TranscriptPage,
   type TranscriptPageQuery,
-  type PermissionMode,
   type Project,
   type Session,
   type SessionConfig,
   type SessionsChangedEvent,
   type Settings,
-  type ThemeSetting,
   type WorkspaceFiles,
 } from './types';
 
@@ -66,49 +63,12 @@ async function call<T>(p: () => Promise<T>): Promise<T> {
   }
 }
 
-function project(p: Project): Project {
-  return { id: p.id, name: p.name, path: p.path, createdAt: p.createdAt, updatedAt: p.updatedAt };
-}
-
-function session(s: Session): Session {
-  return {
-    id: s.id,
-    projectId: s.projectId ?? '',
-    title: s.title ?? '',
-    operatingMode: s.operatingMode ?? '',
-    permissionMode: s.permissionMode ?? '',
-    isolated: Boolean(s.isolated),
-    createdAt: s.createdAt ?? 0,
-    updatedAt: s.updatedAt ?? 0,
-    archivedAt: s.archivedAt ?? 0,
-  };
-}
-
-function settings(s: { [K in keyof Settings]: unknown }): Settings {
-  return {
-    defaultPermissionMode: String(s.defaultPermissionMode) as PermissionMode,
-    defaultCommandShell: String(s.defaultCommandShell ?? ''),
-    inlineVisualizations: Boolean(s.inlineVisualizations),
-    permissionTimeoutSeconds: Number(s.permissionTimeoutSeconds ?? 0),
-    theme: String(s.theme ?? 'system') as ThemeSetting,
-    envPassthrough: stringList(s.envPassthrough),
-    envDrop: stringList(s.envDrop),
-  };
-}
-
-function stringList(v: unknown): string[] {
-  return Array.isArray(v) ? v.map(String) : [];
-}
+// Each parser comes from the shape's one schema (wire.ts).
+const { project, session, settings, modelSettings, providerProfile } = norm;
 
 export function info(): Promise<AppInfo> {
   return call(async () => {
-    const i = await App.Info();
-    return {
-      version: i.version,
-      platform: i.platform,
-      dataDir: i.dataDir,
-      commandShells: (i.commandShells ?? []).map((s) => ({ id: s.id, label: s.label })),
-    };
+    return norm.appInfo(await App.Info());
   });
 }
 
@@ -180,24 +140,6 @@ export function updateSettings(next: Settings): Promise<Settings> {
   return call(async () => settings(await App.UpdateSettings({ ...next })));
 }
 
-const MODEL_APIS: readonly ModelApi[] = ['anthropic', 'openai', 'openai-compatible'];
-
-function modelSettings(m: { [K in keyof ModelSettings]?: unknown } | null | undefined): ModelSettings {
-  const out: ModelSettings = {
-    api: modelApi(m?.api),
-    baseUrl: String(m?.baseUrl ?? ''),
-    model: String(m?.model ?? ''),
-    contextWindow: Number(m?.contextWindow ?? 0) || 0,
-    maxOutputTokens: Number(m?.maxOutputTokens ?? 0) || 0,
-    thinking: Boolean(m?.thinking),
-    hasKey: Boolean(m?.hasKey),
-    keyStorage: String(m?.keyStorage ?? ''),
-    fromEnvironment: Boolean(m?.fromEnvironment),
-  };
-  if (typeof m?.temperature === 'number') out.temperature = m.temperature;
-  return out;
-}
-
 /** The saved model (or the environment's, see fromEnvironment). Never carries the API key. */
 export function getModelSettings(): Promise<ModelSettings> {
   return call(async () => modelSettings(await App.GetModelSettings()));
@@ -209,31 +151,6 @@ export function getModelSettings(): Promise<ModelSettings> {
  */
 export function setModelSettings(next: ModelSettings, apiKey: string): Promise<ModelSettings> {
   return call(async () => modelSettings(await App.SetModelSettings({ ...next }, apiKey)));
-}
-
-function modelApi(v: unknown): ModelApi {
-  const api = String(v ?? '');
-  return (MODEL_APIS as readonly string[]).includes(api) ? (api as ModelApi) : 'anthropic';
-}
-
-function providerProfile(p: { [K in keyof ProviderProfile]?: unknown } | null | undefined): ProviderProfile {
-  const out: ProviderProfile = {
-    id: String(p?.id ?? ''),
-    name: String(p?.name ?? ''),
-    api: modelApi(p?.api),
-    baseUrl: String(p?.baseUrl ?? ''),
-    model: String(p?.model ?? ''),
-    contextWindow: Number(p?.contextWindow ?? 0) || 0,
-    maxOutputTokens: Number(p?.maxOutputTokens ?? 0) || 0,
-    thinking: Boolean(p?.thinking),
-    isDefault: Boolean(p?.isDefault),
-    hasKey: Boolean(p?.hasKey),
-    keyStorage: String(p?.keyStorage ?? ''),
-    createdAt: Number(p?.createdAt ?? 0) || 0,
-    updatedAt: Number(p?.updatedAt ?? 0) || 0,
-  };
-  if (typeof p?.temperature === 'number') out.temperature = p.temperature;
-  return out;
 }
 
 /** The Go side's Profile: the fields it reads, never a key. */
@@ -250,13 +167,7 @@ function profileArg(p: ProviderInput) {
 /** The saved providers, oldest first, and where a new key would be saved. Never carries a key. */
 export function listProviders(): Promise<ProviderList> {
   return call(async () => {
-    const l = await App.ListProviders();
-    const env = l?.environment;
-    return {
-      providers: (l?.providers ?? []).map(providerProfile),
-      keyStorage: String(l?.keyStorage ?? ''),
-      environment: env ? { api: String(env.api ?? ''), model: String(env.model ?? ''), baseUrl: String(env.baseUrl ?? ''), hasKey: Boolean(env.hasKey) } : null,
-    };
+    return norm.providerList(await App.ListProviders());
   });
 }
 
@@ -280,8 +191,7 @@ export function setDefaultProvider(id: string): Promise<void> {
 /** Sends one minimal request with the form's values (apiKey "" uses the saved key of input.id). */
 export function testProvider(input: ProviderInput, apiKey: string): Promise<ProviderTestResult> {
   return call(async () => {
-    const r = await App.TestProvider(profileArg(input), apiKey);
-    return { ok: Boolean(r?.ok), code: String(r?.code ?? ''), message: String(r?.message ?? ''), durationMs: Number(r?.durationMs ?? 0) || 0 };
+    return norm.providerTestResult(await App.TestProvider(profileArg(input), apiKey));
   });
 }
 
@@ -306,13 +216,11 @@ export function onProjectsChanged(cb: () => void): Unsubscribe {
 }
 
 export function onSessionsChanged(cb: (e: SessionsChangedEvent) => void): Unsubscribe {
-  return EventsOn(EVENT_SESSIONS_CHANGED, (payload?: Partial<SessionsChangedEvent>) =>
-    cb({ sessionId: payload?.sessionId ?? '', projectId: payload?.projectId ?? '' }),
-  );
+  return EventsOn(EVENT_SESSIONS_CHANGED, (payload?: unknown) => cb(norm.sessionsChangedEvent(payload)));
 }
 
 export function onSettingsChanged(cb: (s: Settings) => void): Unsubscribe {
-  return EventsOn(EVENT_SETTINGS_CHANGED, (payload: Settings) => cb(settings(payload)));
+  return EventsOn(EVENT_SETTINGS_CHANGED, (payload?: unknown) => cb(settings(payload)));
 }
 
 export function openExternalURL(url: string): void {
@@ -496,7 +404,6 @@ export function onWorktreeSetup(cb: (e: WorktreeSetupEvent) => void): Unsubscrib
  */
 export function workspaceFiles(sessionId: string, query: string, limit = 0): Promise<WorkspaceFiles> {
   return call(async () => {
-    const r = await App.WorkspaceFiles(sessionId, query, limit);
-    return { files: (r?.files ?? []).map(String), truncated: Boolean(r?.truncated) };
+    return norm.workspaceFiles(await App.WorkspaceFiles(sessionId, query, limit));
   });
 }

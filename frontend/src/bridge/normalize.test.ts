@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRequest, backgroundTask, decisionEvent, parseRaw, proposal, questionRequest, taskEvent, toMillis, todo, todosEvent } from './normalize';
+import {
+  approvalRequest, backgroundTask, decisionEvent, parseRaw, project, proposal, providerList, providerProfile, questionRequest, session, settings, taskEvent,
+  toMillis, todo, todosEvent, toolResult, transcript,
+} from './normalize';
 
 describe('parseRaw', () => {
   it('accepts a JSON value, a JSON string or a byte array', () => {
@@ -99,5 +102,37 @@ describe('approval requests', () => {
   it('defaults a missing or malformed diff to empty', () => {
     expect(approvalRequest({ id: 'r2', tool: 'Bash' })).toMatchObject({ diff: '', diffNote: '' });
     expect(approvalRequest({ id: 'r3', diff: 42, diffNote: null })).toMatchObject({ diff: '', diffNote: '' });
+  });
+});
+
+describe('bound method results', () => {
+  it('keeps a project\'s setup command and defaults what is missing', () => {
+    expect(project({ id: 'p1', name: 'api', path: '/x/api', createdAt: 1, updatedAt: 2, setupCommand: 'npm ci' })).toEqual({
+      id: 'p1', name: 'api', path: '/x/api', createdAt: 1, updatedAt: 2, setupCommand: 'npm ci',
+    });
+    expect(project(null)).toEqual({ id: '', name: '', path: '', createdAt: 0, updatedAt: 0, setupCommand: '' });
+    expect(session({ id: 's1', isolated: 'yes' })).toMatchObject({ id: 's1', projectId: '', isolated: false, archivedAt: 0 });
+  });
+
+  it('reads nil Go slices as empty lists and unknown settings values as their defaults', () => {
+    expect(settings({ defaultPermissionMode: 'auto', theme: 'neon', envPassthrough: null, envDrop: ['A', 1] })).toEqual({
+      defaultPermissionMode: 'auto', defaultCommandShell: '', inlineVisualizations: false, permissionTimeoutSeconds: 0, theme: 'system',
+      envPassthrough: [], envDrop: ['A', '1'],
+    });
+    expect(transcript({ sessionId: 's1', turns: null, messages: [{ seq: 2, content: null }, { seq: 1, toolCalls: null }] })).toMatchObject({
+      turns: [], messages: [{ seq: 1, content: [], toolCalls: [] }, { seq: 2, content: [], toolCalls: [] }],
+    });
+  });
+
+  it('leaves an absent temperature absent and a missing environment null', () => {
+    expect('temperature' in providerProfile({ id: 'a', api: 'openai' })).toBe(false);
+    expect(providerProfile({ id: 'a', api: 'gopher', temperature: 0.2 })).toMatchObject({ api: 'anthropic', temperature: 0.2 });
+    expect(providerList({ providers: null })).toEqual({ providers: [], keyStorage: '', environment: null });
+  });
+
+  it('keeps a tool\'s own result fields apart from the common keys', () => {
+    const r = toolResult('{"ok":true,"exitCode":1,"stdout":"hi","tag":"a1","totalLines":3}');
+    expect(r).toMatchObject({ ok: true, exitCode: 1, stdout: 'hi', review: [], details: {}, fields: { tag: 'a1', totalLines: 3 } });
+    expect('stderr' in r).toBe(false);
   });
 });

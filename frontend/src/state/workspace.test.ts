@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Project, Session } from '../bridge/types';
 import { initialWorkspace, isExpanded, workspaceReducer, type WorkspaceState } from './workspace';
 
-const p = (id: string): Project => ({ id, name: id, path: `/x/${id}`, createdAt: 1, updatedAt: 1 });
+const p = (id: string): Project => ({ id, name: id, path: `/x/${id}`, createdAt: 1, updatedAt: 1, setupCommand: '' });
 const s = (id: string, projectId: string, updatedAt: number, archivedAt = 0): Session => ({
   id, projectId, title: id, operatingMode: 'agent', permissionMode: 'inherit', isolated: false, createdAt: updatedAt, updatedAt, archivedAt,
 });

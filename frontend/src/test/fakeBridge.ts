@@ -75,7 +75,7 @@ export interface Seed {
 export const NOW = new Date(2026, 5, 15, 12, 0, 0).getTime();
 
 export function project(id: string, name: string, extra: Partial<Project> = {}): Project {
-  return { id, name, path: `/home/dev/${name}`, createdAt: NOW - 86_400_000, updatedAt: NOW - 86_400_000, ...extra };
+  return { id, name, path: `/home/dev/${name}`, createdAt: NOW - 86_400_000, updatedAt: NOW - 86_400_000, setupCommand: '', ...extra };
 }
 
 export function session(id: string, projectId: string, title: string, updatedAt: number, extra: Partial<Session> = {}): Session {
@@ -281,7 +281,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     const existing = db.projects.find((p) => p.path === path);
     if (existing) return { ...existing };
     const name = path.split('/').filter(Boolean).pop() ?? path;
-    const p: Project = { id: `fake-project-${nextId++}`, name, path, createdAt: tick(), updatedAt: clock };
+    const p: Project = { id: `fake-project-${nextId++}`, name, path, createdAt: tick(), updatedAt: clock, setupCommand: '' };
     db.projects.push(p);
     return { ...p };
   });

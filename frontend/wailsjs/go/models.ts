@@ -21,9 +21,9 @@ export namespace agent {
 	    toolUseId: string;
 	    position: number;
 	    tool: string;
-	    args: number[];
+	    args: unknown;
 	    state: string;
-	    result?: number[];
+	    result?: unknown;
 	    modelText: string;
 	    isError: boolean;
 	    errorCode?: string;
@@ -666,10 +666,8 @@ export namespace bgtask {
 	    state: string;
 	    exitCode?: number;
 	    error?: string;
-	    // Go type: time
-	    startedAt: any;
-	    // Go type: time
-	    endedAt: any;
+	    startedAt: string;
+	    endedAt: string;
 	    removed?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -684,28 +682,10 @@ export namespace bgtask {
 	        this.state = source["state"];
 	        this.exitCode = source["exitCode"];
 	        this.error = source["error"];
-	        this.startedAt = this.convertValues(source["startedAt"], null);
-	        this.endedAt = this.convertValues(source["endedAt"], null);
+	        this.startedAt = source["startedAt"];
+	        this.endedAt = source["endedAt"];
 	        this.removed = source["removed"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class TaskOutput {
 	    task: Task;
@@ -916,7 +896,7 @@ export namespace provider {
 	    signature?: string;
 	    toolUseId?: string;
 	    toolName?: string;
-	    input?: number[];
+	    input?: unknown;
 	    isError?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -1086,8 +1066,7 @@ export namespace worktree {
 	export class Commit {
 	    hash: string;
 	    author: string;
-	    // Go type: time
-	    time: any;
+	    time: string;
 	    subject: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1098,27 +1077,9 @@ export namespace worktree {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.hash = source["hash"];
 	        this.author = source["author"];
-	        this.time = this.convertValues(source["time"], null);
+	        this.time = source["time"];
 	        this.subject = source["subject"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class FileChange {
 	    path: string;

@@ -1,0 +1,779 @@
+// One schema per shape that crosses the Wails bridge: types.ts infers the TS types from
+// these, and normalize.ts parses with them. Every field has a default because Go sends
+// null for a nil slice, leaves out omitempty fields, and events are untyped: the UI
+// must never crash on a missing or malformed field. Unknown keys are dropped.
+//
+// wire.test.ts parses a fixture that Go renders from the real structs
+// (testdata/wire.gen.json) and fails when a Go field is lost here.
+// No wailsjs import here, so the fake bridge in tests parses exactly as the real one.
+import * as v from 'valibot';
+import { EVENT } from './eventNames.gen';
+
+type Rec = Record<string, unknown>;
+type Entries = v.ObjectEntries;
+
+function isRecord(x: unknown): x is Rec {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Anything that is not an object reads as {} (every field then takes its default). */
+function toRecord(x: unknown): Rec {
+  return isRecord(x) ? x : {};
+}
+
+// --- fields ---------------------------------------------------------------------
+
+const str = v.fallback(v.string(), '');
+const num = v.fallback(v.pipe(v.number(), v.finite()), 0);
+/** Only true is true. */
+const bool = v.fallback(v.boolean(), false);
+
+// A derived field (a pipe) has no fallback of its own, so a missing key would fail the
+// object: v.optional runs it on a stand-in input instead.
+
+/** A string, with def for a missing or empty one. */
+function strOr(def: string) {
+  return v.optional(v.pipe(str, v.transform((s) => s || def)), '');
+}
+
+/** One of values; def for anything else. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, def: T[number]) {
+  return v.fallback(v.picklist(values), def);
+}
+
+/** A list; null (a nil Go slice) or junk reads as []. */
+function list<S extends v.GenericSchema>(item: S) {
+  return v.fallback(v.array(item), () => []);
+}
+
+/** The strings of a list; other members are dropped. */
+const strList = v.optional(
+  v.pipe(
+    list(v.unknown()),
+    v.transform((a) => a.filter((x): x is string => typeof x === 'string')),
+  ),
+  () => [],
+);
+
+/** A list of values as strings (settings lists). */
+const stringifiedList = v.optional(
+  v.pipe(
+    list(v.unknown()),
+    v.transform((a) => a.map(String)),
+  ),
+  () => [],
+);
+
+/** A number that may be absent: exitCode of a task that runs, … */
+const numOrNull = v.fallback(v.nullable(v.number()), null);
+
+/** An object with these fields; a non-object reads as {}. */
+function record<E extends Entries>(entries: E) {
+  return v.optional(v.pipe(v.unknown(), v.transform(toRecord), v.object(entries)), () => ({}));
+}
+
+/** A Go time.Time (RFC 3339 string) or Unix ms to Unix ms; 0 for the zero time or junk. */
+export function toMillis(x: unknown): number {
+  if (typeof x === 'number') return Number.isFinite(x) ? x : 0;
+  if (typeof x !== 'string' || x === '' || x.startsWith('0001-01-01')) return 0;
+  const ms = Date.parse(x);
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+const millis = v.optional(v.pipe(v.unknown(), v.transform(toMillis)), 0);
+
+/**
+ * A Go json.RawMessage as it may arrive: already a JSON value (the normal case), a
+ * JSON string, or a byte array. Undecodable input is returned as is.
+ */
+export function parseRaw(x: unknown): unknown {
+  if (Array.isArray(x) && x.length > 0 && x.every((b) => typeof b === 'number' && b >= 0 && b <= 255)) {
+    try {
+      return JSON.parse(new TextDecoder().decode(new Uint8Array(x as number[])));
+    } catch {
+      return x;
+    }
+  }
+  if (typeof x === 'string') {
+    const t = x.trim();
+    if (t.startsWith('{') || t.startsWith('[')) {
+      try {
+        return JSON.parse(t);
+      } catch {
+        return x;
+      }
+    }
+  }
+  return x;
+}
+
+/** Absent stays absent. */
+const raw = v.optional(v.pipe(v.unknown(), v.transform(parseRaw)));
+
+export type Out<S extends v.GenericSchema> = v.InferOutput<S>;
+
+// --- enums ----------------------------------------------------------------------
+
+export const PERMISSION_MODES = ['ask', 'accept-edits', 'auto'] as const;
+export const SESSION_PERMISSION_MODES = [...PERMISSION_MODES, 'inherit'] as const;
+export const OPERATING_MODES = ['agent', 'plan', 'goal'] as const;
+export const THEMES = ['system', 'light', 'dark'] as const;
+export const MODEL_APIS = ['anthropic', 'openai', 'openai-compatible'] as const;
+export const TURN_STATES = ['running', 'done', 'failed', 'aborted', 'interrupted'] as const;
+export const TOOL_CALL_STATES = ['pending', 'running', 'done', 'failed', 'aborted', 'skipped', 'interrupted'] as const;
+export const MESSAGE_KINDS = ['prompt', 'model', 'summary'] as const;
+export const APPROVAL_ANSWERS = ['allow-once', 'allow-session', 'deny'] as const;
+export const APPROVAL_OUTCOMES = [...APPROVAL_ANSWERS, 'cancelled', 'timeout', 'shutdown'] as const;
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export const QUESTION_STATES = ['pending', 'answered', 'skipped'] as const;
+export const PROPOSAL_KINDS = ['plan', 'goal'] as const;
+export const PROPOSAL_STATES = ['pending', 'approved', 'rejected', 'cancelled', 'interrupted'] as const;
+export const WORKTREE_SETUP_STATES = ['running', 'done', 'failed'] as const;
+
+// --- projects, sessions, settings (backend/api) -------------------------------------
+
+export const Project = record({
+  id: str,
+  name: str,
+  /** Canonical absolute path of the folder. */
+  path: str,
+  createdAt: num,
+  updatedAt: num,
+  /** Runs once in each new isolated worktree ("" = none). */
+  setupCommand: str,
+});
+
+export const Session = record({
+  id: str,
+  /** "" for a temporary session (its workspace is a private scratch folder). */
+  projectId: str,
+  title: str,
+  operatingMode: str,
+  permissionMode: str,
+  isolated: bool,
+  createdAt: num,
+  updatedAt: num,
+  /** 0 unless archived. */
+  archivedAt: num,
+});
+
+export const Settings = record({
+  defaultPermissionMode: oneOf(PERMISSION_MODES, 'ask'),
+  defaultCommandShell: str,
+  inlineVisualizations: bool,
+  /** 0 = permission cards never time out; otherwise 1..86400. */
+  permissionTimeoutSeconds: num,
+  theme: oneOf(THEMES, 'system'),
+  /** Variables commands receive although the environment policy drops them by default. */
+  envPassthrough: stringifiedList,
+  /** Extra variables the environment policy drops. */
+  envDrop: stringifiedList,
+});
+
+export const ShellOption = record({ id: str, label: str });
+
+export const AppInfo = record({
+  version: str,
+  platform: str,
+  dataDir: str,
+  commandShells: list(ShellOption),
+});
+
+export const SessionsChangedEvent = record({ sessionId: str, projectId: str });
+
+// --- model providers (backend/providers, hostcore) ------------------------------------
+
+/** A temperature that is absent stands for the model's default. */
+const temperature = v.fallback(v.optional(v.number()), undefined);
+
+/** Drops keys whose value is undefined, so an absent optional field stays absent. */
+function compact<T extends Rec>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/**
+ * The model the agent uses (hostcore.ModelSettings). The API key itself is never
+ * returned: hasKey says whether one is saved.
+ */
+export const ModelSettings = v.pipe(
+  record({
+    api: oneOf(MODEL_APIS, 'anthropic'),
+    /** Required for openai-compatible; optional (provider default) otherwise. */
+    baseUrl: str,
+    model: str,
+    /** 0 = the provider's default. */
+    contextWindow: num,
+    /** 0 = the provider's default. */
+    maxOutputTokens: num,
+    temperature,
+    /** Extended thinking (Anthropic). */
+    thinking: bool,
+    /** Read-only: an API key is saved. */
+    hasKey: bool,
+    /** Read-only: the path of the private file the key is stored in. */
+    keyStorage: str,
+    /** Read-only: nothing is saved and PI_DESKTOP_PROVIDER is set, so the environment's model is used. */
+    fromEnvironment: bool,
+  }),
+  v.transform(compact),
+);
+
+/**
+ * A saved model provider (providers.Profile). The API key is never part of it:
+ * hasKey says whether one is saved, keyStorage where ("keychain" or the key file's path).
+ */
+export const ProviderProfile = v.pipe(
+  record({
+    id: str,
+    name: str,
+    api: oneOf(MODEL_APIS, 'anthropic'),
+    /** Required for openai-compatible; "" = the provider's default endpoint otherwise. */
+    baseUrl: str,
+    model: str,
+    /** 0 = the API's default. */
+    contextWindow: num,
+    /** 0 = the API's default. */
+    maxOutputTokens: num,
+    /** Absent = the model's default. */
+    temperature,
+    /** Extended thinking (Anthropic only). */
+    thinking: bool,
+    isDefault: bool,
+    hasKey: bool,
+    /** "keychain", the key file's path, or "" without a key. */
+    keyStorage: str,
+    createdAt: num,
+    updatedAt: num,
+  }),
+  v.transform(compact),
+);
+
+/** The model from PI_DESKTOP_PROVIDER, in use while no provider is saved. */
+export const EnvironmentModel = record({ api: str, model: str, baseUrl: str, hasKey: bool });
+
+export const ProviderList = record({
+  providers: list(ProviderProfile),
+  /** Where a key saved now goes: "keychain" or the key file's path. */
+  keyStorage: str,
+  environment: v.nullish(EnvironmentModel, null),
+});
+
+/** A connection test's outcome; code is a stable error code when ok is false. */
+export const ProviderTestResult = record({ ok: bool, code: str, message: str, durationMs: num });
+
+// --- review records (backend/review) ------------------------------------------------
+
+export const ReviewHunk = record({
+  oldStart: num,
+  oldLines: num,
+  newStart: num,
+  newLines: num,
+  lines: v.optional(
+    v.pipe(list(v.unknown()), v.transform((a) => a.map((x) => (typeof x === 'string' ? x : '')))),
+    () => [],
+  ),
+});
+
+export const ReviewChange = record({
+  snapshotId: str,
+  messageId: str,
+  /** Workspace-relative, '/'-separated. */
+  path: str,
+  operation: str,
+  status: str,
+  /** active | rolledBack */
+  state: strOr('active'),
+  additions: num,
+  deletions: num,
+  hunks: list(ReviewHunk),
+  binary: bool,
+  truncated: bool,
+  reversible: bool,
+  sessionId: str,
+  toolCallId: str,
+  groupId: str,
+  createdAt: num,
+});
+
+// --- the Activity log (backend/audit) and a refused rollback (backend/review since.go) ---
+
+export const AuditRow = record({
+  /** Paging cursor; newer rows have larger ids. */
+  id: num,
+  traceId: str,
+  sessionId: str,
+  turnId: str,
+  toolCallId: str,
+  tool: str,
+  delegate: str,
+  /** Bounded, secrets redacted. */
+  argsPreview: str,
+  /** workspace | scratch | visualization | external | "" */
+  pathRoot: str,
+  externalPath: bool,
+  permissionMode: str,
+  operatingMode: str,
+  /** allow, granted, allow-once, allow-session, deny, denied, timeout, cancelled, user, … ("" when refused before policy). */
+  decision: str,
+  /** A permission card was shown. */
+  prompted: bool,
+  permissionWaitMs: num,
+  /** The tool body. */
+  durationMs: num,
+  overheadMs: num,
+  totalMs: num,
+  ok: bool,
+  errorCode: str,
+  createdAt: num,
+});
+
+export const ActivitySummary = record({
+  /** Rows the filter selects in the whole session. */
+  matching: num,
+  tools: strList,
+  decisions: strList,
+  errorCodes: strList,
+});
+
+export const ActivityPage = record({
+  /** Newest first. */
+  rows: list(AuditRow),
+  /** Pass to activityLog for the next (older) page; 0 when this is the last. */
+  nextCursor: num,
+  /** With the first page only. */
+  summary: v.nullish(ActivitySummary, null),
+});
+
+/** What happened to the file after the agent's change (details.since of a CONFLICT). */
+export const ReviewSince = record({
+  /** modified | added (the deleted path holds a file again) | deleted (the file is gone) */
+  status: str,
+  additions: num,
+  deletions: num,
+  hunks: list(ReviewHunk),
+  binary: bool,
+  truncated: bool,
+});
+
+// --- agent transcript (backend/agent/store.go) -------------------------------------
+
+/** The keys of tools.Result read by name; every other key is kept in `fields`. */
+const toolResultEntries = {
+  ok: bool,
+  code: str,
+  message: str,
+  details: v.optional(v.pipe(v.unknown(), v.transform(toRecord)), () => ({})),
+  /** workspace | scratch | visualization | external ("" when the tool has no path). */
+  root: str,
+  path: str,
+  content: str,
+  truncated: bool,
+  notice: str,
+  traceId: str,
+  decision: str,
+  exitCode: v.fallback(v.optional(v.number()), undefined),
+  stdout: v.fallback(v.optional(v.string()), undefined),
+  stderr: v.fallback(v.optional(v.string()), undefined),
+  backgroundTaskId: v.fallback(v.optional(v.string()), undefined),
+  /** Review records of a Write/Edit (spec §4c). */
+  review: list(ReviewChange),
+};
+
+const ToolResultKeys = v.object(toolResultEntries);
+
+/**
+ * tools.Result (raw JSON): the common keys, plus the tool-specific fields flattened
+ * beside them (Bash: exitCode, stdout, stderr, backgroundTaskId; Write/Edit: tag,
+ * review; …). Every other tool-specific field lands in `fields`, untouched.
+ */
+export const ToolResult = v.optional(
+  v.pipe(
+    raw,
+    v.transform(toRecord),
+    v.transform((r) => {
+      const fields: Rec = {};
+      for (const [k, val] of Object.entries(r)) if (!(k in toolResultEntries)) fields[k] = val;
+      return { ...compact(v.parse(ToolResultKeys, r)), fields };
+    }),
+  ),
+  () => ({}),
+);
+
+export const TurnRecord = record({
+  id: str,
+  sessionId: str,
+  prompt: str,
+  /** running | done | failed | aborted | interrupted */
+  state: str,
+  errorCode: str,
+  errorMessage: str,
+  createdAt: num,
+  updatedAt: num,
+  /** 0 while running. */
+  endedAt: num,
+});
+
+/** provider.Block: text, thinking, tool_use, tool_result, redacted_thinking. */
+export const Block = record({
+  type: str,
+  text: str,
+  toolUseId: str,
+  toolName: str,
+  input: raw,
+  isError: bool,
+});
+
+export const ToolCallRecord = record({
+  id: str,
+  turnId: str,
+  messageId: str,
+  toolUseId: str,
+  position: num,
+  tool: str,
+  args: raw,
+  /** pending, running, done, failed, aborted, skipped, interrupted. */
+  state: strOr('pending'),
+  result: v.nullish(ToolResult, null),
+  modelText: str,
+  isError: bool,
+  errorCode: str,
+  createdAt: num,
+  startedAt: num,
+  finishedAt: num,
+});
+
+export const MessageRecord = record({
+  seq: num,
+  id: str,
+  sessionId: str,
+  turnId: str,
+  role: str,
+  /** prompt | model | summary */
+  kind: str,
+  content: list(Block),
+  /** "" while streaming; end_turn, tool_use, max_tokens, other, aborted, failed, interrupted. */
+  stopReason: str,
+  toolCalls: list(ToolCallRecord),
+  createdAt: num,
+  updatedAt: num,
+});
+
+const transcriptEntries = {
+  sessionId: str,
+  turns: list(TurnRecord),
+  messages: v.optional(
+    v.pipe(list(MessageRecord), v.transform((ms) => ms.sort((a, b) => a.seq - b.seq))),
+    () => [],
+  ),
+};
+
+export const Transcript = record(transcriptEntries);
+
+/** A run of whole turns of a transcript (agent.Page). */
+export const TranscriptPage = record({
+  ...transcriptEntries,
+  /** Older turns exist before the first of `turns`. */
+  more: bool,
+});
+
+// --- permission cards (backend/permission/broker.go) ------------------------------------
+
+export const ApprovalRequest = record({
+  id: str,
+  sessionId: str,
+  turnId: str,
+  toolCallId: str,
+  tool: str,
+  /** low | medium | high */
+  risk: str,
+  reason: str,
+  /** Bounded, secrets redacted. */
+  preview: str,
+  path: str,
+  external: bool,
+  workspace: str,
+  delegate: str,
+  /**
+   * Write/Edit: a bounded unified diff of what the call would change ("@@ -a,b +c,d @@"
+   * headers, " ", "-", "+" lines, a final "[diff truncated: N more lines]" when cut);
+   * "" when there is none. Parse it with lib/unifiedDiff.
+   */
+  diff: str,
+  /** Why there is no diff (binary file, too large, the edit does not apply) or what it is ("new file"). */
+  diffNote: str,
+  createdAt: num,
+});
+
+// --- background tasks (backend/bgtask) -------------------------------------------------
+
+export const BackgroundTask = record({
+  id: str,
+  sessionId: str,
+  command: str,
+  /** running | exited | failed | stopped … */
+  state: str,
+  exitCode: numOrNull,
+  error: str,
+  startedAt: millis,
+  /** 0 while running. */
+  endedAt: millis,
+  removed: bool,
+});
+
+export const TaskStreamOutput = record({ text: str, truncated: bool, totalBytes: num });
+
+export const TaskOutput = record({ task: BackgroundTask, stdout: TaskStreamOutput, stderr: TaskStreamOutput });
+
+// --- the session checklist (TodoWrite, backend/agent) -----------------------------------
+
+export const Todo = record({
+  content: str,
+  status: oneOf(TODO_STATUSES, 'pending'),
+  /** The step as shown while it runs ("Running the tests"); "" when not given. */
+  activeForm: str,
+});
+
+/** agent:todos: the session's checklist was replaced as a whole. */
+export const TodosEvent = record({ sessionId: str, turnId: str, todos: list(Todo) });
+
+// --- isolated sessions: git worktrees (backend/worktree) --------------------------------
+
+export const WorktreeCommit = record({
+  hash: str,
+  author: str,
+  /** Unix ms; 0 when unknown. */
+  time: millis,
+  subject: str,
+});
+
+export const WorktreeFileChange = record({ path: str, added: num, deleted: num, binary: bool });
+
+/** What merging the session branch into the project branch would do. */
+export const MergePreview = record({
+  /** Pass back to merge(); a changed repository makes it stale. */
+  token: str,
+  projectBranch: str,
+  projectHead: str,
+  /** pi-desktop/<session id> */
+  branch: str,
+  worktreeHead: str,
+  upToDate: bool,
+  fastForward: bool,
+  commits: list(WorktreeCommit),
+  moreCommits: num,
+  files: list(WorktreeFileChange),
+  moreFiles: num,
+  diff: str,
+  diffTruncated: bool,
+  conflicts: strList,
+  conflictsUnknown: bool,
+  syncInProgress: bool,
+  /** Uncommitted files in the worktree: they are not merged. */
+  uncommitted: strList,
+  moreUncommitted: num,
+});
+
+export const MergeResult = record({
+  projectBranch: str,
+  from: str,
+  to: str,
+  upToDate: bool,
+  synced: bool,
+  syncCommit: str,
+  fastForwarded: bool,
+  commits: num,
+});
+
+/** worktree:setup: the project's setup command in a new isolated session. */
+export const WorktreeSetupEvent = record({
+  sessionId: str,
+  /** running | done | failed */
+  state: str,
+  command: str,
+  exitCode: v.fallback(v.nullable(v.pipe(v.number(), v.finite())), null),
+  output: str,
+  message: str,
+});
+
+/** WorkspaceFiles: files of a session's workspace matching a query, best first. */
+export const WorkspaceFiles = record({
+  /** '/'-separated, relative to the workspace (the worktree of an isolated session). */
+  files: stringifiedList,
+  /** More files match than listed: typing more narrows the list. */
+  truncated: bool,
+});
+
+// --- decisions the agent waits for (backend/agent/ask.go, proposal.go) --------------------
+
+export const AskOption = record({
+  /** The answer value when chosen. */
+  label: str,
+  /** "" when the model gave none. */
+  description: str,
+});
+
+export const AskQuestion = record({
+  question: str,
+  /** Empty: a free-text question. Go sends {label, description}; a bare string label is accepted as the model may send it. */
+  options: v.optional(
+    v.pipe(
+      list(v.pipe(v.unknown(), v.transform((o) => (typeof o === 'string' ? { label: o } : o)), AskOption)),
+      v.transform((os) => os.filter((o) => o.label !== '')),
+    ),
+    () => [],
+  ),
+  /** More than one option may be chosen. */
+  multiSelect: bool,
+});
+
+/** One answer: the chosen option labels and any typed text; a skipped question has both empty. */
+export const AskAnswer = record({ selected: strList, text: str });
+
+/** An asktool call (agent.QuestionEvent): its questions, and once settled the answers. */
+export const QuestionRequest = record({
+  sessionId: str,
+  turnId: str,
+  toolCallId: str,
+  questionId: str,
+  questions: list(AskQuestion),
+  /** An unknown state is treated as settled: a card never offers buttons it cannot honour. */
+  state: oneOf(QUESTION_STATES, 'skipped'),
+  /** One per question once answered; empty while pending. */
+  answers: list(AskAnswer),
+  createdAt: num,
+});
+
+/** A submitted plan or goal (agent.Proposal). */
+export const Proposal = record({
+  proposalId: str,
+  sessionId: str,
+  turnId: str,
+  toolCallId: str,
+  kind: oneOf(PROPOSAL_KINDS, 'plan'),
+  /** Counts the session's proposals: 1, 2, … */
+  version: num,
+  title: str,
+  /** The question shown with the buttons. */
+  question: str,
+  /** The exact Markdown the agent submitted. */
+  markdown: str,
+  /** Workspace-relative artifact path, e.g. .pi/plan/add-login-1.md. */
+  path: str,
+  sha256: str,
+  size: num,
+  state: oneOf(PROPOSAL_STATES, 'interrupted'),
+  /** The mode the session continues in (approved only); "" otherwise. */
+  permissionMode: oneOf([...PERMISSION_MODES, ''], ''),
+  feedback: str,
+  createdAt: num,
+  /** 0 while pending. */
+  resolvedAt: num,
+});
+
+// --- live events: one schema per event name, each tagged with its type ---------------------
+
+/** The payload's fields, tagged with the event's type. */
+function tagged<const T extends string, E extends Entries>(type: T, entries: E) {
+  return v.pipe(record(entries), v.transform((p) => ({ type, ...p })));
+}
+
+const inTurn = { sessionId: str, turnId: str };
+const delta = { ...inTurn, messageId: str, delta: str };
+
+export const agentEvents = {
+  [EVENT.agentTurn]: tagged('turn', {
+    ...inTurn,
+    state: oneOf(TURN_STATES, 'failed'),
+    code: str,
+    message: str,
+    retriable: bool,
+    /** Set on a same-turn retry of the model call; the partial message was dropped. */
+    retry: str,
+  }),
+  [EVENT.agentMessage]: tagged('message', {
+    ...inTurn,
+    messageId: str,
+    role: str,
+    /** prompt | model | summary */
+    kind: str,
+    /** streaming, then the stop reason. */
+    state: str,
+  }),
+  [EVENT.agentText]: tagged('text', delta),
+  [EVENT.agentThinking]: tagged('thinking', delta),
+  [EVENT.agentToolCall]: tagged('tool_call', {
+    ...inTurn,
+    messageId: str,
+    toolCallId: str,
+    toolUseId: str,
+    tool: str,
+    phase: oneOf(['streaming', 'ready', 'running'], 'streaming'),
+    argsDelta: str,
+    args: raw,
+  }),
+  [EVENT.agentToolResult]: tagged('tool_result', {
+    ...inTurn,
+    messageId: str,
+    toolCallId: str,
+    toolUseId: str,
+    tool: str,
+    state: oneOf(['done', 'failed', 'aborted', 'skipped'], 'failed'),
+    result: ToolResult,
+    modelText: str,
+    isError: bool,
+  }),
+  [EVENT.agentContext]: tagged('context', {
+    ...inTurn,
+    state: oneOf(['compacting', 'done', 'failed'], 'compacting'),
+    code: str,
+    tokensBefore: num,
+    tokensAfter: num,
+  }),
+  /** Live Bash output. */
+  [EVENT.toolOutput]: tagged('tool_output', {
+    sessionId: str,
+    toolCallId: str,
+    stream: oneOf(['stdout', 'stderr'], 'stdout'),
+    seq: num,
+    text: str,
+    /** The live stream stopped here; the rest comes with the result. */
+    paused: bool,
+  }),
+};
+
+export const permissionEvents = {
+  [EVENT.permissionRequest]: v.pipe(
+    ApprovalRequest,
+    v.transform((request) => ({ type: 'permission_request' as const, sessionId: request.sessionId, request })),
+  ),
+  [EVENT.permissionResolved]: tagged('permission_resolved', {
+    sessionId: str,
+    id: str,
+    outcome: oneOf(APPROVAL_OUTCOMES, 'cancelled'),
+  }),
+};
+
+function taskLifecycle<const T extends string>(type: T) {
+  return v.pipe(BackgroundTask, v.transform((task) => ({ type, sessionId: task.sessionId, task })));
+}
+
+export const taskEvents = {
+  [EVENT.taskStarted]: taskLifecycle('task_started'),
+  [EVENT.taskExited]: taskLifecycle('task_exited'),
+  [EVENT.taskOutput]: tagged('task_output', { sessionId: str, taskId: str, stdoutBytes: num, stderrBytes: num }),
+};
+
+export const decisionEvents = {
+  [EVENT.agentQuestion]: v.pipe(
+    QuestionRequest,
+    v.transform((question) => ({ type: 'question' as const, sessionId: question.sessionId, question })),
+  ),
+  [EVENT.agentProposal]: v.pipe(
+    Proposal,
+    v.transform((proposal) => ({ type: 'proposal' as const, sessionId: proposal.sessionId, proposal })),
+  ),
+};
+
+/** The union of what a family's schemas produce. */
+export type EventOf<F extends Record<string, v.GenericSchema>> = Out<F[keyof F]>;
