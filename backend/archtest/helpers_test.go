@@ -42,3 +42,14 @@ func TestOneGoldenHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// truncate is a leaf like errs and api: every backend package may cut a
+// string with it, so it may import none of them.
+func TestTruncateIsALeaf(t *testing.T) {
+	const mod = "github.com/pi-desktop/pi-desktop/"
+	for _, dep := range goList(t, `{{join .Imports "\n"}}`, "./backend/truncate") {
+		if strings.HasPrefix(dep, mod) {
+			t.Errorf("backend/truncate imports %s", dep)
+		}
+	}
+}

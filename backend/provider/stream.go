@@ -21,6 +21,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // accumulator assembles the response and forwards events in order.
@@ -372,7 +373,7 @@ func (b base) streamFailure(ctx context.Context, err error) error {
 	default:
 		reason = "the connection broke: " + netReason(err)
 	}
-	return errs.New(errs.StreamFailed, "%s's response stream failed mid-way (%s). The partial reply was kept; retry the turn.", b.label(), truncate(b.redact(reason)))
+	return errs.New(errs.StreamFailed, "%s's response stream failed mid-way (%s). The partial reply was kept; retry the turn.", b.label(), truncate.BytesEllipsis(b.redact(reason), maxProviderMessage))
 }
 
 func netReason(err error) string {
@@ -403,21 +404,8 @@ func (b base) redact(s string) string {
 		s = strings.ReplaceAll(s, k, "[redacted]")
 	}
 	s = keyLike.ReplaceAllString(s, "[redacted]")
-	return truncate(strings.TrimSpace(s))
+	return truncate.BytesEllipsis(strings.TrimSpace(s), maxProviderMessage)
 }
-
-func truncate(s string) string {
-	if len(s) <= maxProviderMessage {
-		return s
-	}
-	cut := maxProviderMessage
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
 
 // errorBody reads a message and a type/code from the error shapes seen in
 // the wild: {"error":{"message","type","code"}}, {"error":"…"},
