@@ -1,16 +1,14 @@
 package agent
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/pi-desktop/pi-desktop/internal/golden"
+)
 
 func TestPromptGolden(t *testing.T) {
 	got := BuildPrompt(PromptInput{
@@ -24,19 +22,7 @@ func TestPromptGolden(t *testing.T) {
 			{Name: "BashStop", Summary: "Stop a running background Bash task\nof this session."},
 		},
 	})
-	golden := filepath.Join("testdata", "prompt.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("system prompt changed (run with -update if intended):\n%s", got)
-	}
+	golden.Assert(t, filepath.Join("testdata", "prompt.golden"), got)
 }
 
 func TestPromptVariants(t *testing.T) {

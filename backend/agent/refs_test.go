@@ -2,13 +2,13 @@ package agent
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
 
 func TestReferences(t *testing.T) {
@@ -44,19 +44,7 @@ func TestReferences(t *testing.T) {
 
 func TestReferenceNoteGolden(t *testing.T) {
 	got := referenceNote(`Why does @src/login.ts call @"docs/auth flow.md"? Ask ada@example.com.`)
-	golden := filepath.Join("testdata", "reference_note.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("reference note changed (run with -update if intended):\n%s", got)
-	}
+	golden.Assert(t, filepath.Join("testdata", "reference_note.golden"), got)
 	if referenceNote("no references") != "" {
 		t.Error("a prompt without @ got a note")
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/redact"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Preview bounds.
@@ -41,7 +42,7 @@ func Preview(args []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		return clip(Redact(string(args)), PreviewMaxBytes)
+		return truncate.Bytes(Redact(string(args)), PreviewMaxBytes)
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -64,10 +65,10 @@ func Preview(args []byte) string {
 			b.WriteString(fmt.Sprintf("%q", shorten(v)))
 		default:
 			raw, _ := json.Marshal(sanitize(v))
-			b.WriteString(clip(string(raw), PreviewMaxString))
+			b.WriteString(truncate.Bytes(string(raw), PreviewMaxString))
 		}
 	}
-	return clip(b.String(), PreviewMaxBytes)
+	return truncate.Bytes(b.String(), PreviewMaxBytes)
 }
 
 // redactHead is how much of a long string value shorten redacts: far more
@@ -78,9 +79,9 @@ const redactHead = 64 << 10
 
 // shorten redacts a string value and cuts it to PreviewMaxString runes.
 func shorten(v string) string {
-	s := Redact(clip(v, redactHead))
+	s := Redact(truncate.Bytes(v, redactHead))
 	if utf8.RuneCountInString(s) > PreviewMaxString {
-		s = clip(s, PreviewMaxString) + fmt.Sprintf("…(%d chars)", utf8.RuneCountInString(v))
+		s = truncate.Bytes(s, PreviewMaxString) + fmt.Sprintf("…(%d chars)", utf8.RuneCountInString(v))
 	}
 	return s
 }
@@ -109,15 +110,4 @@ func sanitize(v any) any {
 		return shorten(t)
 	}
 	return v
-}
-
-// clip cuts s to at most n bytes on a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -3,7 +3,6 @@ package bash
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"testing"
 	"unicode/utf8"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // memSpill is a Spill target in memory.
 type memSpill struct {

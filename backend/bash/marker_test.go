@@ -2,30 +2,17 @@ package bash
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
 
-func golden(t *testing.T, name, got string) {
+// assertGolden compares got with testdata/<name>.golden.
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n got: %s\nwant: %s", name, path, got, want)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 func TestMarkerGolden(t *testing.T) {
@@ -54,7 +41,7 @@ func TestMarkerGolden(t *testing.T) {
 				opts.Spill = tt.spill.open
 			}
 			o := feed(t, NewCapture(tt.kind, opts), tt.in, 65536)
-			golden(t, "marker_"+tt.name, o.Marker+"\n")
+			assertGolden(t, "marker_"+tt.name, o.Marker+"\n")
 		})
 	}
 }
@@ -76,7 +63,7 @@ func TestFormatGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			golden(t, tt.name, Format(tt.out, tt.err, tt.code)+"\n")
+			assertGolden(t, tt.name, Format(tt.out, tt.err, tt.code)+"\n")
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 	"unicode/utf8"
 
@@ -87,7 +88,13 @@ func waitIdle(t *testing.T, r *Registry) {
 	}
 }
 
-func TestLimits(t *testing.T) {
+// Tests that wait for a task's goroutines run in a synctest bubble: the
+// processes are fakes, so synctest.Wait returns once every goroutine has
+// done what it can, and the test checks the state then instead of polling.
+
+func TestLimits(t *testing.T) { synctest.Test(t, testLimits) }
+
+func testLimits(t *testing.T) {
 	r := NewRegistry(Options{Global: 13})
 	var procs []*fakeProc
 	for range 10 {
@@ -122,10 +129,15 @@ func TestLimits(t *testing.T) {
 	res4.Cancel()
 	// A finished task frees its session slot.
 	procs[0].end(0)
-	waitFor(t, r, "s1", func(ts []Task) bool { return ts[0].State == Exited })
+	synctest.Wait()
+	if ts := r.List("s1"); ts[0].State != Exited {
+		t.Fatalf("ended task = %s; want exited", ts[0].State)
+	}
 	if _, err := r.Reserve("s1", exists); err != nil {
 		t.Fatalf("after one exited: %v", err)
 	}
+	r.Shutdown() // a bubble ends only after every task's goroutine has returned
+	waitIdle(t, r)
 }
 
 func TestSessionMustExist(t *testing.T) {
@@ -378,6 +390,10 @@ func TestDrainBeforeTerminal(t *testing.T) {
 }
 
 func TestStopSessionDoesNotWaitOrFail(t *testing.T) {
+	synctest.Test(t, testStopSessionDoesNotWaitOrFail)
+}
+
+func testStopSessionDoesNotWaitOrFail(t *testing.T) {
 	r := NewRegistry(Options{})
 	gate := make(chan struct{})
 	blocking := newProc()
@@ -400,8 +416,9 @@ func TestStopSessionDoesNotWaitOrFail(t *testing.T) {
 	if len(r.List("kept")) != 1 || other.kills.Load() != 0 {
 		t.Fatal("another session was touched")
 	}
-	for blocking.kills.Load() == 0 || failing.kills.Load() == 0 {
-		time.Sleep(time.Millisecond) // the signals are asynchronous
+	synctest.Wait() // the signals are asynchronous
+	if blocking.kills.Load() == 0 || failing.kills.Load() == 0 {
+		t.Fatalf("kills: blocking %d, failing %d; want both signalled", blocking.kills.Load(), failing.kills.Load())
 	}
 	failing.end(1) // it dies on its own later
 	// Archiving is not deletion: nothing here stops "kept".
@@ -571,17 +588,15 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, r *Registry, sid string, ok func([]Task) bool) {
-	t.Helper()
-	for !ok(r.List(sid)) {
-		time.Sleep(time.Millisecond)
-	}
+func TestWaitReturnsTheSettledState(t *testing.T) {
+	synctest.Test(t, testWaitReturnsTheSettledState)
 }
 
-func TestWaitReturnsTheSettledState(t *testing.T) {
+func testWaitReturnsTheSettledState(t *testing.T) {
 	r := NewRegistry(Options{})
 	p := newProc()
 	task, _ := start(t, r, "s", p)
+	// The bubble's clock: the deadline passes once Wait is durably blocked.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	got, err := r.Wait(ctx, "s", task.ID)
 	cancel()

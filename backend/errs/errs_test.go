@@ -2,18 +2,15 @@ package errs_test
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestCodesGolden(t *testing.T) {
 	var b strings.Builder
@@ -29,21 +26,9 @@ func TestCodesGolden(t *testing.T) {
 		}
 		b.WriteString(string(c) + "\n")
 	}
-	golden := filepath.Join("testdata", "codes.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Codes are API: existing lines must stay, in order; new ones are appended
 	// to the golden file by running the test with -update.
-	if string(want) != b.String() {
-		t.Errorf("error code registry changed; codes are never renamed or removed.\n got:\n%s\nwant:\n%s", b.String(), want)
-	}
+	golden.Assert(t, filepath.Join("testdata", "codes.golden"), b.String())
 }
 
 func TestCodeOf(t *testing.T) {

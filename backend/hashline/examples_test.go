@@ -40,7 +40,7 @@ func TestExample2Replace(t *testing.T) {
 	if p.Preview != want || len(p.Changed) != 1 || p.Changed[0] != [2]int{6, 6} {
 		t.Fatalf("preview %q changed %v", p.Preview, p.Changed)
 	}
-	golden(t, "examples/2_replace", result(greetKey, p, nil, nil))
+	assertGolden(t, "examples/2_replace", result(greetKey, p, nil, nil))
 	s.Commit(greetKey, p, "")
 	v := s.Versions(greetKey)
 	if v[0].Tag != "25B7" || !v[0].Seen.Contains(6) || v[0].Seen.Len() != 11 {
@@ -65,7 +65,7 @@ func TestExample3OrderIndependence(t *testing.T) {
 		}
 		if i == 0 {
 			bytesA = p.NewBytes
-			golden(t, "examples/3_order", result(greetKey, p, nil, nil))
+			assertGolden(t, "examples/3_order", result(greetKey, p, nil, nil))
 		} else if string(bytesA) != string(p.NewBytes) {
 			t.Fatal("op order changed the result")
 		}
@@ -91,7 +91,7 @@ func TestExample4DriftRecovered(t *testing.T) {
 	if p.Changed[0] != [2]int{7, 7} {
 		t.Fatalf("changed %v", p.Changed)
 	}
-	golden(t, "examples/4_drift_recovered", result(greetKey, p, nil, nil))
+	assertGolden(t, "examples/4_drift_recovered", result(greetKey, p, nil, nil))
 }
 
 func ex5Live() []byte {
@@ -113,7 +113,7 @@ func TestExample5DriftRejected(t *testing.T) {
 	if len(ctx) != 1 || ctx[0].Anchor != 6 || strings.Join(ctx[0].Rows, "|") != strings.Join(want, "|") {
 		t.Fatalf("context %+v", ctx)
 	}
-	golden(t, "examples/5_drift_rejected", result(greetKey, nil, e, &st))
+	assertGolden(t, "examples/5_drift_rejected", result(greetKey, nil, e, &st))
 	// The rebuilt call on the live tag applies without a Read: the complete
 	// context rows counted as a display.
 	p := mustPlan(t, s, greetKey, "883C", ex2Ops, live)
@@ -137,12 +137,12 @@ func TestExample6UnseenThenRetry(t *testing.T) {
 	if !st.Grace || st.Attempt != 0 {
 		t.Fatalf("guard %+v", st)
 	}
-	golden(t, "examples/6_unseen", result(greetKey, nil, e, &st))
+	assertGolden(t, "examples/6_unseen", result(greetKey, nil, e, &st))
 	p := mustPlan(t, s, greetKey, "A093", ex6Ops, []byte(greetSrc))
 	if p.NewTag != "A598" {
 		t.Fatalf("retry tag %s, want A598", p.NewTag)
 	}
-	golden(t, "examples/6_retry", result(greetKey, p, nil, nil))
+	assertGolden(t, "examples/6_retry", result(greetKey, p, nil, nil))
 }
 
 func TestExample7Clipped(t *testing.T) {
@@ -181,7 +181,7 @@ func TestExample8ParseError(t *testing.T) {
 	if st.Attempt != 1 || st.Grace || st.Terminate {
 		t.Fatalf("guard %+v", st)
 	}
-	golden(t, "examples/8_parse", result("big.go", nil, e, &st))
+	assertGolden(t, "examples/8_parse", result("big.go", nil, e, &st))
 }
 
 func TestExample9CrossFileMove(t *testing.T) {
@@ -216,7 +216,7 @@ func TestExample9CrossFileMove(t *testing.T) {
 	if pb.Changed[0] != [2]int{4, 12} {
 		t.Fatalf("changed %v", pb.Changed)
 	}
-	golden(t, "examples/9_move_b", result("b.go", pb, nil, nil))
+	assertGolden(t, "examples/9_move_b", result("b.go", pb, nil, nil))
 }
 
 func TestExample10RenameAndDelete(t *testing.T) {
@@ -226,7 +226,7 @@ func TestExample10RenameAndDelete(t *testing.T) {
 	if p.MoveTo != "pkg/util/greet.go" || !strings.HasPrefix(string(p.NewBytes), "package util\n") {
 		t.Fatalf("plan %+v", p)
 	}
-	golden(t, "examples/10_rename", result(greetKey, p, nil, nil))
+	assertGolden(t, "examples/10_rename", result(greetKey, p, nil, nil))
 	s.Commit(greetKey, p, "/abs/pkg/util/greet.go")
 	if len(s.Versions(greetKey)) != 0 || s.Versions("/abs/pkg/util/greet.go")[0].Tag != p.NewTag {
 		t.Fatal("history did not move with the file")

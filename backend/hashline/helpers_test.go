@@ -3,15 +3,13 @@ package hashline
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
+	"github.com/pi-desktop/pi-desktop/internal/golden"
+)
 
 const greetSrc = "package main\n\nimport \"fmt\"\n\nfunc greet(name string) string {\n\treturn \"Hello, \" + name\n}\n\nfunc main() {\n\tfmt.Println(greet(\"world\"))\n}\n"
 
@@ -79,8 +77,8 @@ func result(display string, p *EditPlan, e *EditError, g *GuardState) map[string
 		"warnings": p.Warnings, "removed": p.Remove, "bytes": string(p.NewBytes)}
 }
 
-// golden compares v (as indented JSON) with testdata/<name>.golden.
-func golden(t *testing.T, name string, v any) {
+// assertGolden compares v (as indented JSON) with testdata/<name>.golden.
+func assertGolden(t *testing.T, name string, v any) {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -89,23 +87,7 @@ func golden(t *testing.T, name string, v any) {
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n")), b.Bytes()) {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, b.String(), want)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), b.Bytes())
 }
 
 func lines(s string) []string { return strings.Split(s, "\n") }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // The ops grammar (contract §4) is parsed exactly: there are no lenient
@@ -413,12 +415,5 @@ func checkPastedRows(o op) *EditError {
 
 // clipRunes shortens s to at most n runes for messages.
 func clipRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j] + "…"
-		}
-		i++
-	}
-	return s
+	return truncate.RunesEllipsis(s, n)
 }

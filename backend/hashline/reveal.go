@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Reveals (error details) and previews (success results) display lines to
@@ -40,18 +42,10 @@ type ContextRows struct {
 // A line holding a lone \r is never shown byte-faithfully, so it is treated
 // as clipped even when short.
 func clipLine(s string, n int) (string, bool) {
-	if utf8.RuneCountInString(s) <= n {
-		return s, strings.IndexByte(s, '\r') >= 0
+	if c := truncate.Runes(s, n); len(c) < len(s) {
+		return c, true
 	}
-	i, c := 0, 0
-	for j := range s {
-		if c == n {
-			i = j
-			break
-		}
-		c++
-	}
-	return s[:i], true
+	return s, strings.IndexByte(s, '\r') >= 0
 }
 
 // row renders line n like Read: "N:text", or "N~:<clipped> …[+K chars]".

@@ -5,12 +5,21 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
+// The admission tests run in a synctest bubble: synctest.Wait returns once
+// every goroutine of the test is durably blocked, so "the call is queued" is
+// a state the test observes, not one a sleep makes likely.
+
 func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
+	synctest.Test(t, testAdmissionSerializesMutationsPerSession)
+}
+
+func testAdmissionSerializesMutationsPerSession(t *testing.T) {
 	a := newAdmission(64, 64, 4)
 	var inSession [3]atomic.Int32
 	var overlap atomic.Bool
@@ -29,7 +38,7 @@ func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
 				if inSession[s].Add(1) > 1 {
 					overlap.Store(true)
 				}
-				time.Sleep(time.Millisecond)
+				time.Sleep(time.Millisecond) // the bubble's clock: every other call gets to try meanwhile
 				inSession[s].Add(-1)
 				done()
 			}()
@@ -45,6 +54,10 @@ func TestAdmissionSerializesMutationsPerSession(t *testing.T) {
 }
 
 func TestAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) {
+	synctest.Test(t, testAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath)
+}
+
+func testAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) {
 	a := newAdmission(64, 64, 4)
 	r1, _ := a.admit(t.Context(), "s", []string{"/p/f"}, false)
 	r2, err := a.admit(t.Context(), "t", []string{"/p/f"}, false) // two readers together
@@ -59,17 +72,48 @@ func TestAdmissionReadsRunInParallelButNotWithAWriteOfTheSamePath(t *testing.T) 
 			w()
 		}
 	}()
-	select {
-	case <-wrote:
+	synctest.Wait()
+	if isClosed(wrote) {
 		t.Fatal("a write overlapped reads of the same path")
-	case <-time.After(30 * time.Millisecond):
 	}
 	r1()
+	synctest.Wait()
+	if isClosed(wrote) {
+		t.Fatal("a write overlapped the remaining read of the same path")
+	}
 	r2()
 	<-wrote
 }
 
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// queued reports whether the call sending on got has not returned, how many
+// calls of session are admitted or waiting, and how many hold or wait for
+// the lock of path.
+func queued(a *admission, session, path string, got <-chan error) (waiting bool, calls, pathRefs int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if g := a.sessions[session]; g != nil {
+		calls = g.calls
+	}
+	if l := a.paths[path]; l != nil {
+		pathRefs = l.refs
+	}
+	return len(got) == 0, calls, pathRefs
+}
+
 func TestAdmissionOverloadAndStop(t *testing.T) {
+	synctest.Test(t, testAdmissionOverloadAndStop)
+}
+
+func testAdmissionOverloadAndStop(t *testing.T) {
 	a := newAdmission(1, 1, 1)
 	hold, _ := a.admit(t.Context(), "s", []string{""}, false)
 	if _, err := a.admit(t.Context(), "s", []string{""}, false); !errs.Is(err, errs.HostOverloaded) {
@@ -85,7 +129,12 @@ func TestAdmissionOverloadAndStop(t *testing.T) {
 		_, err := a.admit(ctx, "s", []string{"/y"}, true) // queued behind the first mutation
 		got <- err
 	}()
-	time.Sleep(10 * time.Millisecond)
+	synctest.Wait()
+	// An already-cancelled context would also yield TOOL_ABORTED: the call
+	// must be waiting, and counted, before the Stop.
+	if waiting, calls, _ := queued(a, "s", "/y", got); !waiting || calls != 2 {
+		t.Fatalf("second mutation of the session: waiting=%v, calls=%d; want it queued behind the first (2 calls)", waiting, calls)
+	}
 	cancel()
 	if err := <-got; !errs.Is(err, errs.ToolAborted) {
 		t.Errorf("stopped while queued = %v; want TOOL_ABORTED", err)
@@ -94,6 +143,10 @@ func TestAdmissionOverloadAndStop(t *testing.T) {
 }
 
 func TestAdmissionPerSessionShareAndStopOnPathLock(t *testing.T) {
+	synctest.Test(t, testAdmissionPerSessionShareAndStopOnPathLock)
+}
+
+func testAdmissionPerSessionShareAndStopOnPathLock(t *testing.T) {
 	a := newAdmission(8, 2, 4)
 	r1, _ := a.admit(t.Context(), "busy", []string{""}, false)
 	r2, _ := a.admit(t.Context(), "busy", []string{""}, false)
@@ -117,7 +170,10 @@ func TestAdmissionPerSessionShareAndStopOnPathLock(t *testing.T) {
 		_, err := a.admit(ctx, "s2", []string{"/p/f"}, true)
 		got <- err
 	}()
-	time.Sleep(10 * time.Millisecond)
+	synctest.Wait()
+	if waiting, calls, refs := queued(a, "s2", "/p/f", got); !waiting || calls != 1 || refs != 2 {
+		t.Fatalf("mutation of a read path: waiting=%v, calls=%d, path refs=%d; want it queued on the path lock", waiting, calls, refs)
+	}
 	cancel()
 	if err := <-got; !errs.Is(err, errs.ToolAborted) {
 		t.Errorf("stopped while waiting for the path = %v; want TOOL_ABORTED", err)

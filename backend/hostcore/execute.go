@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
@@ -19,6 +18,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // ToolRequest is one tool call from the agent, the UI or the CLI.
@@ -433,15 +433,7 @@ func precheck(tool tools.Tool, spec tools.Spec, call *tools.Call) error {
 
 // clip bounds text echoed from a request into a message.
 func clip(s string) string {
-	const max = 300
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return truncate.BytesEllipsis(s, 300)
 }
 
 // checkShape enforces each tool's path shape (spec §4).

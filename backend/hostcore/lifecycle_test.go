@@ -74,9 +74,19 @@ func TestMutationsSerializedAndStopWhileQueued(t *testing.T) {
 	go func() {
 		results <- core.Execute(t.Context(), hostcore.ToolRequest{SessionID: sid, ToolCallID: "c", Tool: "Slow"})
 	}()
-	time.Sleep(50 * time.Millisecond)
-	stopQueued() // b waits in admission: it must end without ever running
-	first := <-results
+	// b and c wait in admission behind a; an already-stopped b would also
+	// yield TOOL_ABORTED, so see them queued first.
+	waitUntil(t, "b and c queued behind a", func() bool { return core.CallsInAdmission(sid) == 3 })
+	if n := len(slow.started); n != 0 {
+		t.Fatalf("%d more mutations of the session started while a ran", n)
+	}
+	stopQueued() // b must end without ever running
+	var first tools.Result
+	select {
+	case first = <-results:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stopped call did not end: it was running, not queued")
+	}
 	if first.Code != errs.ToolAborted {
 		t.Fatalf("queued call after Stop = %+v; want TOOL_ABORTED", first)
 	}
@@ -100,7 +110,7 @@ func TestCloseWaitsForRunningCallsAndKeepsTheirAudit(t *testing.T) {
 	<-slow.started
 	closed := make(chan struct{})
 	go func() { core.Close(); close(closed) }()
-	time.Sleep(20 * time.Millisecond)
+	waitUntil(t, "Close to begin", core.Closing)
 	if r := core.Execute(t.Context(), hostcore.ToolRequest{SessionID: sid, ToolCallID: "late", Tool: "Read", Args: json.RawMessage(`{"path":"x"}`)}); r.Code != errs.ToolAborted {
 		t.Errorf("call during shutdown = %+v; want TOOL_ABORTED", r)
 	}
@@ -120,6 +130,20 @@ func TestCloseWaitsForRunningCallsAndKeepsTheirAudit(t *testing.T) {
 	rows, err := again.AuditRows(t.Context(), sid)
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("audit after shutdown: %d rows, %v; want the finished call and the refused one", len(rows), err)
+	}
+}
+
+// waitUntil waits for cond, a state other goroutines reach. Core runs on
+// real files and a database, which a synctest bubble cannot hold, so the
+// test polls the state itself instead of sleeping until it probably holds.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -1,18 +1,15 @@
 package permission_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type toolRow struct {
 	label string
@@ -100,19 +97,8 @@ func TestMatrixGolden(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "matrix.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != b.String() {
-		t.Errorf("policy matrix changed; review and run with -update.\n%s", b.String())
-	}
+	// The golden file is the reviewed policy: a diff here is a policy change.
+	golden.Assert(t, filepath.Join("testdata", "matrix.golden"), b.String())
 }
 
 // The rules the spec states outright, checked independently of the golden.

@@ -7,247 +7,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
-
-// accumulator assembles the response and forwards events in order.
-type accumulator struct {
-	onEvent  func(Event) error
-	blocks   []*Block
-	finished map[*Block]bool // tool_use blocks whose input is complete
-	resp     Response
-}
-
-func newAccumulator(onEvent func(Event) error) *accumulator {
-	if onEvent == nil {
-		onEvent = func(Event) error { return nil }
-	}
-	return &accumulator{onEvent: onEvent, finished: map[*Block]bool{}}
-}
-
-// callerError marks an error returned by onEvent: it is returned unchanged.
-type callerError struct{ err error }
-
-func (e callerError) Error() string { return e.err.Error() }
-func (e callerError) Unwrap() error { return e.err }
-
-// callerResult returns an error from onEvent unchanged.
-func callerResult(r Response, err error) (Response, error) {
-	var ce callerError
-	if errors.As(err, &ce) {
-		return r, ce.err
-	}
-	return r, err
-}
-
-func (a *accumulator) emit(ev Event) error {
-	if err := a.onEvent(ev); err != nil {
-		return callerError{err}
-	}
-	return nil
-}
-
-func (a *accumulator) add(b *Block) { a.blocks = append(a.blocks, b) }
-
-func (a *accumulator) finishTool(b *Block) { a.finished[b] = true }
-
-func (a *accumulator) text(b *Block, delta string) error {
-	if delta == "" {
-		return nil
-	}
-	b.Text += delta
-	return a.emit(Event{Type: EventText, Text: delta})
-}
-
-func (a *accumulator) thinking(b *Block, delta string) error {
-	if delta == "" {
-		return nil
-	}
-	b.Text += delta
-	return a.emit(Event{Type: EventThinking, Text: delta})
-}
-
-// message is the assistant message so far: every text and thinking block,
-// and the tool calls whose input is complete.
-func (a *accumulator) message() Message {
-	m := Message{Role: RoleAssistant, Content: []Block{}}
-	for _, b := range a.blocks {
-		switch b.Type {
-		case BlockToolUse:
-			if !a.finished[b] {
-				continue
-			}
-		case BlockText, BlockThinking:
-			if b.Text == "" && b.Signature == "" {
-				continue
-			}
-		}
-		m.Content = append(m.Content, *b)
-	}
-	return m
-}
-
-// partial is what a failed or stopped stream returns next to its error.
-func (a *accumulator) partial() Response {
-	r := a.resp
-	r.Message = a.message()
-	return r
-}
-
-func (a *accumulator) finish() (Response, error) {
-	r := a.partial()
-	if r.StopReason == "" {
-		r.StopReason = StopEndTurn
-	}
-	empty := true
-	for _, b := range r.Message.Content {
-		if b.Type == BlockToolUse || (b.Type == BlockText && strings.TrimSpace(b.Text) != "") {
-			empty = false
-			break
-		}
-	}
-	if empty {
-		e := errs.New(errs.EmptyModelResponse, "The model returned no text and no tool calls (stop reason %s). Send the message again; if it keeps happening, try another model.", r.StopReason)
-		return r, e.With("stopReason", string(r.StopReason))
-	}
-	return r, nil
-}
-
-// toolInput turns the streamed argument text into the block's input: valid
-// JSON as is, nothing as {}, and anything else as a JSON string, so the
-// tool's schema check reports it to the model instead of failing the turn.
-func toolInput(raw string) json.RawMessage {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return json.RawMessage(`{}`)
-	}
-	if json.Valid([]byte(raw)) {
-		return json.RawMessage(raw)
-	}
-	enc, _ := json.Marshal(raw)
-	return enc
-}
 
 var errStreamEnded = errors.New("the stream ended before the response was complete")
 
-// capture records the HTTP failure of one attempt, whatever the SDK makes
-// of the body (compatible servers send all kinds of error shapes).
-type capture struct {
-	status int
-	header http.Header
-	body   []byte
-	sent   bool // a response arrived (the request reached the server)
-}
-
-func (c *capture) do(r *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	res, err := next(r)
-	if err != nil || res == nil {
-		return res, err
-	}
-	c.sent = true
-	if res.StatusCode >= 400 {
-		c.status = res.StatusCode
-		c.header = res.Header.Clone()
-		body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		_ = res.Body.Close()
-		c.body = body
-		res.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	return res, nil
-}
-
-// retry starts a stream, silently retrying rate limits, overloads and
-// connection failures before any output (at most maxRetries times, at most
-// two for connection failures), honouring retry-after-ms / retry-after.
-func (b base) retry(ctx context.Context, start func(c *capture) error) error {
-	netRetries := 0
-	for attempt := 0; ; attempt++ {
-		c := &capture{}
-		err := start(c)
-		if err == nil {
-			return nil
-		}
-		f := b.classify(ctx, err, c)
-		if !f.retryable || attempt >= b.opts.maxRetries {
-			return f.final(b, attempt)
-		}
-		if f.network {
-			if netRetries >= 2 {
-				return f.final(b, attempt)
-			}
-			netRetries++
-		}
-		d := backoff(attempt)
-		if f.hasRetryAfter {
-			if f.retryAfter > maxHonouredRetryAfter {
-				return f.final(b, attempt)
-			}
-			d = f.retryAfter
-		}
-		if err := b.opts.sleep(ctx, d); err != nil || ctx.Err() != nil {
-			return aborted()
-		}
-	}
-}
-
-func backoff(attempt int) time.Duration {
-	d := time.Duration(float64(defaultBackoffBase) * math.Pow(2, float64(attempt)))
-	return min(d, defaultBackoffMax)
-}
-
 func aborted() *errs.Error {
 	return errs.New(errs.TurnAborted, "The turn was stopped before the model finished; what streamed so far is kept.")
-}
-
-// failure is a classified error of one attempt.
-type failure struct {
-	err           *errs.Error
-	retryable     bool
-	network       bool
-	rateLimited   bool
-	hasRetryAfter bool
-	retryAfter    time.Duration
-	status        int
-	message       string
-}
-
-func (f failure) final(b base, retries int) error {
-	if !f.rateLimited {
-		if f.retryable && retries > 0 && f.err != nil {
-			return f.err.With("retries", retries)
-		}
-		return f.err
-	}
-	msg := fmt.Sprintf("%s is rate limiting requests (HTTP 429)", b.label())
-	if retries > 0 {
-		msg += fmt.Sprintf(" and %d silent retries did not get through", retries)
-	}
-	if f.message != "" {
-		msg += ": " + f.message
-	}
-	if f.hasRetryAfter && f.retryAfter > 0 {
-		msg += fmt.Sprintf(". It asks to wait %s; send the message again then, or check your plan's rate limits.", f.retryAfter.Round(time.Second))
-	} else {
-		msg += ". Wait a minute and send the message again, or check your plan's rate limits."
-	}
-	e := errs.New(errs.ProviderRateLimited, "%s", msg).With("status", 429).With("retries", retries)
-	if f.hasRetryAfter {
-		e = e.With("retryAfterMs", f.retryAfter.Milliseconds())
-	}
-	return e
 }
 
 // classify maps an error from starting a stream to a stable code.
@@ -372,7 +149,7 @@ func (b base) streamFailure(ctx context.Context, err error) error {
 	default:
 		reason = "the connection broke: " + netReason(err)
 	}
-	return errs.New(errs.StreamFailed, "%s's response stream failed mid-way (%s). The partial reply was kept; retry the turn.", b.label(), truncate(b.redact(reason)))
+	return errs.New(errs.StreamFailed, "%s's response stream failed mid-way (%s). The partial reply was kept; retry the turn.", b.label(), truncate.BytesEllipsis(b.redact(reason), maxProviderMessage))
 }
 
 func netReason(err error) string {
@@ -403,21 +180,8 @@ func (b base) redact(s string) string {
 		s = strings.ReplaceAll(s, k, "[redacted]")
 	}
 	s = keyLike.ReplaceAllString(s, "[redacted]")
-	return truncate(strings.TrimSpace(s))
+	return truncate.BytesEllipsis(strings.TrimSpace(s), maxProviderMessage)
 }
-
-func truncate(s string) string {
-	if len(s) <= maxProviderMessage {
-		return s
-	}
-	cut := maxProviderMessage
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
 
 // errorBody reads a message and a type/code from the error shapes seen in
 // the wild: {"error":{"message","type","code"}}, {"error":"…"},
@@ -476,29 +240,4 @@ func isContextTooLarge(status int, msg, kind string) bool {
 		return false
 	}
 	return contextTooLarge.MatchString(msg)
-}
-
-// retryAfter reads retry-after-ms (milliseconds) or retry-after (seconds
-// or an HTTP date).
-func retryAfter(h http.Header, now func() time.Time) (time.Duration, bool) {
-	if h == nil {
-		return 0, false
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now())
-		return max(d, 0), true
-	}
-	return 0, false
 }

@@ -1,14 +1,13 @@
 package redact
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/pi-desktop/pi-desktop/internal/golden"
+)
 
 // TestCorpus redacts testdata/secrets.txt against its golden output and
 // checks that no secret of the corpus survives.
@@ -18,19 +17,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := String(string(in))
-	golden := filepath.Join("testdata", "secrets.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("redacted corpus differs from %s (rerun with -update if intended):\n%s", golden, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", "secrets.golden"), got)
 	for _, secret := range []string{
 		"Ab3dEf9hIjKlMnOpQrSt", "Zx9Yw8Vu7Ts6", "T3BlbkFJabcdef", "IOSFODNN7EXAMPLE", "wJalrXUtnFEMI", "hunter2",
 		"1234567890abcdefghij", "51Habcdef", "horse battery", "AbCdEfGhIjKl", "SyA1b2C3d4", "11ABCDEFG0123",

@@ -2,15 +2,13 @@ package review
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/pi-desktop/pi-desktop/internal/golden"
+)
 
 func TestHunksGolden(t *testing.T) {
 	var long strings.Builder
@@ -51,19 +49,7 @@ func TestHunksGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			golden := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("hunks changed:\n got: %s\nwant: %s", got, want)
-			}
+			golden.Assert(t, filepath.Join("testdata", c.name+".golden"), got)
 			checkHunks(t, ev.hunks, c.before, c.after)
 		})
 	}

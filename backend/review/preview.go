@@ -3,9 +3,9 @@ package review
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Bounds of an approval card's diff preview: enough to judge a change,
@@ -120,15 +120,5 @@ func formatBounded(hunks []Hunk) (string, bool) {
 
 // clipLine shortens one diff line to previewMaxLineRune runes.
 func clipLine(l string) string {
-	if utf8.RuneCountInString(l) <= previewMaxLineRune {
-		return l
-	}
-	n := 0
-	for i := range l {
-		if n == previewMaxLineRune {
-			return l[:i] + "…"
-		}
-		n++
-	}
-	return l
+	return truncate.RunesEllipsis(l, previewMaxLineRune)
 }

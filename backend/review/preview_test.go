@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func numbered(n int, prefix string) string {
@@ -21,23 +23,21 @@ func TestPreviewChange(t *testing.T) {
 		beforePresent bool
 		after         string
 		afterPresent  bool
-		diff          string
-		note          string
-		adds, dels    int
+		want          Preview
 	}{
-		{"new file", "", false, "a\nb\n", true, "@@ -0,0 +1,2 @@\n+a\n+b\n", "new file", 2, 0},
-		{"one line changed", "a\nb\nc\n", true, "a\nB\nc\n", true, "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", "", 1, 1},
-		{"removed file", "x\n", true, "", false, "@@ -1,1 +0,0 @@\n-x\n", "deletes the file", 0, 1},
-		{"same content", "a\n", true, "a\n", true, "", "no change to the file's content", 0, 0},
-		{"binary before", "\x00\x01", true, "text\n", true, "", "binary file: no diff preview", 0, 0},
-		{"binary after", "", false, "ok\x00", true, "", "binary file: no diff preview", 0, 0},
-		{"invalid utf-8", "\xff\xfe\n", true, "a\n", true, "", "binary file: no diff preview", 0, 0},
+		{"new file", "", false, "a\nb\n", true, Preview{Diff: "@@ -0,0 +1,2 @@\n+a\n+b\n", Note: "new file", Additions: 2}},
+		{"one line changed", "a\nb\nc\n", true, "a\nB\nc\n", true, Preview{Diff: "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", Additions: 1, Deletions: 1}},
+		{"removed file", "x\n", true, "", false, Preview{Diff: "@@ -1,1 +0,0 @@\n-x\n", Note: "deletes the file", Deletions: 1}},
+		{"same content", "a\n", true, "a\n", true, Preview{Note: "no change to the file's content"}},
+		{"binary before", "\x00\x01", true, "text\n", true, Preview{Note: "binary file: no diff preview"}},
+		{"binary after", "", false, "ok\x00", true, Preview{Note: "binary file: no diff preview"}},
+		{"invalid utf-8", "\xff\xfe\n", true, "a\n", true, Preview{Note: "binary file: no diff preview"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := PreviewChange([]byte(tt.before), tt.beforePresent, []byte(tt.after), tt.afterPresent)
-			if p.Diff != tt.diff || p.Note != tt.note || p.Additions != tt.adds || p.Deletions != tt.dels || p.Truncated {
-				t.Errorf("PreviewChange = %+v\nwant diff %q note %q +%d -%d", p, tt.diff, tt.note, tt.adds, tt.dels)
+			if diff := cmp.Diff(tt.want, p); diff != "" {
+				t.Errorf("PreviewChange (-want +got):\n%s", diff)
 			}
 		})
 	}

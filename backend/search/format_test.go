@@ -1,33 +1,19 @@
 package search
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
-func golden(t *testing.T, name, got string) {
+// assertGolden compares got with testdata/<name>.golden.
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./backend/search -run %s -update)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (-update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 // workspace is the display mapping the host uses for workspace-relative
@@ -79,7 +65,7 @@ func TestFormatGrepGolden(t *testing.T) {
 			if o.Root != root {
 				display = func(rel string) string { return "src/dir/" + rel }
 			}
-			golden(t, tc.name, renderGrep(res, display))
+			assertGolden(t, tc.name, renderGrep(res, display))
 		})
 	}
 }
@@ -129,7 +115,7 @@ func TestFormatGlobGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, truncated, notice := FormatGlob(res, workspace)
-			golden(t, tc.name, text+"\n=== truncated: "+boolStr(truncated)+"\n=== notice: "+notice+"\n")
+			assertGolden(t, tc.name, text+"\n=== truncated: "+boolStr(truncated)+"\n=== notice: "+notice+"\n")
 		})
 	}
 }

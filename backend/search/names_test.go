@@ -53,7 +53,7 @@ func TestFormatEscapesHostileNames(t *testing.T) {
 		}
 		text, _, _ := FormatGlob(res, workspace)
 		noRawNames(t, text)
-		golden(t, "names_glob", text+"\n")
+		assertGolden(t, "names_glob", text+"\n")
 	})
 	for _, mode := range []string{ModeContent, ModeFilesWithMatches, ModeCount} {
 		name := "names_grep_" + mode
@@ -62,7 +62,7 @@ func TestFormatEscapesHostileNames(t *testing.T) {
 			// The tags map is keyed by the raw path (data, not text).
 			text := strings.SplitN(renderGrep(res, workspace), "=== tags:", 2)[0]
 			noRawNames(t, text)
-			golden(t, name, text)
+			assertGolden(t, name, text)
 		})
 	}
 	t.Run("names_grep_empty", func(t *testing.T) {

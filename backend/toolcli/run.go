@@ -17,6 +17,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // RunUsage is printed for `pi-desktop run --help` and on usage errors.
@@ -296,8 +297,5 @@ func mustJSON(v any) []byte {
 }
 
 func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return truncate.BytesEllipsis(s, n)
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // BashOutput and BashStop are the model's handle on the background tasks
@@ -174,10 +174,7 @@ func clockNow(f func() time.Time) time.Time {
 func tailWindow(s string, maxBytes, maxLines int) (string, bool) {
 	start := 0
 	if len(s) > maxBytes {
-		start = len(s) - maxBytes
-		for start < len(s) && !utf8.RuneStart(s[start]) {
-			start++
-		}
+		start = len(s) - len(truncate.Tail(s, maxBytes))
 		// Drop the partial first line, unless it is the only one.
 		if k := strings.IndexByte(s[start:], '\n'); k >= 0 && start+k+1 < len(s) {
 			start += k + 1

@@ -16,6 +16,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
 	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Read limits (decisions.md "Tool result limits", edit-contract §3).
@@ -271,16 +272,9 @@ func renderLine(num []byte, line string, lineCap int) (string, bool) {
 	if len(line) <= lineCap || utf8.RuneCountInString(line) <= lineCap {
 		return string(num) + ":" + line, false
 	}
-	cut, runes := 0, 0
-	for i := range line {
-		if runes == lineCap {
-			cut = i
-			break
-		}
-		runes++
-	}
-	rest := utf8.RuneCountInString(line[cut:])
-	return fmt.Sprintf("%s~:%s …[+%d chars]", num, line[:cut], rest), true
+	shown := truncate.Runes(line, lineCap)
+	rest := utf8.RuneCountInString(line[len(shown):])
+	return fmt.Sprintf("%s~:%s …[+%d chars]", num, shown, rest), true
 }
 
 // clipToBytes renders line, followed by more runes not held, as a clipped
@@ -288,11 +282,8 @@ func renderLine(num []byte, line string, lineCap int) (string, bool) {
 func clipToBytes(num []byte, line string, more, room int) string {
 	head := string(num) + "~:"
 	budget := room - len(head) - 24 // the " …[+N chars]" tail
-	cut := min(max(budget, 0), len(line))
-	for cut > 0 && cut < len(line) && !utf8.RuneStart(line[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s%s …[+%d chars]", head, line[:cut], utf8.RuneCountInString(line[cut:])+more)
+	shown := truncate.Bytes(line, budget)
+	return fmt.Sprintf("%s%s …[+%d chars]", head, shown, utf8.RuneCountInString(line[len(shown):])+more)
 }
 
 func joinNotice(a, b string) string {

@@ -2,7 +2,6 @@ package tools_test
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,8 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type ws struct {
 	t        *testing.T
@@ -71,21 +69,10 @@ func (w *ws) run(tool string, args map[string]any) tools.Result {
 	return tl.Run(w.t.Context(), &tools.Call{SessionID: "s", Args: folded, Target: &target, Resolver: w.resolver})
 }
 
-func golden(t *testing.T, name, got string) {
+// assertGolden compares got with testdata/<name>.golden.
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from its golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	golden.Assert(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 const greet = "package main\n\nimport \"fmt\"\n\nfunc greet(name string) string {\n\treturn \"Hello, \" + name\n}\n\nfunc main() {\n\tfmt.Println(greet(\"world\"))\n}\n"
@@ -125,7 +112,7 @@ func TestReadGolden(t *testing.T) {
 				t.Fatalf("Read = %+v", res)
 			}
 			out, _ := json.MarshalIndent(res.Fields, "", "  ")
-			golden(t, tt.name, res.Content+"\n---\nnotice: "+res.Notice+"\nfields: "+string(out)+"\n")
+			assertGolden(t, tt.name, res.Content+"\n---\nnotice: "+res.Notice+"\nfields: "+string(out)+"\n")
 		})
 	}
 }

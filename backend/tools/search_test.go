@@ -66,6 +66,6 @@ func TestSearchToolsGolden(t *testing.T) {
 		if rgOut, ok := outputs["rg"]; ok && rgOut[c.name] != got {
 			t.Errorf("%s: engines differ:\nbuiltin:\n%s\nrg:\n%s", c.name, got, rgOut[c.name])
 		}
-		golden(t, c.name, got)
+		assertGolden(t, c.name, got)
 	}
 }

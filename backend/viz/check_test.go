@@ -1,15 +1,13 @@
 package viz
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/pi-desktop/pi-desktop/internal/golden"
+)
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
@@ -121,20 +119,5 @@ func TestReportTextGolden(t *testing.T) {
 	ok := Check([]byte("<div id=\"chart\"></div>\n<script>\nviz.bar('chart', [{label: 'a', value: 3}]);\n</script>\n"))
 	bad := Check([]byte("<div id=\"chart\"></div>\n<script>\nviz.bar('chrt', [{label: 'a', value: 3}]);\n</script>\n<script>\nconst x = ;\n</script>\n<script src=\"https://example.com/lib.js\"></script>\n"))
 	got := "--- ok ---\n" + ok.Text(path) + "\n--- problems ---\n" + bad.Text(path) + "\n--- windows path ---\n" + ok.Text(`C:\Users\Ada\AppData\Roaming\pi-desktop\visualizations\s1\<a&b>.html`) + "\n"
-	golden := filepath.Join("testdata", "report.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("report text changed:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Assert(t, filepath.Join("testdata", "report.golden"), got)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Defaults for Git.
@@ -329,9 +330,5 @@ func firstLines(s string, n int) string {
 	if len(lines) > n {
 		lines = lines[:n]
 	}
-	out := strings.Join(lines, "; ")
-	if len(out) > 500 {
-		out = out[:500] + "…"
-	}
-	return out
+	return truncate.BytesEllipsis(strings.Join(lines, "; "), 500)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
@@ -215,4 +216,20 @@ func TestGitTimeoutAndOutputBound(t *testing.T) {
 	g.Path = filepath.Join(t.TempDir(), "nonexistent-git")
 	_, err = g.Run(t.Context(), t.TempDir(), "status")
 	wantCode(t, err, errs.GitNotFound)
+}
+
+// git's stderr is quoted in messages at most 500 bytes long; the cut never
+// splits a character (a message must stay valid UTF-8 for the UI and the
+// model).
+func TestFirstLinesCutsOnACharacter(t *testing.T) {
+	long := strings.Repeat("é", 300) // 600 bytes: byte 500 starts a character, 499 does not
+	for _, in := range []string{long, "x" + long} {
+		got := firstLines(in, 3)
+		if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || len(got) > 500+len("…") {
+			t.Errorf("firstLines(%d bytes) = %q", len(in), got)
+		}
+	}
+	if got := firstLines("a\nb\nc\nd", 3); got != "a; b; c" {
+		t.Errorf("firstLines = %q; want the first three lines", got)
+	}
 }
