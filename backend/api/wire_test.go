@@ -9,15 +9,12 @@ package api_test
 // Run with -update to rewrite both after an intended change.
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -36,9 +33,8 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 	"github.com/pi-desktop/pi-desktop/backend/worktree"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the frontend's generated wire files")
 
 const bridgeDir = "../../frontend/src/bridge"
 
@@ -67,7 +63,7 @@ func TestEventNamesGolden(t *testing.T) {
 		fmt.Fprintf(&b, "  %s: '%s',\n", camel(n), n)
 	}
 	b.WriteString("} as const;\n\nexport type EventName = (typeof EVENT)[keyof typeof EVENT];\n")
-	golden(t, filepath.Join(bridgeDir, "eventNames.gen.ts"), []byte(b.String()))
+	golden.Assert(t, filepath.Join(bridgeDir, "eventNames.gen.ts"), b.String())
 }
 
 // TestEventNamesComplete finds every Event* string constant shaped domain:event under
@@ -210,7 +206,7 @@ func TestWireFixtureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, filepath.Join(bridgeDir, "testdata", "wire.gen.json"), append(data, '\n'))
+	golden.Assert(t, filepath.Join(bridgeDir, "testdata", "wire.gen.json"), append(data, '\n'))
 }
 
 // filler builds a value with every field set to something other than its zero value
@@ -282,24 +278,4 @@ func (f *filler) value(t reflect.Type, field string, depth int) reflect.Value {
 		}
 	}
 	return v
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./backend/api -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: run go test ./backend/api -update and check the frontend schemas (wire.ts)", path)
-	}
 }

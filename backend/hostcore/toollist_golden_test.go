@@ -3,17 +3,14 @@ package hostcore_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/provider/providertest"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite golden files")
 
 // The tool list each operating mode offers the model, byte for byte as it
 // goes over the wire (names, descriptions, schemas, order), and the
@@ -42,19 +39,7 @@ func TestToolListGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got.WriteString("\n\n" + onDemandSection(t, body.System) + "\n")
-			file := filepath.Join("testdata", "tools_"+mode+".golden")
-			if *updateGolden {
-				if err := os.WriteFile(file, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("the tool list of %s mode changed (rerun with -update if intended):\n%s", mode, got.String())
-			}
+			golden.Assert(t, filepath.Join("testdata", "tools_"+mode+".golden"), got.Bytes())
 		})
 	}
 }
