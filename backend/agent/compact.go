@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // The context budget. Tokens are estimated at four characters each, lifted
@@ -238,7 +239,7 @@ func retainPrompts(prompts []string, limit int) []string {
 		}
 		omitted := i
 		if room := limit - used; room > 200 {
-			cut := validPrefix(p, room)
+			cut := truncate.Bytes(p, room)
 			kept = append(kept, fmt.Sprintf("%s\n[clipped: only the first %d of %d characters of this message are kept]", cut, len(cut), len(p)))
 		} else {
 			omitted = i + 1
@@ -251,18 +252,6 @@ func retainPrompts(prompts []string, limit int) []string {
 	slices.Reverse(kept)
 	return kept
 }
-
-func validPrefix(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 func retainedText(retained []string) string {
 	var b strings.Builder
@@ -298,11 +287,8 @@ func renderForSummary(msgs []provider.Message, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	head := validPrefix(s, limit/5)
-	tailStart := len(s) - (limit - len(head))
-	for tailStart < len(s) && !utf8RuneStart(s[tailStart]) {
-		tailStart++
-	}
+	head := truncate.Bytes(s, limit/5)
+	tailStart := len(s) - len(truncate.Tail(s, limit-len(head)))
 	return head + fmt.Sprintf("\n[… %d characters of the middle of the conversation omitted …]\n", tailStart-len(head)) + s[tailStart:]
 }
 
@@ -314,6 +300,6 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := validPrefix(s, n)
+	cut := truncate.Bytes(s, n)
 	return cut + fmt.Sprintf(" [… %d more characters]", len(s)-len(cut))
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // PromptInput is everything the system prompt is built from.
@@ -130,8 +131,7 @@ func oneLine(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:max-1])) + "…"
+	return strings.TrimSpace(truncate.Runes(s, max-1)) + truncate.Ellipsis
 }
 
 func platformName(goos string) string {
