@@ -8,9 +8,10 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/providers"
 )
 
-func TestModelSettingsKeepTheKeyPrivate(t *testing.T) {
+func TestSavedProviderKeepsTheKeyPrivate(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PI_DESKTOP_PROVIDER", "")
 	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: dir})
@@ -18,10 +19,10 @@ func TestModelSettingsKeepTheKeyPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer core.Close()
-	if _, err := core.SetModelSettings(t.Context(), hostcore.ModelSettings{API: "anthropic"}, ""); !errs.Is(err, errs.ModelNotConfigured) {
+	if _, err := core.SaveProvider(t.Context(), providers.Profile{API: "anthropic", IsDefault: true}, ""); !errs.Is(err, errs.ModelNotConfigured) {
 		t.Errorf("no model = %v; want MODEL_NOT_CONFIGURED", err)
 	}
-	got, err := core.SetModelSettings(t.Context(), hostcore.ModelSettings{API: "anthropic", Model: "claude-x"}, "sk-ant-secret-123456789")
+	got, err := core.SaveProvider(t.Context(), providers.Profile{API: "anthropic", Model: "claude-x", IsDefault: true}, "sk-ant-secret-123456789")
 	if err != nil || !got.HasKey || got.Model != "claude-x" || got.KeyStorage == "" {
 		t.Fatalf("saved = %+v, %v", got, err)
 	}
@@ -35,7 +36,8 @@ func TestModelSettingsKeepTheKeyPrivate(t *testing.T) {
 		t.Errorf("key file %s: %v %v", got.KeyStorage, fi, err)
 	}
 	// Saving again without a key keeps it.
-	if again, err := core.SetModelSettings(t.Context(), hostcore.ModelSettings{API: "anthropic", Model: "claude-y"}, ""); err != nil || !again.HasKey {
+	got.Model = "claude-y"
+	if again, err := core.SaveProvider(t.Context(), got, ""); err != nil || !again.HasKey {
 		t.Errorf("resave = %+v, %v", again, err)
 	}
 }

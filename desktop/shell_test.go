@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -20,18 +20,18 @@ func TestInitialSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := &App{core: core}
+	shell := &Shell{h: &testApp{core: core}}
 
-	if got, err := app.InitialSession(); got != nil || err != nil {
+	if got, err := shell.InitialSession(); got != nil || err != nil {
 		t.Fatalf("without --session: %v, %v; want nil, nil", got, err)
 	}
-	app.openSession = s.ID
-	got, err := app.InitialSession()
+	shell.openSession = s.ID
+	got, err := shell.InitialSession()
 	if err != nil || got == nil || got.ID != s.ID || got.Title != "named" {
 		t.Fatalf("with --session %s: %+v, %v", s.ID, got, err)
 	}
-	app.openSession = "no-such-session"
-	if _, err := app.InitialSession(); errs.CodeOf(err) != errs.SessionNotFound {
+	shell.openSession = "no-such-session"
+	if _, err := shell.InitialSession(); errs.CodeOf(err) != errs.SessionNotFound {
 		t.Fatalf("a missing session: %v, want %s", err, errs.SessionNotFound)
 	}
 }

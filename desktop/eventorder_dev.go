@@ -1,6 +1,6 @@
 //go:build dev
 
-package main
+package desktop
 
 import "sync"
 
@@ -16,12 +16,14 @@ type devEnvelope struct {
 	Data any    `json:"data"`
 }
 
-type eventOrder struct {
+// EventOrder numbers the events of a dev build.
+type EventOrder struct {
 	mu  sync.Mutex
 	seq uint64
 }
 
-func (o *eventOrder) wrap(name string, payload any) (string, any) {
+// Wrap puts the event in the next numbered envelope.
+func (o *EventOrder) Wrap(name string, payload any) (string, any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.seq++

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"net/http"
@@ -20,7 +20,7 @@ func TestVizRouteClosedUntilGuardReady(t *testing.T) {
 	app, sid := vizApp(t, map[string]string{"chart.html": `<p id="frag">x</p>`})
 	get := func() *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		vizHandler(app).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
+		vizHandler(app, &app.guard).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
 		return rec
 	}
 	rec := get()
@@ -88,10 +88,10 @@ console.log(JSON.stringify(out));
 	}
 }
 
-// vizApp is an App on a fresh data dir with inline visualizations on and
+// vizApp is the app on a fresh data dir with inline visualizations on and
 // one session whose visualization folder holds fragments (name → content).
 // The frame guard is not marked ready.
-func vizApp(t *testing.T, fragments map[string]string) (*App, string) {
+func vizApp(t *testing.T, fragments map[string]string) (*testApp, string) {
 	t.Helper()
 	data := t.TempDir()
 	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: data, RgPath: "-"})
@@ -99,12 +99,12 @@ func vizApp(t *testing.T, fragments map[string]string) (*App, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { core.Close() })
-	s, _ := core.Settings.Get(t.Context())
+	s, _ := core.Settings(t.Context())
 	s.InlineVisualizations = true
-	if _, err := core.Settings.Update(t.Context(), s); err != nil {
+	if _, err := core.UpdateSettings(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
-	ss, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{})
+	ss, err := core.CreateSession(t.Context(), api.CreateSessionInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,5 +117,5 @@ func vizApp(t *testing.T, fragments map[string]string) (*App, string) {
 			t.Fatal(err)
 		}
 	}
-	return &App{core: core}, ss.ID
+	return &testApp{core: core}, ss.ID
 }

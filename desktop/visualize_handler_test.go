@@ -3,7 +3,7 @@
 // Built only with WebKitGTK 4.1 (make test-go passes the tag): the Wails
 // asset server package links the webview headers.
 
-package main
+package desktop
 
 import (
 	"net/http"
@@ -33,7 +33,7 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 		"index.html": `<p id="frag">index.html</p>`,
 	})
 	app.guard.ready.Store(true) // as once the window's guard is in (vizguard.go)
-	opts := *assetOptions(app)
+	opts := *AssetOptions(nil, app, &app.guard)
 	opts.Assets = fstest.MapFS{"index.html": {Data: []byte("<html><head></head><body>app</body></html>")}}
 	srv, err := assetserver.NewAssetServer("{}", opts, true, nil, runtimeAssets{})
 	if err != nil {
@@ -65,7 +65,7 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 	}
 	// Without a running core nothing is served.
 	bare := httptest.NewRecorder()
-	vizHandler(&App{}).ServeHTTP(bare, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
+	vizHandler(&testApp{}, &FrameGuard{}).ServeHTTP(bare, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
 	if bare.Code != http.StatusNotFound {
 		t.Errorf("without a core: %d", bare.Code)
 	}

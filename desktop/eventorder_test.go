@@ -1,13 +1,13 @@
 //go:build !dev
 
-package main
+package desktop
 
 import "testing"
 
 func TestEventsPassThroughOutsideDevBuilds(t *testing.T) {
-	var o eventOrder
+	var o EventOrder
 	payload := map[string]string{"delta": "a"}
-	name, data := o.wrap("agent:text", payload)
+	name, data := o.Wrap("agent:text", payload)
 	if name != "agent:text" || data.(map[string]string)["delta"] != "a" {
 		t.Errorf("wrap = %q, %v; want the event unchanged", name, data)
 	}

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"sync/atomic"
@@ -6,7 +6,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
-// frameGuard keeps visualization frames away from the app's IPC bridge.
+// FrameGuard keeps visualization frames away from the app's IPC bridge.
 //
 // WebKit (WebKitGTK on Linux, WKWebView on macOS) exposes the script
 // message handlers to every frame, sandboxed and opaque-origin ones and
@@ -25,7 +25,7 @@ import (
 //     cards render (vizguard_other.go).
 //   - macOS (and any build without the Linux hook): no hook exists, so the
 //     route refuses to serve and the card says why.
-type frameGuard struct {
+type FrameGuard struct {
 	ready atomic.Bool
 }
 
@@ -59,7 +59,7 @@ const guardScript = `(function () {
 })();`
 
 // check is nil once fragments may be served in this window.
-func (g *frameGuard) check() error {
+func (g *FrameGuard) check() error {
 	if g.ready.Load() {
 		return nil
 	}

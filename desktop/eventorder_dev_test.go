@@ -1,6 +1,6 @@
 //go:build dev
 
-package main
+package desktop
 
 import (
 	"encoding/json"
@@ -9,8 +9,8 @@ import (
 )
 
 func TestDevEventsAreNumberedInEmissionOrder(t *testing.T) {
-	var o eventOrder
-	name, data := o.wrap("agent:text", map[string]string{"delta": "a"})
+	var o EventOrder
+	name, data := o.Wrap("agent:text", map[string]string{"delta": "a"})
 	if name != orderedEvent {
 		t.Fatalf("name = %q, want %q", name, orderedEvent)
 	}
@@ -24,7 +24,7 @@ func TestDevEventsAreNumberedInEmissionOrder(t *testing.T) {
 	seen := make(chan uint64, 100)
 	for range 100 {
 		wg.Go(func() {
-			_, d := o.wrap("x", nil)
+			_, d := o.Wrap("x", nil)
 			seen <- d.(devEnvelope).Seq
 		})
 	}

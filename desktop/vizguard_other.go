@@ -1,6 +1,6 @@
 //go:build !(linux && (dev || production))
 
-package main
+package desktop
 
 import "runtime"
 
@@ -17,7 +17,7 @@ func guardUnavailable() string {
 // Microsoft's WebView2 reference; not probed in a real Windows window here).
 // So Windows cards need no guard. Elsewhere there is none and the route
 // stays closed.
-func (g *frameGuard) install() {
+func (g *FrameGuard) Install() {
 	if runtime.GOOS == "windows" {
 		g.ready.Store(true)
 	}

@@ -1,6 +1,6 @@
 //go:build linux && (dev || production)
 
-package main
+package desktop
 
 /*
 #cgo linux pkg-config: gtk+-3.0
@@ -68,14 +68,14 @@ func guardUnavailable() string {
 // install adds guardScript to the window's web view from the GTK main loop
 // and marks the guard ready when it is there. Called at startup, before the
 // frontend can render a card (the main loop runs the idle callback first).
-func (g *frameGuard) install() {
+func (g *FrameGuard) Install() {
 	C.pi_guard_schedule(C.CString(guardScript), C.uintptr_t(cgo.NewHandle(g)))
 }
 
 //export piVizGuardDone
 func piVizGuardDone(handle C.uintptr_t, views C.int) {
 	h := cgo.Handle(handle)
-	g := h.Value().(*frameGuard)
+	g := h.Value().(*FrameGuard)
 	h.Delete()
 	if views > 0 {
 		g.ready.Store(true)
