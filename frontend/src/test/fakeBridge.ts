@@ -139,7 +139,7 @@ const names = [
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
   'sendPrompt', 'stopSession', 'transcriptPage', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
-  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
+  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup',
   'todos', 'onTodos',
   'activityLog',
   'pendingQuestions', 'answerQuestion', 'proposals', 'resolveProposal', 'onDecisionEvent',
@@ -321,21 +321,6 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.updateSettings.mockImplementation(async (s) => {
     db.settings = { ...s };
     return { ...db.settings };
-  });
-  b.getModelSettings.mockImplementation(async () => ({ ...db.model }));
-  b.setModelSettings.mockImplementation(async (m, apiKey) => {
-    const key = apiKey !== '' ? apiKey : db.apiKey;
-    const missing = [
-      m.model.trim() === '' ? 'model' : '',
-      key === '' ? 'key' : '',
-      m.api === 'openai-compatible' && m.baseUrl.trim() === '' ? 'base URL' : '',
-    ].filter(Boolean);
-    if (missing.length > 0) {
-      throw new BridgeError('MODEL_NOT_CONFIGURED', `the model is not configured: missing ${missing.join(', ')}`, { missing });
-    }
-    db.apiKey = key;
-    db.model = { ...m, hasKey: true, keyStorage: db.model.keyStorage, fromEnvironment: false };
-    return { ...db.model };
   });
   const providerById = (id: string) => {
     const p = db.providers.find((x) => x.id === id);
