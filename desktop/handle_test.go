@@ -2,7 +2,9 @@ package desktop
 
 import (
 	"errors"
+	"path"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -47,5 +49,22 @@ func TestEveryBridgeCallFailsWithTheStartupError(t *testing.T) {
 	// frontend/wailsjs and src/bridge too.
 	if methods != 44 {
 		t.Errorf("%d bound methods, want 44", methods)
+	}
+}
+
+// Wails names a bound method package.Struct.Method; scripts/vizprobe posts
+// this one from a visualization frame, so it must stay bound or the
+// real-window escape probe (make test-viz-escape) would pass vacuously.
+func TestTheEscapeProbesTargetIsBound(t *testing.T) {
+	const target = "desktop.Sessions.RenameSession"
+	var bound []string
+	for _, svc := range Bind(&testApp{}, "") {
+		typ := reflect.TypeOf(svc)
+		for i := range typ.NumMethod() {
+			bound = append(bound, path.Base(typ.Elem().PkgPath())+"."+typ.Elem().Name()+"."+typ.Method(i).Name)
+		}
+	}
+	if !slices.Contains(bound, target) {
+		t.Errorf("%s is not bound (bound: %v)", target, bound)
 	}
 }

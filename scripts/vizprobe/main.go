@@ -121,6 +121,8 @@ func seed(ctx context.Context, dataDir, workspace string) (string, error) {
 
 // fragment is the probe: each way posts a RenameSession call in the form
 // the Wails runtime uses ("C" + JSON) and logs what happened in the card.
+// The method is desktop.Sessions.RenameSession, the bound name
+// desktop/handle_test.go keeps.
 func fragment(targets map[string]string) string {
 	t, _ := json.Marshal(targets)
 	return `<pre id="log" style="font:14px monospace;white-space:pre-wrap">viz escape probe</pre>
