@@ -53,7 +53,7 @@ test-go:
 	if [ -n "$$bad" ]; then echo "gofmt needed on:"; echo "$$bad"; exit 1; fi
 	go vet ./...
 	go test -race -count=1 ./...
-	go test -race -count=1 -tags webkit2_41 -run 'TestAssetServer' .
+	go test -race -count=1 -tags webkit2_41 -run 'TestAssetServer' ./desktop/
 
 # Platform code for all three OSes must always compile, and everything but
 # the desktop shell must build without cgo.

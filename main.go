@@ -22,6 +22,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/toolcli"
+	"github.com/pi-desktop/pi-desktop/desktop"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
@@ -70,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	dataDir := fs.String("data-dir", "", "")
 	openSession := fs.String("session", "", "")
-	registerBuildFlags(fs)
+	desktop.RegisterBuildFlags(fs)
 	if err := toolcli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -79,6 +80,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pi-desktop: %v\n\n%s", err, usage)
 		return 2
 	}
+	// A subcommand's own --data-dir wins over the one before it.
+	cliEnv := toolcli.Env{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Version: version,
+		ResolveDataDir: func(flagValue string) (string, error) {
+			if flagValue == "" {
+				flagValue = *dataDir
+			}
+			return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
+		}}
 	switch fs.Arg(0) {
 	case "":
 		return runDesktop(*dataDir, *openSession, stderr)
@@ -87,27 +96,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// flushed as the host closes.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return toolcli.Run(ctx, fs.Args()[1:], toolcli.Env{
-			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Version: version,
-			ResolveDataDir: func(flagValue string) (string, error) {
-				if flagValue == "" {
-					flagValue = *dataDir
-				}
-				return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
-			},
-		})
+		return toolcli.Run(ctx, fs.Args()[1:], cliEnv)
 	case "run":
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		fi, _ := os.Stdin.Stat()
 		return toolcli.RunTurn(ctx, fs.Args()[1:], toolcli.RunEnv{
-			Env: toolcli.Env{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Version: version,
-				ResolveDataDir: func(flagValue string) (string, error) {
-					if flagValue == "" {
-						flagValue = *dataDir
-					}
-					return paths.Resolve(flagValue, paths.ProcessEnv(runtime.GOOS))
-				}},
+			Env:         cliEnv,
 			Interactive: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
 			Color:       colorTerminal(stdout),
 			Keychain:    provider.SystemKeychain(os.Getenv),
@@ -126,12 +121,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 	app := newApp()
-	app.openSession = openSession
-	if !bindingsBuild {
+	if !desktop.BindingsBuild { // generating bindings must not touch a data directory
 		app.watchSignals()
-	}
-	if !bindingsBuild { // generating bindings must not touch a data directory
-		app.core, app.coreErr = openCore(dataDirFlag, emitter{app})
+		app.core, app.coreErr = openCore(dataDirFlag, app)
 		if app.coreErr != nil {
 			// The window still opens and shows this error with its next step.
 			fmt.Fprintf(stderr, "pi-desktop: %s\n", errs.ToPayload(app.coreErr).Message)
@@ -143,10 +135,10 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 		Height:      820,
 		MinWidth:    880,
 		MinHeight:   560,
-		AssetServer: assetOptions(app),
+		AssetServer: desktop.AssetOptions(assets, app, &app.guard),
 		OnStartup:   app.startup,
 		OnShutdown:  app.shutdown,
-		Bind:        []any{app},
+		Bind:        desktop.Bind(app, openSession),
 		ErrorFormatter: func(err error) any {
 			if errs.CodeOf(err) == errs.Internal && app.core != nil {
 				app.core.Log().Error("bridge call failed", "err", err)

@@ -127,15 +127,15 @@ func childCapture() (childResult, error) {
 		return childResult{}, err
 	}
 	defer core.Close()
-	p, err := core.Sessions.AddProject(ctx, proj)
+	p, err := core.AddProject(ctx, proj)
 	if err != nil {
 		return childResult{}, err
 	}
-	s, err := core.Sessions.Create(ctx, api.CreateSessionInput{ProjectID: p.ID})
+	s, err := core.CreateSession(ctx, api.CreateSessionInput{ProjectID: p.ID})
 	if err != nil {
 		return childResult{}, err
 	}
-	if _, err := core.Sessions.Configure(ctx, s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := core.ConfigureSession(ctx, s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		return childResult{}, err
 	}
 	args, _ := json.Marshal(map[string]any{"command": oneGB, "timeout": 3600})

@@ -169,7 +169,7 @@ func writePeerHTML(dataDir, sessionID, file string) error {
 		return err
 	}
 	defer core.Close()
-	tr, err := core.Agent.Load(ctx, sessionID)
+	tr, err := core.Transcript(ctx, sessionID)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func seedLongSession(dataDir, workspace string, messages int) (sessionID, lastTe
 	if err != nil {
 		return "", "", err
 	}
-	p, err := core.Sessions.AddProject(ctx, workspace)
+	p, err := core.AddProject(ctx, workspace)
 	if err == nil {
 		var s api.Session
 		s, err = core.CreateSession(ctx, api.CreateSessionInput{ProjectID: p.ID, Title: longSessionTitle})
@@ -60,7 +60,7 @@ func verifySeed(ctx context.Context, dataDir, sessionID string, want int) error 
 		return err
 	}
 	defer core.Close()
-	tr, err := core.Agent.Load(ctx, sessionID)
+	tr, err := core.Transcript(ctx, sessionID)
 	if err != nil {
 		return fmt.Errorf("the seeded transcript does not load: %w", err)
 	}

@@ -34,6 +34,16 @@ const (
 	EventProvidersChanged = "providers:changed"
 )
 
+// SessionsChanged is the payload of sessions:changed: which session was
+// created, changed or deleted, and its project ("" for a temporary session;
+// also "" for a deleted one, as the event only says which session went).
+// projects:changed and providers:changed carry no payload (reload the
+// list); settings:changed carries the stored Settings.
+type SessionsChanged struct {
+	SessionID string `json:"sessionId"`
+	ProjectID string `json:"projectId"`
+}
+
 // Project is a folder the user added; Path is canonical.
 type Project struct {
 	ID        string `json:"id"`

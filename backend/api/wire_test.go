@@ -136,7 +136,6 @@ func shapes() map[string]any {
 		"Session":            api.Session{},
 		"Settings":           api.Settings{},
 		"AppInfo":            api.AppInfo{},
-		"ModelSettings":      hostcore.ModelSettings{},
 		"ProviderProfile":    providers.Profile{},
 		"ProviderList":       hostcore.ProviderList{},
 		"ProviderTestResult": hostcore.ProviderTestResult{},
@@ -154,6 +153,7 @@ func shapes() map[string]any {
 		"ActivityPage":       audit.Page{},
 
 		api.EventSettingsChanged:    api.Settings{},
+		api.EventSessionsChanged:    api.SessionsChanged{},
 		agent.EventTurn:             agent.TurnEvent{},
 		agent.EventMessage:          agent.MessageEvent{},
 		agent.EventText:             agent.DeltaEvent{},

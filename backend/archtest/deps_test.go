@@ -1,7 +1,10 @@
 package archtest
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,13 +22,37 @@ func goList(t *testing.T, format string, patterns ...string) []string {
 	return strings.Fields(string(out))
 }
 
-// Wails is the desktop shell's business: backend and platform code must
-// build and test without it (and without cgo).
-func TestNoWailsOutsideMain(t *testing.T) {
-	for _, pkg := range goList(t, "{{.ImportPath}}", "./backend/...", "./platform/...") {
+// Wails is the desktop shell's business, and the shell is exactly the root
+// package's main.go and app.go (entry point, window lifecycle, event sink)
+// and package desktop (the bound services, the visualization route). All
+// else builds and tests without Wails (and backend/platform without cgo).
+func TestWailsOnlyInTheDesktopShell(t *testing.T) {
+	const mod = "github.com/pi-desktop/pi-desktop"
+	shell := map[string]bool{mod: true, mod + "/desktop": true}
+	for _, pkg := range goList(t, "{{.ImportPath}}", "./...") {
+		if shell[pkg] {
+			continue
+		}
 		for _, dep := range goList(t, `{{join .Deps "\n"}}`, pkg) {
 			if strings.HasPrefix(dep, "github.com/wailsapp/") {
-				t.Errorf("%s imports %s; only main.go and app.go may use Wails", pkg, dep)
+				t.Errorf("%s imports %s; only main.go, app.go and desktop/ may use Wails", pkg, dep)
+			}
+		}
+	}
+	// In the root package, whatever the build tags: main.go and app.go only.
+	files, err := filepath.Glob("../../*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("root files: %v, %v", files, err)
+	}
+	for _, path := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		for _, imp := range f.Imports {
+			if strings.HasPrefix(strings.Trim(imp.Path.Value, `"`), "github.com/wailsapp/") && name != "main.go" && name != "app.go" {
+				t.Errorf("%s imports %s; in the root package only main.go and app.go may use Wails (the rest goes in desktop/)", name, imp.Path.Value)
 			}
 		}
 	}

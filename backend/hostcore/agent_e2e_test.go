@@ -36,8 +36,8 @@ func e2e(t *testing.T, srv *providertest.Server) (*hostcore.Core, *cards, api.Se
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { core.Close() })
-	p, _ := core.Sessions.AddProject(t.Context(), project)
-	s, _ := core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
+	p, _ := core.AddProject(t.Context(), project)
+	s, _ := core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
 	return core, sink, s, project
 }
 
@@ -50,7 +50,7 @@ func TestAgentTurnThroughAnthropicWire(t *testing.T) {
 		providertest.Turn{Text: "main.go has one function.", Stop: "end_turn"},
 	)
 	core, _, s, _ := e2e(t, srv)
-	res, err := core.Agent.Run(t.Context(), s.ID, "What is in main.go?")
+	res, err := core.RunTurn(t.Context(), s.ID, "What is in main.go?")
 	if err != nil || res.State != "done" || !strings.Contains(res.Text, "one function") {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
@@ -69,7 +69,7 @@ func TestAgentTurnThroughAnthropicWire(t *testing.T) {
 	if len(rows) != 2 || rows[0].TurnID != res.TurnID {
 		t.Errorf("audit rows = %+v", rows)
 	}
-	tr, err := core.Agent.Load(t.Context(), s.ID)
+	tr, err := core.Transcript(t.Context(), s.ID)
 	if err != nil || len(tr.Turns) != 1 || len(tr.Messages) < 3 {
 		t.Errorf("transcript = %+v, %v", tr, err)
 	}
@@ -93,7 +93,7 @@ func TestAgentWriteNeedsTheUsersApproval(t *testing.T) {
 		}()
 	}
 	answer(permission.Denied)
-	if res, err := core.Agent.Run(t.Context(), s.ID, "write notes"); err != nil || res.State != "done" {
+	if res, err := core.RunTurn(t.Context(), s.ID, "write notes"); err != nil || res.State != "done" {
 		t.Fatalf("denied turn = %+v, %v", res, err)
 	}
 	if _, err := os.Stat(filepath.Join(project, "notes.md")); !os.IsNotExist(err) {
@@ -103,7 +103,7 @@ func TestAgentWriteNeedsTheUsersApproval(t *testing.T) {
 		t.Error("the model was not told the user denied permission")
 	}
 	answer(permission.AllowOnce)
-	if res, err := core.Agent.Run(t.Context(), s.ID, "try again"); err != nil || res.State != "done" {
+	if res, err := core.RunTurn(t.Context(), s.ID, "try again"); err != nil || res.State != "done" {
 		t.Fatalf("allowed turn = %+v, %v", res, err)
 	}
 	if b, err := os.ReadFile(filepath.Join(project, "notes.md")); err != nil || string(b) != "hello\n" {

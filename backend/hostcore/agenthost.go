@@ -48,7 +48,7 @@ func (h agentHost) Binding(ctx context.Context, sessionID string) (agent.Session
 	if err != nil {
 		return agent.SessionInfo{}, err
 	}
-	settings, err := h.c.Settings.Get(ctx)
+	settings, err := h.c.settings.Get(ctx)
 	if err != nil {
 		return agent.SessionInfo{}, err
 	}
@@ -152,7 +152,7 @@ func (h agentHost) WriteArtifact(ctx context.Context, sessionID, kind, title str
 	if kind != api.ModePlan && kind != api.ModeGoal {
 		return agent.Artifact{}, errs.New(errs.InvalidArgument, "artifact kind must be plan or goal, not %q", kind)
 	}
-	b, err := h.c.Sessions.Bind(ctx, sessionID)
+	b, err := h.c.sessions.Bind(ctx, sessionID)
 	if err != nil {
 		return agent.Artifact{}, err
 	}
@@ -240,7 +240,7 @@ func artifactSlug(title, kind string) string {
 // or an approved proposal), refusing with CONFLICT when the durable mode is
 // no longer change.From, and announces the change (sessions:changed).
 func (h agentHost) Configure(ctx context.Context, sessionID string, change agent.ModeChange) error {
-	s, err := h.c.Sessions.Get(ctx, sessionID)
+	s, err := h.c.sessions.Get(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -248,14 +248,10 @@ func (h agentHost) Configure(ctx context.Context, sessionID string, change agent
 		return errs.New(errs.Conflict, "the session is in %s mode, not %s; nothing was changed", s.OperatingMode, change.From).
 			With("operatingMode", s.OperatingMode)
 	}
-	s, err = h.c.Sessions.Configure(ctx, sessionID, api.SessionConfig{OperatingMode: change.To, PermissionMode: change.PermissionMode})
-	if err != nil {
-		return err
-	}
-	// The UI's mode selector and permission chip read the session: tell it,
-	// as ConfigureSession does for a change the user made.
-	h.c.Emit(api.EventSessionsChanged, map[string]string{"sessionId": s.ID, "projectId": s.ProjectID})
-	return nil
+	// ConfigureSession announces it: the UI's mode selector and permission
+	// chip read the session.
+	_, err = h.c.ConfigureSession(ctx, sessionID, api.SessionConfig{OperatingMode: change.To, PermissionMode: change.PermissionMode})
+	return err
 }
 
 // providerFor returns the model provider of a session: the host's injected
@@ -266,12 +262,12 @@ func (c *Core) providerFor(sessionID string) (provider.Provider, error) {
 		return c.cfg.Provider(sessionID)
 	}
 	ctx := context.Background()
-	p, ok, err := c.Providers.ForSession(ctx, sessionID)
+	p, ok, err := c.providers.ForSession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
 	if ok {
-		cfg, err := c.Providers.Config(ctx, p)
+		cfg, err := c.providers.Config(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -292,10 +288,10 @@ func (c *Core) providerFor(sessionID string) (provider.Provider, error) {
 // arrive as agent:* events. Errors that prevent the turn are returned at
 // once, so the composer keeps the text.
 func (c *Core) StartTurn(ctx context.Context, sessionID, prompt string) error {
-	if _, err := c.Sessions.Get(ctx, sessionID); err != nil {
+	if _, err := c.sessions.Get(ctx, sessionID); err != nil {
 		return err
 	}
-	if c.Agent.Running(sessionID) {
+	if c.agent.Running(sessionID) {
 		return errs.New(errs.AgentBusy, "a turn is already running in this session; wait for it or press Stop")
 	}
 	if _, err := c.providerFor(sessionID); err != nil {
@@ -307,7 +303,7 @@ func (c *Core) StartTurn(ctx context.Context, sessionID, prompt string) error {
 	go func() {
 		defer c.life.calls.Done()
 		// The turn belongs to the host, not to the call that started it.
-		if _, err := c.Agent.Run(context.WithoutCancel(ctx), sessionID, prompt); err != nil {
+		if _, err := c.agent.Run(context.WithoutCancel(ctx), sessionID, prompt); err != nil {
 			c.log.Info("turn ended", "session", sessionID, "code", errs.CodeOf(err))
 		}
 	}()

@@ -3,7 +3,6 @@ package hostcore_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,7 +22,7 @@ func waitProposal(t *testing.T, core *hostcore.Core, sessionID string, version i
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		list, err := core.Agent.Proposals(t.Context(), sessionID)
+		list, err := core.Proposals(t.Context(), sessionID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +49,7 @@ func TestAgentPlanApprovedThenExecuted(t *testing.T) {
 		providertest.Turn{Text: "Done.", Stop: "end_turn"},
 	)
 	core, sink, s, project := e2e(t, srv)
-	if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{OperatingMode: api.ModePlan}); err != nil {
+	if _, err := core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{OperatingMode: api.ModePlan}); err != nil {
 		t.Fatal(err)
 	}
 	// An earlier plan of the same name is never overwritten.
@@ -59,8 +58,9 @@ func TestAgentPlanApprovedThenExecuted(t *testing.T) {
 	}
 	write(t, filepath.Join(project, ".pi", "plan", "write-notes-1.md"), "old plan\n")
 
+	announced := len(sink.sessionsChanged()) // the setup's own changes
 	done := make(chan error, 1)
-	go func() { _, err := core.Agent.Run(t.Context(), s.ID, "plan the notes"); done <- err }()
+	go func() { _, err := core.RunTurn(t.Context(), s.ID, "plan the notes"); done <- err }()
 	p := waitProposal(t, core, s.ID, 1)
 	if p.Path != ".pi/plan/write-notes-2.md" {
 		t.Errorf("artifact path = %s", p.Path)
@@ -73,7 +73,7 @@ func TestAgentPlanApprovedThenExecuted(t *testing.T) {
 	if old, _ := os.ReadFile(filepath.Join(project, ".pi", "plan", "write-notes-1.md")); string(old) != "old plan\n" {
 		t.Errorf("the older plan changed: %q", old)
 	}
-	if _, err := core.Agent.ResolveProposal(t.Context(), agent.ProposalDecision{SessionID: s.ID, TurnID: p.TurnID, ProposalID: p.ID,
+	if _, err := core.ResolveProposal(t.Context(), agent.ProposalDecision{SessionID: s.ID, TurnID: p.TurnID, ProposalID: p.ID,
 		Version: p.Version, Approve: true, PermissionMode: api.PermissionAcceptEdits}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +85,11 @@ func TestAgentPlanApprovedThenExecuted(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the turn did not end")
 	}
-	if got, _ := core.Sessions.Get(t.Context(), s.ID); got.OperatingMode != api.ModeAgent || got.PermissionMode != api.PermissionAcceptEdits {
+	if got, _ := core.Session(t.Context(), s.ID); got.OperatingMode != api.ModeAgent || got.PermissionMode != api.PermissionAcceptEdits {
 		t.Errorf("session = %s/%s", got.OperatingMode, got.PermissionMode)
 	}
 	// The window's mode selector and permission chip learn of the switch.
-	if changed := sink.sessionsChanged(); !slices.ContainsFunc(changed, func(m map[string]string) bool {
-		return maps.Equal(m, map[string]string{"sessionId": s.ID, "projectId": s.ProjectID})
-	}) {
+	if changed := sink.sessionsChanged()[announced:]; !slices.Contains(changed, api.SessionsChanged{SessionID: s.ID, ProjectID: s.ProjectID}) {
 		t.Errorf("sessions:changed = %v, want the approved session announced", changed)
 	}
 	if b, err := os.ReadFile(filepath.Join(project, "notes.md")); err != nil || string(b) != "hello\n" {
@@ -127,7 +125,7 @@ func TestAgentPlanArtifactRefusesLinks(t *testing.T) {
 		providertest.Turn{Text: "Could not save.", Stop: "end_turn"},
 	)
 	core, _, s, project := e2e(t, srv)
-	if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{OperatingMode: api.ModePlan}); err != nil {
+	if _, err := core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{OperatingMode: api.ModePlan}); err != nil {
 		t.Fatal(err)
 	}
 	target := filepath.Join(project, "elsewhere")
@@ -137,7 +135,7 @@ func TestAgentPlanArtifactRefusesLinks(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(project, ".pi")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := core.Agent.Run(t.Context(), s.ID, "plan"); err != nil {
+	if _, err := core.RunTurn(t.Context(), s.ID, "plan"); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(target); len(entries) != 0 {
@@ -146,7 +144,7 @@ func TestAgentPlanArtifactRefusesLinks(t *testing.T) {
 	if second := string(srv.Requests()[1].Body); !strings.Contains(second, string(errs.PathOutsideWorkspace)) {
 		t.Errorf("the model was not told: %.300s", second)
 	}
-	if list, _ := core.Agent.Proposals(t.Context(), s.ID); len(list) != 0 {
+	if list, _ := core.Proposals(t.Context(), s.ID); len(list) != 0 {
 		t.Errorf("proposals = %+v", list)
 	}
 }

@@ -125,7 +125,7 @@ func TestBashBackgroundTasks(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	other, _ := e.core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
+	other, _ := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
 	if _, err := e.core.TaskOutput(other.ID, id); err == nil {
 		t.Error("another session read the task")
 	}

@@ -76,7 +76,7 @@ func (v configView) bind(ctx context.Context, id string) (session.Binding, error
 	if ok {
 		return b, nil
 	}
-	b, err := v.c.Sessions.Bind(ctx, id)
+	b, err := v.c.sessions.Bind(ctx, id)
 	if err != nil {
 		return b, err // failures are never cached
 	}
@@ -93,7 +93,7 @@ func (v configView) settings(ctx context.Context) (api.Settings, error) {
 	st := cc.stored
 	cc.mu.Unlock()
 	if st == nil {
-		loaded, err := v.c.Settings.Load(ctx)
+		loaded, err := v.c.settings.Load(ctx)
 		if err != nil {
 			return api.Settings{}, err
 		}
@@ -102,5 +102,5 @@ func (v configView) settings(ctx context.Context) (api.Settings, error) {
 		cc.stored = st
 		cc.mu.Unlock()
 	}
-	return v.c.Settings.Decode(*st), nil
+	return v.c.settings.Decode(*st), nil
 }

@@ -36,12 +36,12 @@ func configWriters() []configWriter {
 	}
 	settingsVia := func(e *env, c *hostcore.Core, perm string) {
 		e.t.Helper()
-		s, err := c.Settings.Get(e.t.Context())
+		s, err := c.Settings(e.t.Context())
 		if err != nil {
 			e.t.Fatal(err)
 		}
 		s.DefaultPermissionMode = perm
-		if _, err := c.Settings.Update(e.t.Context(), s); err != nil {
+		if _, err := c.UpdateSettings(e.t.Context(), s); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -62,7 +62,7 @@ func configWriters() []configWriter {
 			session:  func(e *env, mode, perm string) { e.configure(mode, perm) },
 			settings: func(e *env, perm string) { settingsVia(e, e.core, perm) },
 			remove: func(e *env) {
-				if err := e.core.Sessions.Delete(e.t.Context(), e.session.ID); err != nil {
+				if err := e.core.DeleteSession(e.t.Context(), e.session.ID); err != nil {
 					e.t.Fatal(err)
 				}
 			},
@@ -70,13 +70,13 @@ func configWriters() []configWriter {
 		{
 			name: "another process",
 			session: func(e *env, mode, perm string) {
-				if _, err := other(e).Sessions.Configure(e.t.Context(), e.session.ID, api.SessionConfig{OperatingMode: mode, PermissionMode: perm}); err != nil {
+				if _, err := other(e).ConfigureSession(e.t.Context(), e.session.ID, api.SessionConfig{OperatingMode: mode, PermissionMode: perm}); err != nil {
 					e.t.Fatal(err)
 				}
 			},
 			settings: func(e *env, perm string) { settingsVia(e, other(e), perm) },
 			remove: func(e *env) {
-				if err := other(e).Sessions.Delete(e.t.Context(), e.session.ID); err != nil {
+				if err := other(e).DeleteSession(e.t.Context(), e.session.ID); err != nil {
 					e.t.Fatal(err)
 				}
 			},

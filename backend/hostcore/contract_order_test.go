@@ -124,7 +124,7 @@ func TestPlanSafePluginToolsAreAdmitted(t *testing.T) {
 // EDIT_TARGET_MISSING naming a workspace file.
 func TestScratchLinkIntoWorkspaceRefusedBeforeProbing(t *testing.T) {
 	e := newEnv(t)
-	scratch, err := e.core.Sessions.EnsureScratch(t.Context(), e.session.ID)
+	scratch, err := e.core.ScratchDirForTest(t.Context(), e.session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

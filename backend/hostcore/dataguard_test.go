@@ -36,11 +36,11 @@ func newDataInProjectEnv(t *testing.T, rgPath string) (*env, string) {
 	}
 	t.Cleanup(func() { core.Close() })
 	e.core = core
-	p, err := core.Sessions.AddProject(t.Context(), e.project)
+	p, err := core.AddProject(t.Context(), e.project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.session, err = core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID}); err != nil {
+	if e.session, err = core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: p.ID}); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(data, "keys.json"), `{"anthropic":"`+storedKey+`"}`+"\n")

@@ -24,7 +24,7 @@ func (c *Core) hostEnviron() []string {
 
 // envPolicy is the environment policy of the given settings.
 func (c *Core) envPolicy(s api.Settings) envpolicy.Policy {
-	return c.Settings.EnvPolicy(s, providerKeyEnvs)
+	return c.settings.EnvPolicy(s, providerKeyEnvs)
 }
 
 // commandEnviron is the environment of a command the agent starts (Bash,

@@ -95,15 +95,15 @@ func TestCommandEnvironmentPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer core.Close()
-	s, err := core.Settings.Get(t.Context())
+	s, err := core.Settings(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.EnvPassthrough, s.EnvDrop = []string{"NPM_TOKEN"}, []string{"DROP_ME"}
-	if _, err := core.Settings.Update(t.Context(), s); err != nil {
+	if _, err := core.UpdateSettings(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
-	p, err := core.Sessions.AddProject(t.Context(), project)
+	p, err := core.AddProject(t.Context(), project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestCommandEnvironmentPolicy(t *testing.T) {
 		t.Fatalf("setup = %+v", r)
 	}
 	checkEnvDump(t, "worktree setup", waitFile(t, filepath.Join(root, "data", "worktrees", "*", sess.ID, "setup-env.txt")))
-	if _, err := core.Sessions.Configure(t.Context(), sess.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := core.ConfigureSession(t.Context(), sess.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 	run := func(args map[string]any) tools.Result {
@@ -193,15 +193,15 @@ func slowCore(t *testing.T, seconds int) (*hostcore.Core, string, string) {
 func TestFirstBashCallWithASlowLoginProfile(t *testing.T) {
 	core, home, project := slowCore(t, 30)
 	defer core.Close()
-	p, err := core.Sessions.AddProject(t.Context(), project)
+	p, err := core.AddProject(t.Context(), project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
+	sess, err := core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := core.Sessions.Configure(t.Context(), sess.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := core.ConfigureSession(t.Context(), sess.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

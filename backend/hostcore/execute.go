@@ -196,12 +196,12 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		PromptID: prompt,
 		Env: tools.CallEnv{
 			Workspace:     binding.Workspace,
-			EnsureScratch: func() (string, error) { return c.Sessions.EnsureScratch(context.WithoutCancel(ctx), req.SessionID) },
+			EnsureScratch: func() (string, error) { return c.sessions.EnsureScratch(context.WithoutCancel(ctx), req.SessionID) },
 			DefaultShell:  settings.DefaultCommandShell,
 			Pin:           req.Shell,
 			ToolCallID:    req.ToolCallID,
 			Emit:          c.Emit,
-			SessionExists: func() bool { _, err := c.Sessions.Get(context.WithoutCancel(ctx), req.SessionID); return err == nil },
+			SessionExists: func() bool { _, err := c.sessions.Get(context.WithoutCancel(ctx), req.SessionID); return err == nil },
 			SpillSeq:      &c.spillSeq,
 			ExtraEnv:      worktreeEnv,
 			Environ:       func() []string { return c.commandEnviron(settings) },
@@ -474,7 +474,7 @@ func (c *Core) resolverFor(ctx context.Context, b session.Binding, viz bool) (*p
 	if b.Temporary {
 		// A temporary session's workspace is its scratch folder, created on
 		// first use.
-		if _, err := c.Sessions.EnsureScratch(ctx, b.Session.ID); err != nil {
+		if _, err := c.sessions.EnsureScratch(ctx, b.Session.ID); err != nil {
 			return nil, err
 		}
 	}

@@ -22,7 +22,7 @@ import (
 type cards struct {
 	mu      sync.Mutex
 	reqs    chan permission.Request
-	changed []map[string]string // sessions:changed payloads
+	changed []api.SessionsChanged
 }
 
 func (c *cards) Emit(event string, payload any) {
@@ -31,12 +31,12 @@ func (c *cards) Emit(event string, payload any) {
 		c.reqs <- payload.(permission.Request)
 	case api.EventSessionsChanged:
 		c.mu.Lock()
-		c.changed = append(c.changed, payload.(map[string]string))
+		c.changed = append(c.changed, payload.(api.SessionsChanged))
 		c.mu.Unlock()
 	}
 }
 
-func (c *cards) sessionsChanged() []map[string]string {
+func (c *cards) sessionsChanged() []api.SessionsChanged {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.changed)
@@ -70,11 +70,11 @@ func newEnv(t *testing.T, extra ...tools.Tool) *env {
 	}
 	t.Cleanup(func() { core.Close() })
 	e.core = core
-	p, err := core.Sessions.AddProject(t.Context(), e.project)
+	p, err := core.AddProject(t.Context(), e.project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.session, err = core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
+	e.session, err = core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func (e *env) callAnswering(session, tool string, args any, answer permission.Ou
 
 func (e *env) configure(mode, perm string) {
 	e.t.Helper()
-	if _, err := e.core.Sessions.Configure(e.t.Context(), e.session.ID, api.SessionConfig{OperatingMode: mode, PermissionMode: perm}); err != nil {
+	if _, err := e.core.ConfigureSession(e.t.Context(), e.session.ID, api.SessionConfig{OperatingMode: mode, PermissionMode: perm}); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -175,7 +175,7 @@ func TestWriteNeedsApprovalInAsk(t *testing.T) {
 	}
 	e.noCard()
 	// …but Bash-like tools and other sessions are not covered.
-	other, _ := e.core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
+	other, _ := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
 	res, _ = e.callAnswering(other.ID, "Write", map[string]any{"path": "third.txt", "content": "x"}, permission.Denied)
 	if res.OK {
 		t.Error("a grant leaked into another session")
@@ -334,11 +334,11 @@ func TestSymlinkSwappedAfterApproval(t *testing.T) {
 
 func TestTemporarySessionWorksInItsScratch(t *testing.T) {
 	e := newEnv(t)
-	tmp, err := e.core.Sessions.Create(t.Context(), api.CreateSessionInput{})
+	tmp, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.core.Sessions.Configure(t.Context(), tmp.ID, api.SessionConfig{PermissionMode: "accept-edits"})
+	e.core.ConfigureSession(t.Context(), tmp.ID, api.SessionConfig{PermissionMode: "accept-edits"})
 	res := e.call(tmp.ID, "Write", map[string]any{"path": "hello.txt", "content": "hi"})
 	if !res.OK {
 		t.Fatalf("Write in temporary session = %+v", res)
@@ -405,11 +405,11 @@ func TestConcurrentSessions(t *testing.T) {
 	e := newEnv(t)
 	var sessions []api.Session
 	for range 4 {
-		s, err := e.core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
+		s, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"})
+		e.core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"})
 		sessions = append(sessions, s)
 	}
 	var wg sync.WaitGroup

@@ -87,7 +87,7 @@ func TestWorkspaceFilesOfAnIsolatedSessionComeFromItsWorktree(t *testing.T) {
 		t.Fatalf("isolated session files = %q; want the worktree's main.go only", got.Files)
 	}
 	// A file created in the worktree shows up; the main checkout's never does.
-	if _, err := e.core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := e.core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 	if res := e.call(s.ID, "Write", map[string]any{"path": "feature.go", "content": "package main\n"}); !res.OK {
@@ -124,7 +124,7 @@ func TestWorkspaceFilesOfAnIsolatedSessionComeFromItsWorktree(t *testing.T) {
 
 func TestWorkspaceFilesOfTemporaryAndUnknownSessions(t *testing.T) {
 	e := newEnv(t)
-	tmp, err := e.core.Sessions.Create(t.Context(), api.CreateSessionInput{})
+	tmp, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestWorkspaceFilesOfTemporaryAndUnknownSessions(t *testing.T) {
 	if err != nil || got.Files == nil || len(got.Files) != 0 {
 		t.Errorf("fresh temporary session = %+v, %v; want an empty list", got, err)
 	}
-	scratch, err := e.core.Sessions.EnsureScratch(t.Context(), tmp.ID)
+	scratch, err := e.core.ScratchDirForTest(t.Context(), tmp.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

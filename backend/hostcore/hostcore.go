@@ -1,5 +1,7 @@
 // Package hostcore is the composition root: it builds every backend service
 // from one Config and is the facade the desktop shell, the CLI and tests use.
+// The services stay private: callers go through Core's operations, which
+// keep the invariants that span services.
 package hostcore
 
 import (
@@ -34,8 +36,10 @@ import (
 	"github.com/pi-desktop/pi-desktop/platform/shells"
 )
 
-// Sink receives events for the UI. The desktop shell implements it with the
-// Wails runtime; tests record what was sent.
+// Sink receives events for the UI. The desktop app's App (app.go) sends
+// them to the window over the Wails event bus; the CLI prints them; tests
+// record what was sent. Each change is emitted once, by the operation that
+// made it.
 type Sink interface {
 	Emit(event string, payload any)
 }
@@ -80,17 +84,16 @@ type Config struct {
 
 // Core is the running backend.
 type Core struct {
-	cfg      Config
-	layout   paths.Layout
-	store    *store.Store
-	log      *slog.Logger
-	logFile  io.Closer
-	sink     Sink
-	Sessions *session.Service
-	Settings *settings.Service
-	Agent    *agent.Agent
-	// Providers are the saved model providers and each session's choice.
-	Providers *providers.Service
+	cfg       Config
+	layout    paths.Layout
+	store     *store.Store
+	log       *slog.Logger
+	logFile   io.Closer
+	sink      Sink
+	sessions  *session.Service
+	settings  *settings.Service
+	agent     *agent.Agent
+	providers *providers.Service // the saved model providers and each session's choice
 
 	// life gates Execute against Close: no call starts after Close begins,
 	// and Close waits for the ones in flight so none runs unrecorded.
@@ -115,8 +118,9 @@ type Core struct {
 	roots     pathguard.RootCache
 }
 
-// newCore is New before its errors are put in the user's terms.
-func newCore(ctx context.Context, cfg Config) (*Core, error) {
+// newCore is New before its errors are put in the user's terms. What it
+// opened is closed again when it fails.
+func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	if cfg.GOOS == "" {
 		cfg.GOOS = runtime.GOOS
 	}
@@ -134,62 +138,63 @@ func newCore(ctx context.Context, cfg Config) (*Core, error) {
 	if err != nil {
 		return nil, &paths.DirError{Dir: layout.Logs(), Err: err}
 	}
+	defer func() {
+		if err != nil {
+			_ = logFile.Close()
+		}
+	}()
 	log := slog.New(slog.NewJSONHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	st, err := store.Open(ctx, layout.Database(), store.Options{})
 	if err != nil {
 		log.Error("open database", "err", err)
-		_ = logFile.Close()
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			_ = st.Close()
+		}
+	}()
 	if cfg.Shells.GOOS == "" {
 		cfg.Shells = shells.HostEnv()
 	}
 	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink}
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.Emit})
 	c.probe = newPathProbe(cfg, c.hostEnviron())
-	registry, err := tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
+	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
 		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
-	}}), append(tools.Runtime(), cfg.ExtraTools...)...)...)
-	if err != nil {
-		_ = st.Close()
-		_ = logFile.Close()
+	}}), append(tools.Runtime(), cfg.ExtraTools...)...)...); err != nil {
 		return nil, err
 	}
-	c.Sessions = session.New(st.DB(), layout, cfg.Now)
-	c.Settings = settings.New(st.DB(), cfg.GOOS)
-	c.Settings.Available = func(id string) bool {
+	c.sessions = session.New(st.DB(), layout, cfg.Now)
+	c.settings = settings.New(st.DB(), cfg.GOOS)
+	c.settings.Available = func(id string) bool {
 		_, err := shells.Resolve(id, cfg.Shells)
 		return err == nil
 	}
 	if c.cfgCache, err = newConfigCache(ctx, st.DB()); err != nil {
-		_ = st.Close()
-		_ = logFile.Close()
 		return nil, err
 	}
-	c.registry = registry
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
 	c.cancels = newCancels()
 	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
 	if c.worktrees, err = newWorktrees(cfg.DataDir); err != nil {
-		_ = st.Close()
-		_ = logFile.Close()
 		return nil, fmt.Errorf("prepare worktrees: %w", err)
 	}
 	c.keys = provider.NewKeys(cfg.DataDir, cfg.Keychain, cfg.KeychainProbeTimeout)
-	c.Providers = providers.New(st.DB(), c.keys, cfg.Now)
-	if err := c.Providers.UpgradeLegacy(ctx); err != nil {
+	c.providers = providers.New(st.DB(), c.keys, cfg.Now)
+	if err := c.providers.UpgradeLegacy(ctx); err != nil {
 		// The old model stays saved for the next start; nothing is lost.
 		log.Warn("upgrade the saved model to a provider", "code", errs.CodeOf(err), "err", err)
 	}
-	c.Agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
-	if n, err := c.Agent.MarkInterrupted(ctx); err != nil {
+	c.agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
+	if n, err := c.agent.MarkInterrupted(ctx); err != nil {
 		log.Warn("mark interrupted turns", "err", err)
 	} else if n > 0 {
 		log.Info("turns interrupted by the last exit", "count", n)
 	}
 	c.broker = permission.NewBroker(c.Emit, cfg.Now)
 	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
-	report, err := c.Sessions.Sweep(ctx)
+	report, err := c.sessions.Sweep(ctx)
 	if err != nil {
 		// A failed sweep costs disk space, not correctness: log and go on.
 		log.Warn("startup sweep", "err", err)
@@ -233,7 +238,7 @@ func (c *Core) Close() error {
 	c.life.closing = true
 	c.life.Unlock()
 	c.probe.Close()    // a command waiting for it gets the host PATH at once
-	c.Agent.Shutdown() // turns end first: one waiting on a question must not hold shutdown
+	c.agent.Shutdown() // turns end first: one waiting on a question must not hold shutdown
 	c.cancels.stopAll()
 	c.broker.Close()
 	c.tasks.Shutdown()
@@ -275,25 +280,26 @@ func (c *Core) Info() api.AppInfo {
 }
 
 // DeleteSession deletes a session, cancelling its in-flight calls and
-// pending approvals and forgetting its grants.
+// pending approvals and forgetting its grants, and announces it
+// (sessions:changed).
 func (c *Core) DeleteSession(ctx context.Context, id string) error {
-	if _, err := c.Sessions.Get(ctx, id); err != nil {
+	if _, err := c.sessions.Get(ctx, id); err != nil {
 		return err
 	}
 	// Stop first, so nothing is still writing into the folders removed next.
 	// Tasks are signalled, not waited for (spec §5).
-	c.Agent.Stop(id)
+	c.agent.Stop(id)
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
 	c.tasks.StopSession(id)
-	if s, err := c.Sessions.Bind(ctx, id); err == nil && s.Session.Isolated {
+	if s, err := c.sessions.Bind(ctx, id); err == nil && s.Session.Isolated {
 		// The worktree and its branch go with the session; a link planted
 		// in its place is removed as a link only.
 		if err := c.worktrees.Remove(ctx, s.Project, id); err != nil {
 			c.log.Warn("remove worktree", "session", id, "err", err)
 		}
 	}
-	err := c.Sessions.Delete(ctx, id)
+	err := c.sessions.Delete(ctx, id)
 	var left *session.FilesLeftError
 	if errors.As(err, &left) {
 		c.log.Warn("session folders left for the startup sweep", "session", id, "err", err)
@@ -307,6 +313,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)
 	}
+	c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id})
 	return nil
 }
 
@@ -314,7 +321,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 // cancels every in-flight call (pending approvals end as cancelled, queued
 // calls never start). It returns how many calls were cancelled.
 func (c *Core) StopSession(sessionID string) int {
-	c.Agent.Stop(sessionID)
+	c.agent.Stop(sessionID)
 	return c.cancels.stopSession(sessionID)
 }
 

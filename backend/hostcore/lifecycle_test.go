@@ -51,9 +51,9 @@ func newSlowEnv(t *testing.T) (*hostcore.Core, *slowTool, string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := core.Sessions.AddProject(t.Context(), dir)
-	s, _ := core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
-	if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	p, _ := core.AddProject(t.Context(), dir)
+	s, _ := core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
+	if _, err := core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 	return core, slow, s.ID, filepath.Join(dir, "data")
@@ -150,9 +150,9 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 func TestApprovalEndsWithoutRunning(t *testing.T) {
 	t.Run("permission timeout", func(t *testing.T) {
 		e := newEnv(t)
-		s, _ := e.core.Settings.Get(t.Context())
+		s, _ := e.core.Settings(t.Context())
 		s.PermissionTimeoutSeconds = 1
-		if _, err := e.core.Settings.Update(t.Context(), s); err != nil {
+		if _, err := e.core.UpdateSettings(t.Context(), s); err != nil {
 			t.Fatal(err)
 		}
 		res := e.call(e.session.ID, "Write", map[string]any{"path": "late.txt", "content": "x"})

@@ -65,15 +65,15 @@ func benchHost(b *testing.B) (core *hostcore.Core, sessionID, project string) {
 	}
 	b.Cleanup(func() { core.Close() })
 	ctx := context.Background()
-	p, err := core.Sessions.AddProject(ctx, project)
+	p, err := core.AddProject(ctx, project)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := core.Sessions.Create(ctx, api.CreateSessionInput{ProjectID: p.ID})
+	s, err := core.CreateSession(ctx, api.CreateSessionInput{ProjectID: p.ID})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := core.Sessions.Configure(ctx, s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := core.ConfigureSession(ctx, s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		b.Fatal(err)
 	}
 	return core, s.ID, project

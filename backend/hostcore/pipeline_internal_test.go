@@ -42,11 +42,11 @@ func newPipelineCore(t *testing.T, srv *providertest.Server) (*Core, api.Session
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	p, err := c.Sessions.AddProject(t.Context(), project)
+	p, err := c.sessions.AddProject(t.Context(), project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
+	s, err := c.sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,19 +150,19 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		providertest.Turn{Text: "Done."},
 	)
 	c, s := newPipelineCore(t, srv)
-	if _, err := c.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: api.PermissionAuto}); err != nil {
+	if _, err := c.sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: api.PermissionAuto}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(t.Context())
 	defer stop()
 	go decideForTheUser(ctx, t, c, s.ID)
-	res, err := c.Agent.Run(t.Context(), s.ID, "exercise every tool")
+	res, err := c.agent.Run(t.Context(), s.ID, "exercise every tool")
 	if err != nil || res.State != "done" {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
 	stop()
 
-	tr, err := c.Agent.Load(t.Context(), s.ID)
+	tr, err := c.agent.Load(t.Context(), s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,17 +272,17 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 // the session until ctx ends.
 func decideForTheUser(ctx context.Context, t *testing.T, c *Core, sessionID string) {
 	for ctx.Err() == nil {
-		for _, q := range c.Agent.PendingQuestions(sessionID) {
-			if err := c.Agent.Answer(sessionID, q.QuestionID, []agent.Answer{{Selected: []string{"a"}}}); err != nil {
+		for _, q := range c.agent.PendingQuestions(sessionID) {
+			if err := c.agent.Answer(sessionID, q.QuestionID, []agent.Answer{{Selected: []string{"a"}}}); err != nil {
 				t.Errorf("answer: %v", err)
 			}
 		}
-		ps, _ := c.Agent.Proposals(ctx, sessionID)
+		ps, _ := c.agent.Proposals(ctx, sessionID)
 		for _, p := range ps {
 			if p.State != agent.ProposalPending {
 				continue
 			}
-			if _, err := c.Agent.ResolveProposal(ctx, agent.ProposalDecision{SessionID: sessionID, TurnID: p.TurnID, ProposalID: p.ID,
+			if _, err := c.agent.ResolveProposal(ctx, agent.ProposalDecision{SessionID: sessionID, TurnID: p.TurnID, ProposalID: p.ID,
 				Version: p.Version, Approve: true, PermissionMode: api.PermissionAuto}); err != nil && ctx.Err() == nil {
 				t.Errorf("approve: %v", err)
 			}

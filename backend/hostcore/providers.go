@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
@@ -40,7 +41,7 @@ type ProviderTestResult struct {
 
 // ListProviders returns the saved providers, oldest first.
 func (c *Core) ListProviders(ctx context.Context) (ProviderList, error) {
-	list, err := c.Providers.List(ctx)
+	list, err := c.providers.List(ctx)
 	if err != nil {
 		return ProviderList{}, err
 	}
@@ -57,35 +58,41 @@ func (c *Core) ListProviders(ctx context.Context) (ProviderList, error) {
 }
 
 // SaveProvider adds (empty id) or updates a provider; apiKey "" keeps the
-// saved key.
+// saved key. It and the two below announce the change (providers:changed).
 func (c *Core) SaveProvider(ctx context.Context, in providers.Profile, apiKey string) (providers.Profile, error) {
-	p, err := c.Providers.Save(ctx, in, apiKey)
+	p, err := c.providers.Save(ctx, in, apiKey)
 	if err != nil {
 		return providers.Profile{}, err
 	}
 	c.log.Info("provider saved", "id", p.ID, "api", p.API, "model", p.Model, "keyStorage", p.KeyStorage, "default", p.IsDefault)
+	c.Emit(api.EventProvidersChanged, nil)
 	return p, nil
 }
 
 // RemoveProvider deletes a provider and its key.
 func (c *Core) RemoveProvider(ctx context.Context, id string) error {
-	if err := c.Providers.Remove(ctx, id); err != nil {
+	if err := c.providers.Remove(ctx, id); err != nil {
 		return err
 	}
 	c.log.Info("provider removed", "id", id)
+	c.Emit(api.EventProvidersChanged, nil)
 	return nil
 }
 
 // SetDefaultProvider makes id the default provider.
 func (c *Core) SetDefaultProvider(ctx context.Context, id string) error {
-	return c.Providers.SetDefault(ctx, id)
+	if err := c.providers.SetDefault(ctx, id); err != nil {
+		return err
+	}
+	c.Emit(api.EventProvidersChanged, nil)
+	return nil
 }
 
 // TestProvider sends one minimal real request with in's settings (apiKey ""
 // uses the key saved for in.ID) and reports how it went.
 func (c *Core) TestProvider(ctx context.Context, in providers.Profile, apiKey string, timeout time.Duration) ProviderTestResult {
 	start := time.Now()
-	err := c.Providers.Test(ctx, in, apiKey, timeout)
+	err := c.providers.Test(ctx, in, apiKey, timeout)
 	res := ProviderTestResult{OK: err == nil, DurationMs: time.Since(start).Milliseconds()}
 	if err != nil {
 		pl := errs.ToPayload(err)
@@ -99,17 +106,17 @@ func (c *Core) TestProvider(ctx context.Context, in providers.Profile, apiKey st
 
 // SessionProvider is the provider a session chose ("" = the default).
 func (c *Core) SessionProvider(ctx context.Context, sessionID string) (string, error) {
-	if _, err := c.Sessions.Get(ctx, sessionID); err != nil {
+	if _, err := c.sessions.Get(ctx, sessionID); err != nil {
 		return "", err
 	}
-	return c.Providers.SessionChoice(ctx, sessionID)
+	return c.providers.SessionChoice(ctx, sessionID)
 }
 
 // SetSessionProvider chooses the provider of a session's next turns; ""
 // follows the default.
 func (c *Core) SetSessionProvider(ctx context.Context, sessionID, providerID string) error {
-	if _, err := c.Sessions.Get(ctx, sessionID); err != nil {
+	if _, err := c.sessions.Get(ctx, sessionID); err != nil {
 		return err
 	}
-	return c.Providers.SetSessionChoice(ctx, sessionID, providerID)
+	return c.providers.SetSessionChoice(ctx, sessionID, providerID)
 }

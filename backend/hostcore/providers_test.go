@@ -32,7 +32,7 @@ func providerHost(t *testing.T, kc provider.Keychain) (*hostcore.Core, string) {
 
 func tempSession(t *testing.T, core *hostcore.Core) api.Session {
 	t.Helper()
-	s, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{})
+	s, err := core.CreateSession(t.Context(), api.CreateSessionInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +69,8 @@ func TestProvidersNeverShowTheKey(t *testing.T) {
 	if got := list.Providers[0]; !got.HasKey || got.KeyStorage != provider.KeychainLocation || got.ID != p.ID {
 		t.Errorf("listed %+v", got)
 	}
-	ms, err := core.ModelSettings(t.Context())
-	if err != nil || !ms.HasKey || ms.KeyStorage != provider.KeychainLocation || ms.Model != "claude-x" {
-		t.Errorf("ModelSettings = %+v, %v", ms, err)
-	}
 	// Nothing the frontend can receive carries the key.
-	for name, v := range map[string]any{"list": list, "model settings": ms, "saved": p} {
+	for name, v := range map[string]any{"list": list, "saved": p} {
 		raw, _ := json.Marshal(v)
 		if strings.Contains(string(raw), secret) {
 			t.Errorf("%s carries the key: %s", name, raw)
@@ -106,8 +102,8 @@ func TestProvidersFallBackToTheKeyFile(t *testing.T) {
 	if p.KeyStorage != want {
 		t.Errorf("KeyStorage = %q, want %q", p.KeyStorage, want)
 	}
-	if ms, _ := core.ModelSettings(t.Context()); ms.KeyStorage != want {
-		t.Errorf("ModelSettings.KeyStorage = %q", ms.KeyStorage)
+	if list, _ := core.ListProviders(t.Context()); list.KeyStorage != want {
+		t.Errorf("ListProviders.KeyStorage = %q", list.KeyStorage)
 	}
 }
 
@@ -130,7 +126,7 @@ func TestSessionsUseTheirChosenProvider(t *testing.T) {
 	}
 	run := func(s api.Session, want string) {
 		t.Helper()
-		res, err := core.Agent.Run(t.Context(), s.ID, "hello")
+		res, err := core.RunTurn(t.Context(), s.ID, "hello")
 		if err != nil || !strings.Contains(res.Text, want) {
 			t.Errorf("turn in %s = %+v, %v; want %q", s.ID, res, err, want)
 		}
@@ -182,11 +178,8 @@ func TestEnvironmentModelWhileNoneIsSaved(t *testing.T) {
 	if strings.Contains(string(raw), "sk-env") {
 		t.Errorf("the environment's key reached the list: %s", raw)
 	}
-	if ms, _ := core.ModelSettings(t.Context()); !ms.FromEnvironment {
-		t.Error("ModelSettings does not say the environment's model is in use")
-	}
 	s := tempSession(t, core)
-	if res, err := core.Agent.Run(t.Context(), s.ID, "hi"); err != nil || !strings.Contains(res.Text, "from the environment") {
+	if res, err := core.RunTurn(t.Context(), s.ID, "hi"); err != nil || !strings.Contains(res.Text, "from the environment") {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
 	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer sk-env" {

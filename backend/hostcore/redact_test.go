@@ -61,15 +61,15 @@ func TestBashOutputShownRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { core.Close() })
-	p, err := core.Sessions.AddProject(t.Context(), project)
+	p, err := core.AddProject(t.Context(), project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
+	s, err := core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 	const secret = "hunter2xyz"

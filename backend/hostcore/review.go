@@ -11,7 +11,7 @@ import (
 
 // ReviewChanges lists a session's review records, or one message's.
 func (c *Core) ReviewChanges(ctx context.Context, sessionID, messageID string) ([]review.Change, error) {
-	if _, err := c.Sessions.Get(ctx, sessionID); err != nil {
+	if _, err := c.sessions.Get(ctx, sessionID); err != nil {
 		return nil, err
 	}
 	return c.review.List(ctx, sessionID, messageID)
@@ -43,7 +43,7 @@ func (c *Core) rollback(ctx context.Context, sessionID, snapshotID string, row *
 		return nil, err
 	}
 	row.OperatingMode, row.PathRoot = binding.Session.OperatingMode, "workspace"
-	settings, err := c.Settings.Get(ctx)
+	settings, err := c.settings.Get(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (c *Core) runSetup(ctx context.Context, sessionID, command string, wt workt
 	if err != nil || !ok {
 		return fail(errors.Join(err, errors.New("no setup command")))
 	}
-	settings, err := c.Settings.Get(ctx)
+	settings, err := c.settings.Get(ctx)
 	if err != nil {
 		return fail(err)
 	}

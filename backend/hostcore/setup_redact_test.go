@@ -31,7 +31,7 @@ func TestWorktreeSetupOutputRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer core.Close()
-	p, _ := core.Sessions.AddProject(t.Context(), project)
+	p, _ := core.AddProject(t.Context(), project)
 	if _, err := core.SetProjectSetup(t.Context(), p.ID, "echo NPM_TOKEN=npm_s3cr3tVALUE42; exit 3"); err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestWorktreeSetupCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer core.Close()
-	p, _ := core.Sessions.AddProject(t.Context(), project)
+	p, _ := core.AddProject(t.Context(), project)
 	if _, err := core.SetProjectSetup(t.Context(), p.ID, "bad\x00cmd"); !errs.Is(err, errs.InvalidArgument) {
 		t.Errorf("a NUL in the setup command = %v", err)
 	}
@@ -74,7 +74,7 @@ func TestWorktreeSetupCommand(t *testing.T) {
 	if r := waitSetup(t, sink); r.State != "failed" || r.ExitCode != 7 || r.SessionID != s2.ID {
 		t.Errorf("failing setup = %+v", r)
 	}
-	if _, err := core.Sessions.Configure(t.Context(), s2.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := core.ConfigureSession(t.Context(), s2.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 }

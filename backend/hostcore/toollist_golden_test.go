@@ -21,10 +21,10 @@ func TestToolListGolden(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			srv := providertest.NewAnthropicServer(t, providertest.Turn{Text: "Done.", Stop: "end_turn"})
 			core, _, s, _ := e2e(t, srv)
-			if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{OperatingMode: mode}); err != nil {
+			if _, err := core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{OperatingMode: mode}); err != nil {
 				t.Fatal(err)
 			}
-			if res, err := core.Agent.Run(t.Context(), s.ID, "hello"); err != nil || res.State != "done" {
+			if res, err := core.RunTurn(t.Context(), s.ID, "hello"); err != nil || res.State != "done" {
 				t.Fatalf("turn = %+v, %v", res, err)
 			}
 			var body struct {

@@ -49,7 +49,7 @@ func TestOnDemandBashTaskToolsThroughTheWire(t *testing.T) {
 		case <-time.After(20 * time.Second):
 		}
 	}()
-	if res, err := core.Agent.Run(t.Context(), s.ID, "start the server"); err != nil || res.State != "done" {
+	if res, err := core.RunTurn(t.Context(), s.ID, "start the server"); err != nil || res.State != "done" {
 		t.Fatalf("turn 1 = %+v, %v", res, err)
 	}
 	reqs := srv.Requests()
@@ -85,7 +85,7 @@ func TestOnDemandBashTaskToolsThroughTheWire(t *testing.T) {
 		providertest.Turn{ToolCalls: []providertest.Call{{Name: "BashStop", Input: map[string]any{"taskId": id}}}},
 		providertest.Turn{Text: "Stopped it."},
 	)
-	if res, err := core.Agent.Run(t.Context(), s.ID, "how is it doing? then stop it"); err != nil || res.State != "done" {
+	if res, err := core.RunTurn(t.Context(), s.ID, "how is it doing? then stop it"); err != nil || res.State != "done" {
 		t.Fatalf("turn 2 = %+v, %v", res, err)
 	}
 	reqs = srv.Requests()
@@ -145,7 +145,7 @@ func TestOnDemandBashTaskToolsThroughTheWire(t *testing.T) {
 
 	// The next prompt restores the loaded tools from the transcript.
 	srv.Push(providertest.Turn{Text: "ok"})
-	if _, err := core.Agent.Run(t.Context(), s.ID, "thanks"); err != nil {
+	if _, err := core.RunTurn(t.Context(), s.ID, "thanks"); err != nil {
 		t.Fatal(err)
 	}
 	if tools := requestTools(srv.Requests()[8]); !slices.Contains(tools, "BashOutput") || !slices.Contains(tools, "BashStop") {
@@ -153,7 +153,7 @@ func TestOnDemandBashTaskToolsThroughTheWire(t *testing.T) {
 	}
 
 	// Another session cannot read or stop the task.
-	other, _ := core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: s.ProjectID})
+	other, _ := core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: s.ProjectID})
 	e := &env{t: t, core: core}
 	for _, tool := range []string{"BashOutput", "BashStop"} {
 		if res := e.call(other.ID, tool, map[string]any{"taskId": id}); res.OK || res.Code != errs.NotFound || strings.Contains(res.Content, marker) {
@@ -166,10 +166,10 @@ func TestOnDemandCatalogInEveryMode(t *testing.T) {
 	srv := providertest.NewOpenAIServer(t)
 	core, _, s, _ := e2e(t, srv)
 	for _, mode := range []string{api.ModeAgent, api.ModePlan, api.ModeGoal} {
-		if _, err := core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{OperatingMode: mode}); err != nil {
+		if _, err := core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{OperatingMode: mode}); err != nil {
 			t.Fatal(err)
 		}
-		p, err := core.Agent.Prompt(t.Context(), s.ID)
+		p, err := core.SystemPrompt(t.Context(), s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,12 +13,12 @@ import (
 
 func (e *env) setViz(on bool) {
 	e.t.Helper()
-	s, err := e.core.Settings.Get(e.t.Context())
+	s, err := e.core.Settings(e.t.Context())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	s.InlineVisualizations = on
-	if _, err := e.core.Settings.Update(e.t.Context(), s); err != nil {
+	if _, err := e.core.UpdateSettings(e.t.Context(), s); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -55,7 +55,7 @@ func TestVisualizationWriteAndServe(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), frag) || rec.Header().Get("Content-Security-Policy") != viz.CSP {
 		t.Fatalf("serve = %d %v", rec.Code, rec.Header())
 	}
-	other, err := e.core.Sessions.Create(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
+	other, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestIsolatedSessionWorksInItsWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.core.Sessions.Configure(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
+	if _, err := e.core.ConfigureSession(t.Context(), s.ID, api.SessionConfig{PermissionMode: "auto"}); err != nil {
 		t.Fatal(err)
 	}
 	res := e.call(s.ID, "Write", map[string]any{"path": "feature.go", "content": "package main\n"})

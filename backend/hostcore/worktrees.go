@@ -64,9 +64,9 @@ func (c *Core) workspaceIn(ctx context.Context, v configView, sessionID string) 
 // the project's current HEAD before it is usable, or is not created.
 func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (api.Session, error) {
 	if !in.Isolated {
-		return c.Sessions.Create(ctx, in)
+		return c.sessionChanged(c.sessions.Create(ctx, in))
 	}
-	p, err := c.Sessions.Project(ctx, in.ProjectID)
+	p, err := c.sessions.Project(ctx, in.ProjectID)
 	if err != nil {
 		return api.Session{}, err
 	}
@@ -77,13 +77,13 @@ func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (ap
 	if !ok {
 		return api.Session{}, errs.New(errs.WorktreeNotGit, "%s is not a git repository with a commit, so a session there cannot be isolated; start a normal session, or commit the project first", p.Path)
 	}
-	s, err := c.Sessions.Create(ctx, in)
+	s, err := c.sessions.Create(ctx, in)
 	if err != nil {
 		return api.Session{}, err
 	}
 	created, err := c.worktrees.Create(ctx, p.Path, s.ID)
 	if err != nil {
-		_ = c.Sessions.Delete(context.WithoutCancel(ctx), s.ID)
+		_ = c.sessions.Delete(context.WithoutCancel(ctx), s.ID)
 		return api.Session{}, err
 	}
 	if p.SetupCommand != "" && c.enter() {
@@ -93,13 +93,13 @@ func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (ap
 			c.log.Info("worktree setup", "session", s.ID, "state", r.State, "exitCode", r.ExitCode)
 		}()
 	}
-	return s, nil
+	return c.sessionChanged(s, nil)
 }
 
 // SetProjectSetup sets the command run once in each new isolated worktree
 // of a project ("" = none).
 func (c *Core) SetProjectSetup(ctx context.Context, projectID, command string) (api.Project, error) {
-	return c.Sessions.SetSetupCommand(ctx, projectID, command, worktree.ValidateSetupCommand)
+	return c.sessions.SetSetupCommand(ctx, projectID, command, worktree.ValidateSetupCommand)
 }
 
 // MergePreview shows what merging an isolated session into its project
@@ -129,7 +129,7 @@ func (c *Core) Merge(ctx context.Context, sessionID, token string) (worktree.Mer
 }
 
 func (c *Core) isolated(ctx context.Context, sessionID string) (session.Binding, error) {
-	b, err := c.Sessions.Bind(ctx, sessionID)
+	b, err := c.sessions.Bind(ctx, sessionID)
 	if err != nil {
 		return b, err
 	}
@@ -150,7 +150,7 @@ func newWorktrees(dataDir string) (*worktree.Manager, error) {
 // ProjectIsGit reports whether a project can have isolated sessions: a git
 // work tree with at least one commit.
 func (c *Core) ProjectIsGit(ctx context.Context, projectID string) (bool, error) {
-	p, err := c.Sessions.Project(ctx, projectID)
+	p, err := c.sessions.Project(ctx, projectID)
 	if err != nil {
 		return false, err
 	}

@@ -115,19 +115,20 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 		}
 	}
 	if *opMode != "" || *permMode != "" {
-		if _, err := core.Sessions.Configure(ctx, id, api.SessionConfig{OperatingMode: *opMode, PermissionMode: *permMode}); err != nil {
+		if _, err := core.ConfigureSession(ctx, id, api.SessionConfig{OperatingMode: *opMode, PermissionMode: *permMode}); err != nil {
 			return fail(err)
 		}
 	}
 	if *printPrompt {
-		text, err := core.Agent.Prompt(ctx, id)
+		text, err := core.SystemPrompt(ctx, id)
 		if err != nil {
 			return fail(err)
 		}
 		fmt.Fprintln(env.Stdout, text)
 		return 0
 	}
-	res, err := core.Agent.Run(ctx, id, prompt)
+	p.start()
+	res, err := core.RunTurn(ctx, id, prompt)
 	p.finish()
 	if err != nil {
 		return fail(err)
@@ -148,11 +149,23 @@ type printer struct {
 	color       bool
 	core        *hostcore.Core
 	midLine     bool
+	// live is set as the turn starts: what binding the session announced
+	// before it (projects:changed, sessions:changed) is not the turn's.
+	live bool
+}
+
+func (p *printer) start() {
+	p.mu.Lock()
+	p.live = true
+	p.mu.Unlock()
 }
 
 func (p *printer) Emit(event string, payload any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.live {
+		return
+	}
 	if p.json {
 		b, _ := json.Marshal(map[string]any{"event": event, "payload": payload})
 		fmt.Fprintln(p.out, string(b))
@@ -237,7 +250,7 @@ func (p *printer) ask(q agent.QuestionEvent) {
 	} else if !p.json {
 		p.line("[questions skipped: no terminal to answer them]")
 	}
-	go func() { _ = p.core.Agent.Answer(q.SessionID, q.QuestionID, answers) }()
+	go func() { _ = p.core.AnswerQuestion(q.SessionID, q.QuestionID, answers) }()
 }
 
 // decide answers a plan/goal proposal on a terminal; without one it is
@@ -262,7 +275,7 @@ func (p *printer) decide(pr agent.Proposal) {
 	} else if !p.json {
 		p.line("[" + pr.Kind + " not approved: no terminal to review it on]")
 	}
-	go func() { _, _ = p.core.Agent.ResolveProposal(context.Background(), d) }()
+	go func() { _, _ = p.core.ResolveProposal(context.Background(), d) }()
 }
 
 func (p *printer) line(s string) {

@@ -72,6 +72,11 @@ func TestRunJSONAndUsage(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"event":"agent:text"`) || !strings.Contains(out, `"state":"done"`) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	// The stream is the turn's: binding the session (projects:changed,
+	// sessions:changed) is not part of it.
+	if first, _, _ := strings.Cut(out, "\n"); !strings.Contains(first, `"event":"agent:turn"`) {
+		t.Errorf("the JSON stream starts with %s, want the turn's start", first)
+	}
 	if code, _ := runTurn(t, f, srv, false, "", "--workspace", f.workspace); code != 2 {
 		t.Errorf("missing prompt exit = %d", code)
 	}

@@ -183,11 +183,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 // mode is not stored: it rides on each request as an override, so one run's
 // --mode auto never loosens a later run.
 func bindSession(ctx context.Context, core *hostcore.Core, workspace, opMode string) (string, error) {
-	p, err := core.Sessions.AddProject(ctx, workspace)
+	p, err := core.AddProject(ctx, workspace)
 	if err != nil {
 		return "", err
 	}
-	list, err := core.Sessions.List(ctx, p.ID, false)
+	list, err := core.ListSessions(ctx, p.ID, false)
 	if err != nil {
 		return "", err
 	}
@@ -199,14 +199,14 @@ func bindSession(ctx context.Context, core *hostcore.Core, workspace, opMode str
 		}
 	}
 	if s.ID == "" {
-		if s, err = core.Sessions.Create(ctx, api.CreateSessionInput{ProjectID: p.ID, Title: SessionTitle}); err != nil {
+		if s, err = core.CreateSession(ctx, api.CreateSessionInput{ProjectID: p.ID, Title: SessionTitle}); err != nil {
 			return "", err
 		}
 	}
 	if opMode == "" {
 		opMode = api.ModeAgent
 	}
-	if _, err := core.Sessions.Configure(ctx, s.ID, api.SessionConfig{OperatingMode: opMode, PermissionMode: api.PermissionInherit}); err != nil {
+	if _, err := core.ConfigureSession(ctx, s.ID, api.SessionConfig{OperatingMode: opMode, PermissionMode: api.PermissionInherit}); err != nil {
 		return "", err
 	}
 	return s.ID, nil

@@ -148,11 +148,11 @@ func TestSingleCallAndSessionReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer core.Close()
-	projects, _ := core.Sessions.ListProjects(t.Context())
+	projects, _ := core.ListProjects(t.Context())
 	if len(projects) != 1 {
 		t.Fatalf("projects = %+v", projects)
 	}
-	sessions, _ := core.Sessions.List(t.Context(), projects[0].ID, false)
+	sessions, _ := core.ListSessions(t.Context(), projects[0].ID, false)
 	if len(sessions) != 1 || sessions[0].Title != toolcli.SessionTitle {
 		t.Errorf("sessions = %+v; want one reused CLI session", sessions)
 	}

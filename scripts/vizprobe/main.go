@@ -78,15 +78,15 @@ func seed(ctx context.Context, dataDir, workspace string) (string, error) {
 		return "", err
 	}
 	defer core.Close()
-	s, err := core.Settings.Get(ctx)
+	s, err := core.Settings(ctx)
 	if err != nil {
 		return "", err
 	}
 	s.InlineVisualizations = true
-	if _, err := core.Settings.Update(ctx, s); err != nil {
+	if _, err := core.UpdateSettings(ctx, s); err != nil {
 		return "", err
 	}
-	p, err := core.Sessions.AddProject(ctx, workspace)
+	p, err := core.AddProject(ctx, workspace)
 	if err != nil {
 		return "", err
 	}
@@ -102,14 +102,14 @@ func seed(ctx context.Context, dataDir, workspace string) (string, error) {
 		}
 		targets[w] = t.ID
 	}
-	b, err := core.Sessions.Bind(ctx, host.ID)
+	vizDir, err := core.VisualizationDir(ctx, host.ID)
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(b.Visualization, 0o700); err != nil {
+	if err := os.MkdirAll(vizDir, 0o700); err != nil {
 		return "", err
 	}
-	frag := filepath.Join(b.Visualization, "probe.html")
+	frag := filepath.Join(vizDir, "probe.html")
 	if err := os.WriteFile(frag, []byte(fragment(targets)), 0o600); err != nil {
 		return "", err
 	}
@@ -121,13 +121,15 @@ func seed(ctx context.Context, dataDir, workspace string) (string, error) {
 
 // fragment is the probe: each way posts a RenameSession call in the form
 // the Wails runtime uses ("C" + JSON) and logs what happened in the card.
+// The method is desktop.Sessions.RenameSession, the bound name
+// desktop/handle_test.go keeps.
 func fragment(targets map[string]string) string {
 	t, _ := json.Marshal(targets)
 	return `<pre id="log" style="font:14px monospace;white-space:pre-wrap">viz escape probe</pre>
 <script>
 var targets = ` + string(t) + `;
 function msg(way) {
-  return "C" + JSON.stringify({name: "main.App.RenameSession", args: [targets[way], "escaped-" + way], callbackID: "probe-" + way});
+  return "C" + JSON.stringify({name: "desktop.Sessions.RenameSession", args: [targets[way], "escaped-" + way], callbackID: "probe-" + way});
 }
 function log(s) { document.getElementById("log").textContent += "\n" + s; }
 function attempt(w, way) {
@@ -214,12 +216,12 @@ func titles(ctx context.Context, dataDir string) error {
 		return err
 	}
 	defer core.Close()
-	ps, err := core.Sessions.ListProjects(ctx)
+	ps, err := core.ListProjects(ctx)
 	if err != nil {
 		return err
 	}
 	for _, p := range ps {
-		ss, err := core.Sessions.List(ctx, p.ID, false)
+		ss, err := core.ListSessions(ctx, p.ID, false)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,10 @@
 // The Activity bridge call against a mocked generated module, and the normalizers.
 import { describe, expect, it, vi } from 'vitest';
-import * as App from '../../wailsjs/go/main/App';
+import * as App from '../../wailsjs/go/desktop/Review';
 import * as bridge from '.';
 import { activityPage, reviewSince } from './activity';
 
-vi.mock('../../wailsjs/go/main/App', () => ({ ActivityLog: vi.fn() }));
+vi.mock('../../wailsjs/go/desktop/Review', () => ({ ActivityLog: vi.fn() }));
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
 describe('activityLog', () => {

@@ -1,11 +1,12 @@
 // The bridge's own test mocks the generated Wails modules (everything else mocks the bridge).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as App from '../../wailsjs/go/main/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import * as bridge from '.';
 import { BridgeError } from './errors';
 
-vi.mock('../../wailsjs/go/main/App', () => ({
+// One set of mocks stands for every generated service module (the bridge calls each
+// method on its own service; the names do not collide).
+const App = vi.hoisted(() => ({
   Info: vi.fn(),
   ListProjects: vi.fn(),
   ListSessions: vi.fn(),
@@ -18,8 +19,6 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   ProjectIsGit: vi.fn(),
   MergePreview: vi.fn(),
   Merge: vi.fn(),
-  GetModelSettings: vi.fn(),
-  SetModelSettings: vi.fn(),
   Todos: vi.fn(),
   PendingQuestions: vi.fn(),
   AnswerQuestion: vi.fn(),
@@ -32,6 +31,15 @@ vi.mock('../../wailsjs/go/main/App', () => ({
   SetSessionProvider: vi.fn(),
   WorkspaceFiles: vi.fn(),
 }));
+vi.mock('../../wailsjs/go/desktop/Shell', () => App);
+vi.mock('../../wailsjs/go/desktop/Projects', () => App);
+vi.mock('../../wailsjs/go/desktop/Sessions', () => App);
+vi.mock('../../wailsjs/go/desktop/Agent', () => App);
+vi.mock('../../wailsjs/go/desktop/Review', () => App);
+vi.mock('../../wailsjs/go/desktop/Tasks', () => App);
+vi.mock('../../wailsjs/go/desktop/Files', () => App);
+vi.mock('../../wailsjs/go/desktop/Settings', () => App);
+vi.mock('../../wailsjs/go/desktop/Providers', () => App);
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
 beforeEach(() => {
@@ -196,24 +204,6 @@ describe('worktree calls', () => {
     expect(cb).not.toHaveBeenCalled();
     handler?.({ sessionId: 's1', state: 'failed', command: 'npm ci', exitCode: 1 });
     expect(cb).toHaveBeenCalledWith({ sessionId: 's1', state: 'failed', command: 'npm ci', exitCode: 1, output: '', message: '' });
-  });
-});
-
-describe('model settings', () => {
-  const raw = { api: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', contextWindow: 8192, maxOutputTokens: 0, thinking: false, hasKey: true, keyStorage: '/k', fromEnvironment: false };
-
-  it('getModelSettings returns a typed object', async () => {
-    vi.mocked(App.GetModelSettings).mockResolvedValue(raw as never);
-    await expect(bridge.getModelSettings()).resolves.toEqual(raw);
-  });
-
-  it('setModelSettings passes the key and rejects with MODEL_NOT_CONFIGURED', async () => {
-    vi.mocked(App.SetModelSettings).mockResolvedValueOnce(raw as never);
-    const next = { ...raw, api: 'openai-compatible' as const };
-    await expect(bridge.setModelSettings(next, 'sk-1')).resolves.toEqual(raw);
-    expect(App.SetModelSettings).toHaveBeenCalledWith(next, 'sk-1');
-    vi.mocked(App.SetModelSettings).mockRejectedValueOnce({ code: 'MODEL_NOT_CONFIGURED', message: 'missing base URL', details: {} });
-    await expect(bridge.setModelSettings(next, '')).rejects.toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: 'missing base URL' });
   });
 });
 

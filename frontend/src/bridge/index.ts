@@ -1,6 +1,14 @@
 // The only module that talks to the Go side. Every call returns plain TS objects and
 // rejects only with a BridgeError.
-import * as App from '../../wailsjs/go/main/App';
+import * as ShellApi from '../../wailsjs/go/desktop/Shell';
+import * as ProjectsApi from '../../wailsjs/go/desktop/Projects';
+import * as SessionsApi from '../../wailsjs/go/desktop/Sessions';
+import * as AgentApi from '../../wailsjs/go/desktop/Agent';
+import * as ReviewApi from '../../wailsjs/go/desktop/Review';
+import * as TasksApi from '../../wailsjs/go/desktop/Tasks';
+import * as FilesApi from '../../wailsjs/go/desktop/Files';
+import * as SettingsApi from '../../wailsjs/go/desktop/Settings';
+import * as ProvidersApi from '../../wailsjs/go/desktop/Providers';
 import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { toBridgeError } from './errors';
@@ -30,7 +38,6 @@ import {
   type CreateSessionInput,
   type MergePreview,
   type MergeResult,
-  type ModelSettings,
   type ProviderInput,
   type ProviderList,
   type ProviderProfile,
@@ -64,93 +71,80 @@ async function call<T>(p: () => Promise<T>): Promise<T> {
 }
 
 // Each parser comes from the shape's one schema (wire.ts).
-const { project, session, settings, modelSettings, providerProfile } = norm;
+const { project, session, settings, providerProfile } = norm;
 
 export function info(): Promise<AppInfo> {
   return call(async () => {
-    return norm.appInfo(await App.Info());
+    return norm.appInfo(await ShellApi.Info());
   });
 }
 
 /** Opens the native folder picker; resolves "" when the user cancels. */
 export function chooseFolder(title: string): Promise<string> {
-  return call(() => App.ChooseFolder(title));
+  return call(() => ShellApi.ChooseFolder(title));
 }
 
 export function addProject(path: string): Promise<Project> {
-  return call(async () => project(await App.AddProject(path)));
+  return call(async () => project(await ProjectsApi.AddProject(path)));
 }
 
 export function removeProject(id: string): Promise<void> {
-  return call(() => App.RemoveProject(id));
+  return call(() => ProjectsApi.RemoveProject(id));
 }
 
 /** Projects sorted by name. */
 export function listProjects(): Promise<Project[]> {
-  return call(async () => (await App.ListProjects() ?? []).map(project));
+  return call(async () => (await ProjectsApi.ListProjects() ?? []).map(project));
 }
 
 /** Sessions newest first; projectId "" lists temporary sessions. */
 export function listSessions(projectId: string, archived: boolean): Promise<Session[]> {
-  return call(async () => (await App.ListSessions(projectId, archived) ?? []).map(session));
+  return call(async () => (await SessionsApi.ListSessions(projectId, archived) ?? []).map(session));
 }
 
 export function getSession(id: string): Promise<Session> {
-  return call(async () => session(await App.GetSession(id)));
+  return call(async () => session(await SessionsApi.GetSession(id)));
 }
 
 /** The session named by --session, opened at start; null when none. */
 export function initialSession(): Promise<Session | null> {
   return call(async () => {
-    const s = await App.InitialSession();
+    const s = await ShellApi.InitialSession();
     return s ? session(s) : null;
   });
 }
 
 export function createSession(input: CreateSessionInput): Promise<Session> {
-  return call(async () => session(await App.CreateSession({ isolated: false, ...input })));
+  return call(async () => session(await SessionsApi.CreateSession({ isolated: false, ...input })));
 }
 
 export function renameSession(id: string, title: string): Promise<Session> {
-  return call(async () => session(await App.RenameSession(id, title)));
+  return call(async () => session(await SessionsApi.RenameSession(id, title)));
 }
 
 export function archiveSession(id: string): Promise<Session> {
-  return call(async () => session(await App.ArchiveSession(id)));
+  return call(async () => session(await SessionsApi.ArchiveSession(id)));
 }
 
 export function restoreSession(id: string): Promise<Session> {
-  return call(async () => session(await App.RestoreSession(id)));
+  return call(async () => session(await SessionsApi.RestoreSession(id)));
 }
 
 export function deleteSession(id: string): Promise<void> {
-  return call(() => App.DeleteSession(id));
+  return call(() => SessionsApi.DeleteSession(id));
 }
 
 export function configureSession(id: string, config: SessionConfig): Promise<Session> {
-  return call(async () => session(await App.ConfigureSession(id, { ...config })));
+  return call(async () => session(await SessionsApi.ConfigureSession(id, { ...config })));
 }
 
 export function getSettings(): Promise<Settings> {
-  return call(async () => settings(await App.GetSettings()));
+  return call(async () => settings(await SettingsApi.GetSettings()));
 }
 
 /** Resolves with the stored settings; rejects INVALID_ARGUMENT / COMMAND_SHELL_INVALID with details.field. */
 export function updateSettings(next: Settings): Promise<Settings> {
-  return call(async () => settings(await App.UpdateSettings({ ...next })));
-}
-
-/** The saved model (or the environment's, see fromEnvironment). Never carries the API key. */
-export function getModelSettings(): Promise<ModelSettings> {
-  return call(async () => modelSettings(await App.GetModelSettings()));
-}
-
-/**
- * Saves the model; apiKey "" keeps the saved key. Rejects MODEL_NOT_CONFIGURED naming
- * what is missing (model, key, base URL). Resolves with the stored settings.
- */
-export function setModelSettings(next: ModelSettings, apiKey: string): Promise<ModelSettings> {
-  return call(async () => modelSettings(await App.SetModelSettings({ ...next }, apiKey)));
+  return call(async () => settings(await SettingsApi.UpdateSettings({ ...next })));
 }
 
 /** The Go side's Profile: the fields it reads, never a key. */
@@ -159,7 +153,7 @@ function profileArg(p: ProviderInput) {
     id: p.id, name: p.name, api: p.api, baseUrl: p.baseUrl, model: p.model, contextWindow: p.contextWindow,
     maxOutputTokens: p.maxOutputTokens, thinking: p.thinking, isDefault: p.isDefault,
     hasKey: false, keyStorage: '', createdAt: 0, updatedAt: 0,
-  } as Parameters<typeof App.SaveProvider>[0];
+  } as Parameters<typeof ProvidersApi.SaveProvider>[0];
   if (p.temperature !== undefined) out.temperature = p.temperature;
   return out;
 }
@@ -167,7 +161,7 @@ function profileArg(p: ProviderInput) {
 /** The saved providers, oldest first, and where a new key would be saved. Never carries a key. */
 export function listProviders(): Promise<ProviderList> {
   return call(async () => {
-    return norm.providerList(await App.ListProviders());
+    return norm.providerList(await ProvidersApi.ListProviders());
   });
 }
 
@@ -177,32 +171,32 @@ export function listProviders(): Promise<ProviderList> {
  * with details.field.
  */
 export function saveProvider(input: ProviderInput, apiKey: string): Promise<ProviderProfile> {
-  return call(async () => providerProfile(await App.SaveProvider(profileArg(input), apiKey)));
+  return call(async () => providerProfile(await ProvidersApi.SaveProvider(profileArg(input), apiKey)));
 }
 
 export function removeProvider(id: string): Promise<void> {
-  return call(() => App.RemoveProvider(id));
+  return call(() => ProvidersApi.RemoveProvider(id));
 }
 
 export function setDefaultProvider(id: string): Promise<void> {
-  return call(() => App.SetDefaultProvider(id));
+  return call(() => ProvidersApi.SetDefaultProvider(id));
 }
 
 /** Sends one minimal request with the form's values (apiKey "" uses the saved key of input.id). */
 export function testProvider(input: ProviderInput, apiKey: string): Promise<ProviderTestResult> {
   return call(async () => {
-    return norm.providerTestResult(await App.TestProvider(profileArg(input), apiKey));
+    return norm.providerTestResult(await ProvidersApi.TestProvider(profileArg(input), apiKey));
   });
 }
 
 /** The provider a session chose; "" = it follows the default. */
 export function getSessionProvider(sessionId: string): Promise<string> {
-  return call(async () => String((await App.GetSessionProvider(sessionId)) ?? ''));
+  return call(async () => String((await ProvidersApi.GetSessionProvider(sessionId)) ?? ''));
 }
 
 /** Chooses the provider of a session's next turns; "" follows the default. */
 export function setSessionProvider(sessionId: string, providerId: string): Promise<void> {
-  return call(() => App.SetSessionProvider(sessionId, providerId));
+  return call(() => ProvidersApi.SetSessionProvider(sessionId, providerId));
 }
 
 type Unsubscribe = () => void;
@@ -234,35 +228,35 @@ export function openExternalURL(url: string): void {
  * e.g. MODEL_NOT_CONFIGURED or AGENT_BUSY before anything is recorded.
  */
 export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
-  return call(() => App.SendPrompt(sessionId, prompt));
+  return call(() => AgentApi.SendPrompt(sessionId, prompt));
 }
 
 /** Stops the session's running turn; resolves with how many calls were cancelled. */
 export function stopSession(sessionId: string): Promise<number> {
-  return call(async () => Number(await App.StopSession(sessionId)) || 0);
+  return call(async () => Number(await AgentApi.StopSession(sessionId)) || 0);
 }
 
 /** One page of a session's transcript, whole turns only (see TranscriptPageQuery). */
 export function transcriptPage(sessionId: string, q: TranscriptPageQuery): Promise<TranscriptPage> {
-  return call(async () => norm.transcriptPage(await App.TranscriptPage(sessionId, q.before ?? '', q.since ?? '', q.limit)));
+  return call(async () => norm.transcriptPage(await AgentApi.TranscriptPage(sessionId, q.before ?? '', q.since ?? '', q.limit)));
 }
 
 export function pendingApprovals(sessionId: string): Promise<ApprovalRequest[]> {
-  return call(async () => (await App.PendingApprovals(sessionId) ?? []).map(norm.approvalRequest));
+  return call(async () => (await AgentApi.PendingApprovals(sessionId) ?? []).map(norm.approvalRequest));
 }
 
 export function resolveApproval(sessionId: string, requestId: string, answer: ApprovalAnswer): Promise<void> {
-  return call(() => App.ResolveApproval(sessionId, requestId, answer));
+  return call(() => AgentApi.ResolveApproval(sessionId, requestId, answer));
 }
 
 /** The session's review records; messageId "" lists all of them. */
 export function reviewChanges(sessionId: string, messageId: string): Promise<ReviewChange[]> {
-  return call(async () => (await App.ReviewChanges(sessionId, messageId) ?? []).map(norm.reviewChange));
+  return call(async () => (await ReviewApi.ReviewChanges(sessionId, messageId) ?? []).map(norm.reviewChange));
 }
 
 /** Rolls one change back (with its move partner); rejects CONFLICT when the file changed since. */
 export function rollbackChange(sessionId: string, snapshotId: string): Promise<ReviewChange[]> {
-  return call(async () => (await App.RollbackChange(sessionId, snapshotId) ?? []).map(norm.reviewChange));
+  return call(async () => (await ReviewApi.RollbackChange(sessionId, snapshotId) ?? []).map(norm.reviewChange));
 }
 
 /**
@@ -270,30 +264,30 @@ export function rollbackChange(sessionId: string, snapshotId: string): Promise<R
  * at the newest row; pass the page's nextCursor for older ones. limit 0 = 50, at most 200.
  */
 export function activityLog(sessionId: string, filter: ActivityFilter, cursor = 0, limit = 0): Promise<ActivityPage> {
-  return call(async () => activityPage(await App.ActivityLog(sessionId, { ...filter, cursor, limit })));
+  return call(async () => activityPage(await ReviewApi.ActivityLog(sessionId, { ...filter, cursor, limit })));
 }
 
 // --- background tasks --------------------------------------------------------
 
 export function tasks(sessionId: string): Promise<BackgroundTask[]> {
-  return call(async () => (await App.Tasks(sessionId) ?? []).map(norm.backgroundTask));
+  return call(async () => (await TasksApi.Tasks(sessionId) ?? []).map(norm.backgroundTask));
 }
 
 export function taskOutput(sessionId: string, taskId: string): Promise<TaskOutput> {
-  return call(async () => norm.taskOutput(await App.TaskOutput(sessionId, taskId)));
+  return call(async () => norm.taskOutput(await TasksApi.TaskOutput(sessionId, taskId)));
 }
 
 export function stopTask(sessionId: string, taskId: string): Promise<void> {
-  return call(() => App.StopTask(sessionId, taskId));
+  return call(() => TasksApi.StopTask(sessionId, taskId));
 }
 
 export function removeTask(sessionId: string, taskId: string): Promise<void> {
-  return call(() => App.RemoveTask(sessionId, taskId));
+  return call(() => TasksApi.RemoveTask(sessionId, taskId));
 }
 
 /** The session's checklist as the last TodoWrite left it (empty when there is none). */
 export function todos(sessionId: string): Promise<Todo[]> {
-  return call(async () => (await App.Todos(sessionId) ?? []).map(norm.todo));
+  return call(async () => (await AgentApi.Todos(sessionId) ?? []).map(norm.todo));
 }
 
 // --- live events -------------------------------------------------------------
@@ -337,7 +331,7 @@ export function onTodos(cb: (e: TodosEvent) => void): Unsubscribe {
 
 /** The session's asktool calls waiting for an answer, oldest first. */
 export function pendingQuestions(sessionId: string): Promise<QuestionRequest[]> {
-  return call(async () => (await App.PendingQuestions(sessionId) ?? []).map(norm.questionRequest));
+  return call(async () => (await AgentApi.PendingQuestions(sessionId) ?? []).map(norm.questionRequest));
 }
 
 /**
@@ -346,12 +340,12 @@ export function pendingQuestions(sessionId: string): Promise<QuestionRequest[]> 
  * elsewhere, or its turn was stopped) and INVALID_ARGUMENT for an answer that does not fit.
  */
 export function answerQuestion(sessionId: string, questionId: string, answers: AskAnswer[]): Promise<void> {
-  return call(() => App.AnswerQuestion(sessionId, questionId, answers.map((a) => ({ selected: [...a.selected], text: a.text }))));
+  return call(() => AgentApi.AnswerQuestion(sessionId, questionId, answers.map((a) => ({ selected: [...a.selected], text: a.text }))));
 }
 
 /** Every plan and goal proposal of the session, oldest first, with its state. */
 export function proposals(sessionId: string): Promise<Proposal[]> {
-  return call(async () => (await App.Proposals(sessionId) ?? []).map(norm.proposal));
+  return call(async () => (await AgentApi.Proposals(sessionId) ?? []).map(norm.proposal));
 }
 
 /**
@@ -360,7 +354,7 @@ export function proposals(sessionId: string): Promise<Proposal[]> {
  * another turn/version, PLAN_APPROVAL_INTERRUPTED when PI-Desktop stopped meanwhile.
  */
 export function resolveProposal(decision: ProposalDecision): Promise<Proposal> {
-  return call(async () => norm.proposal(await App.ResolveProposal({ ...decision })));
+  return call(async () => norm.proposal(await AgentApi.ResolveProposal({ ...decision })));
 }
 
 /** agent:question and agent:proposal (asked, then settled), for all sessions. */
@@ -372,12 +366,12 @@ export function onDecisionEvent(cb: (e: DecisionEvent) => void): Unsubscribe {
 
 /** Whether the project folder is a git repository (isolated sessions are offered then). */
 export function projectIsGit(projectId: string): Promise<boolean> {
-  return call(async () => Boolean(await App.ProjectIsGit(projectId)));
+  return call(async () => Boolean(await ProjectsApi.ProjectIsGit(projectId)));
 }
 
 /** What merging an isolated session's branch would do; its token is valid until the repository changes. */
 export function mergePreview(sessionId: string): Promise<MergePreview> {
-  return call(async () => norm.mergePreview(await App.MergePreview(sessionId)));
+  return call(async () => norm.mergePreview(await SessionsApi.MergePreview(sessionId)));
 }
 
 /**
@@ -385,7 +379,7 @@ export function mergePreview(sessionId: string): Promise<MergePreview> {
  * WORKTREE_CONFLICT (details.files), WORKTREE_STALE_PREVIEW, WORKTREE_PROJECT_DIRTY.
  */
 export function merge(sessionId: string, token: string): Promise<MergeResult> {
-  return call(async () => norm.mergeResult(await App.Merge(sessionId, token)));
+  return call(async () => norm.mergeResult(await SessionsApi.Merge(sessionId, token)));
 }
 
 /** worktree:setup (the project's setup command for a new isolated session), for all sessions. */
@@ -404,6 +398,6 @@ export function onWorktreeSetup(cb: (e: WorktreeSetupEvent) => void): Unsubscrib
  */
 export function workspaceFiles(sessionId: string, query: string, limit = 0): Promise<WorkspaceFiles> {
   return call(async () => {
-    return norm.workspaceFiles(await App.WorkspaceFiles(sessionId, query, limit));
+    return norm.workspaceFiles(await FilesApi.WorkspaceFiles(sessionId, query, limit));
   });
 }

@@ -13,7 +13,6 @@ import type {
   DecisionEvent,
   MergePreview,
   MergeResult,
-  ModelSettings,
   PermissionEvent,
   Project,
   Proposal,
@@ -49,7 +48,6 @@ export const session: (x: unknown) => Session = parser(w.Session);
 export const settings: (x: unknown) => Settings = parser(w.Settings);
 export const appInfo: (x: unknown) => AppInfo = parser(w.AppInfo);
 export const sessionsChangedEvent: (x: unknown) => SessionsChangedEvent = parser(w.SessionsChangedEvent);
-export const modelSettings: (x: unknown) => ModelSettings = parser(w.ModelSettings);
 export const providerProfile: (x: unknown) => ProviderProfile = parser(w.ProviderProfile);
 export const providerList: (x: unknown) => ProviderList = parser(w.ProviderList);
 export const providerTestResult: (x: unknown) => ProviderTestResult = parser(w.ProviderTestResult);

@@ -30,7 +30,6 @@ export interface SessionConfig {
 }
 
 export type ModelApi = (typeof w.MODEL_APIS)[number];
-export type ModelSettings = Out<typeof w.ModelSettings>;
 
 /** keyStorage value of a key kept in the OS keychain (otherwise it is the key file's path). */
 export const KEYCHAIN = 'keychain';

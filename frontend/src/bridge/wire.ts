@@ -193,33 +193,6 @@ function compact<T extends Rec>(o: T): T {
 }
 
 /**
- * The model the agent uses (hostcore.ModelSettings). The API key itself is never
- * returned: hasKey says whether one is saved.
- */
-export const ModelSettings = v.pipe(
-  record({
-    api: oneOf(MODEL_APIS, 'anthropic'),
-    /** Required for openai-compatible; optional (provider default) otherwise. */
-    baseUrl: str,
-    model: str,
-    /** 0 = the provider's default. */
-    contextWindow: num,
-    /** 0 = the provider's default. */
-    maxOutputTokens: num,
-    temperature,
-    /** Extended thinking (Anthropic). */
-    thinking: bool,
-    /** Read-only: an API key is saved. */
-    hasKey: bool,
-    /** Read-only: the path of the private file the key is stored in. */
-    keyStorage: str,
-    /** Read-only: nothing is saved and PI_DESKTOP_PROVIDER is set, so the environment's model is used. */
-    fromEnvironment: bool,
-  }),
-  v.transform(compact),
-);
-
-/**
  * A saved model provider (providers.Profile). The API key is never part of it:
  * hasKey says whether one is saved, keyStorage where ("keychain" or the key file's path).
  */

@@ -17,7 +17,6 @@ import {
   TASK_EVENTS,
   type AppInfo,
   type EnvironmentModel,
-  type ModelSettings,
   type Project,
   type ProviderProfile,
   type ReviewChange,
@@ -35,8 +34,6 @@ export interface Seed {
   sessions?: Session[];
   settings?: Partial<Settings>;
   info?: Partial<AppInfo>;
-  /** The stored model settings (hasKey etc. included). */
-  model?: Partial<ModelSettings>;
   /** Raw Transcript JSON (as Go sends it) by session id. */
   transcripts?: Record<string, unknown>;
   /** Raw pending permission.Request JSON. */
@@ -103,18 +100,6 @@ export const defaultInfo: AppInfo = {
   ],
 };
 
-export const defaultModel: ModelSettings = {
-  api: 'anthropic',
-  baseUrl: '',
-  model: '',
-  contextWindow: 0,
-  maxOutputTokens: 0,
-  thinking: false,
-  hasKey: false,
-  keyStorage: '/home/dev/.config/pi-desktop/model-key',
-  fromEnvironment: false,
-};
-
 /** A saved provider as listProviders returns it. */
 export function provider(id: string, name: string, extra: Partial<ProviderProfile> = {}): ProviderProfile {
   return {
@@ -139,7 +124,7 @@ const names = [
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
   'sendPrompt', 'stopSession', 'transcriptPage', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
-  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup', 'getModelSettings', 'setModelSettings',
+  'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup',
   'todos', 'onTodos',
   'activityLog',
   'pendingQuestions', 'answerQuestion', 'proposals', 'resolveProposal', 'onDecisionEvent',
@@ -158,9 +143,6 @@ export interface FakeBackend {
   sessions: Session[];
   settings: Settings;
   info: AppInfo;
-  model: ModelSettings;
-  /** The saved API key (the UI must never see it). */
-  apiKey: string;
   transcripts: Record<string, unknown>;
   approvals: Array<Record<string, unknown>>;
   reviews: ReviewChange[];
@@ -232,8 +214,6 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     sessions: [...(seed.sessions ?? [])],
     settings: { ...defaultSettings, ...seed.settings },
     info: { ...defaultInfo, ...seed.info },
-    model: { ...defaultModel, ...seed.model },
-    apiKey: seed.model?.hasKey ? 'sk-saved-secret' : '',
     transcripts: { ...seed.transcripts },
     approvals: [...(seed.approvals ?? [])],
     reviews: [...(seed.reviews ?? [])],
@@ -321,21 +301,6 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.updateSettings.mockImplementation(async (s) => {
     db.settings = { ...s };
     return { ...db.settings };
-  });
-  b.getModelSettings.mockImplementation(async () => ({ ...db.model }));
-  b.setModelSettings.mockImplementation(async (m, apiKey) => {
-    const key = apiKey !== '' ? apiKey : db.apiKey;
-    const missing = [
-      m.model.trim() === '' ? 'model' : '',
-      key === '' ? 'key' : '',
-      m.api === 'openai-compatible' && m.baseUrl.trim() === '' ? 'base URL' : '',
-    ].filter(Boolean);
-    if (missing.length > 0) {
-      throw new BridgeError('MODEL_NOT_CONFIGURED', `the model is not configured: missing ${missing.join(', ')}`, { missing });
-    }
-    db.apiKey = key;
-    db.model = { ...m, hasKey: true, keyStorage: db.model.keyStorage, fromEnvironment: false };
-    return { ...db.model };
   });
   const providerById = (id: string) => {
     const p = db.providers.find((x) => x.id === id);
@@ -559,12 +524,6 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get info() {
       return db.info;
-    },
-    get model() {
-      return db.model;
-    },
-    get apiKey() {
-      return db.apiKey;
     },
     get transcripts() {
       return db.transcripts;

@@ -744,36 +744,6 @@ export namespace hostcore {
 	        this.hasKey = source["hasKey"];
 	    }
 	}
-	export class ModelSettings {
-	    api: string;
-	    baseUrl: string;
-	    model: string;
-	    contextWindow: number;
-	    maxOutputTokens: number;
-	    temperature?: number;
-	    thinking: boolean;
-	    hasKey: boolean;
-	    keyStorage: string;
-	    fromEnvironment: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ModelSettings(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.api = source["api"];
-	        this.baseUrl = source["baseUrl"];
-	        this.model = source["model"];
-	        this.contextWindow = source["contextWindow"];
-	        this.maxOutputTokens = source["maxOutputTokens"];
-	        this.temperature = source["temperature"];
-	        this.thinking = source["thinking"];
-	        this.hasKey = source["hasKey"];
-	        this.keyStorage = source["keyStorage"];
-	        this.fromEnvironment = source["fromEnvironment"];
-	    }
-	}
 	export class ProviderList {
 	    providers: providers.Profile[];
 	    keyStorage: string;

@@ -1,5 +1,0 @@
-//go:build !bindings
-
-package main
-
-const bindingsBuild = false

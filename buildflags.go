@@ -1,7 +1,0 @@
-//go:build !dev
-
-package main
-
-import "flag"
-
-func registerBuildFlags(*flag.FlagSet) {}

@@ -1,0 +1,39 @@
+package desktop
+
+import (
+	"context"
+
+	"github.com/pi-desktop/pi-desktop/backend/audit"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/review"
+)
+
+// Review is what a session's tools changed (with rollback) and did (the
+// Activity view).
+type Review struct{ h Handle }
+
+// ReviewChanges lists a session's review records ("" = all its messages,
+// oldest first, so grouped by message the newest comes last).
+func (r *Review) ReviewChanges(sessionID, messageID string) ([]review.Change, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) ([]review.Change, error) {
+		return c.ReviewChanges(ctx, sessionID, messageID)
+	})
+}
+
+// RollbackChange restores the file(s) of one review record; CONFLICT when
+// the file changed since (with details.reason and details.since).
+func (r *Review) RollbackChange(sessionID, snapshotID string) ([]review.Change, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) ([]review.Change, error) {
+		return c.Rollback(ctx, sessionID, snapshotID)
+	})
+}
+
+// ActivityLog returns one page of a session's audit rows, newest first,
+// filtered by tool, decision and result ("ok", "failed" or an error code).
+// Pass the page's nextCursor as filter.cursor for the next (older) page; the
+// first page also carries a summary (matching count, distinct values).
+func (r *Review) ActivityLog(sessionID string, filter audit.Filter) (audit.Page, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) (audit.Page, error) {
+		return c.AuditPage(ctx, sessionID, filter)
+	})
+}
