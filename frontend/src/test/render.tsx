@@ -6,17 +6,21 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../features/app/App';
 import { cacheRules } from '../features/app/cacheRules';
 import { LiveDataProvider } from '../state/LiveData';
+import { SessionActivityProvider } from '../state/SessionActivityContext';
 import { createQueryClient } from '../state/queryClient';
 
 /**
  * The data layer a component needs outside <App />: a fresh QueryClient (no cache
- * shared between tests) and the event router with the app's cache rules.
+ * shared between tests), the event router with the app's cache rules, and the session
+ * activity store.
  */
 export function dataWrapper(client: QueryClient = createQueryClient()) {
   return function DataProviders({ children }: { children: ReactNode }) {
     return (
       <QueryClientProvider client={client}>
-        <LiveDataProvider rules={cacheRules}>{children}</LiveDataProvider>
+        <LiveDataProvider rules={cacheRules}>
+          <SessionActivityProvider>{children}</SessionActivityProvider>
+        </LiveDataProvider>
       </QueryClientProvider>
     );
   };

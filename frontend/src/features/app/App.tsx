@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { AppInfo, Settings } from '../../bridge/types';
@@ -7,9 +7,9 @@ import { AppProvider } from '../../state/AppContext';
 import { LiveDataProvider } from '../../state/LiveData';
 import { queryKeys } from '../../state/queryKeys';
 import { ToastProvider, useToasts } from '../../state/ToastContext';
-import { SessionActivityProvider } from '../../state/SessionActivityContext';
+import { SessionActivityProvider, useSeedActivity } from '../../state/SessionActivityContext';
 import { TasksProvider } from '../tasks/TasksContext';
-import { WorkspaceProvider } from '../../state/WorkspaceContext';
+import { WorkspaceProvider, useWorkspace } from '../../state/WorkspaceContext';
 import { ConfirmProvider } from '../../ui/Dialog';
 import { Shell } from './Shell';
 import { cacheRules } from './cacheRules';
@@ -67,6 +67,7 @@ export function App() {
               <SessionActivityProvider>
                 <TasksProvider>
                   <InitialError error={boot.settingsError} />
+                  <SeedActivity />
                   <Shell />
                 </TasksProvider>
               </SessionActivityProvider>
@@ -85,6 +86,14 @@ function Loading() {
       Starting PI-Desktop…
     </div>
   );
+}
+
+/** Cards may already be waiting in any listed session (e.g. the window was reloaded). */
+function SeedActivity() {
+  const { state } = useWorkspace();
+  const ids = useMemo(() => Object.values(state.sessions).flatMap((list) => list.map((s) => s.id)), [state.sessions]);
+  useSeedActivity(ids);
+  return null;
 }
 
 function InitialError({ error }: { error: BridgeError | null }) {
