@@ -11,6 +11,8 @@ export const queryKeys = {
   sessionProvider: (sessionId: string) => ['providers', 'session', sessionId] as const,
   projects: ['projects'] as const,
   projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
+  /** Every session list, active and archived. */
+  sessionLists: ['sessions'] as const,
   /** Active sessions of a project ("" = temporary sessions). */
   sessions: (projectId: string) => ['sessions', 'active', projectId] as const,
   archived: ['sessions', 'archived'] as const,

@@ -15,7 +15,11 @@ export function cacheRules(client: QueryClient, router: SessionEventRouter): () 
     }),
     bridge.onProvidersChanged(() => void client.invalidateQueries({ queryKey: queryKeys.providers })),
     bridge.onSettingsChanged((s) => client.setQueryData(queryKeys.settings, s)),
-    bridge.onProjectsChanged(() => void client.invalidateQueries({ queryKey: queryKeys.projects, exact: true })),
+    bridge.onProjectsChanged(() => {
+      // A project's sessions come and go with it.
+      void client.invalidateQueries({ queryKey: queryKeys.projects, exact: true });
+      void client.invalidateQueries({ queryKey: queryKeys.sessionLists });
+    }),
     bridge.onSessionsChanged((e) => {
       void client.invalidateQueries({ queryKey: queryKeys.sessions(e.projectId) });
       void client.invalidateQueries({ queryKey: queryKeys.archived });
