@@ -47,7 +47,7 @@ describe('one subscription to the bridge', () => {
   it('the whole app, with a session, its panels and its composer shown, subscribes to each event channel once', async () => {
     const { user } = await renderApp();
     await user.click(screen.getByRole('button', { name: /^Fix login bug/ }));
-    await user.click(await screen.findByRole('button', { name: 'Review' }));
+    await user.click(await screen.findByRole('button', { name: 'Changes (0)' }));
     await user.click(await screen.findByRole('button', { name: 'Activity' }));
     await user.click(screen.getByRole('button', { name: /^Other/ }));
     await screen.findByRole('heading', { name: 'Other' });
