@@ -46,6 +46,7 @@ test: deps-test test-frontend test-go vet-cross test-windows bindings-check smok
 
 test-frontend: $(NPM_STAMP)
 	cd frontend && npm run typecheck
+	cd frontend && npm run lint
 	cd frontend && npm test
 
 test-go:

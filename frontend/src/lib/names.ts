@@ -22,6 +22,7 @@ export function escapeName(name: string): string {
 }
 
 // Lone surrogates (a name that was not valid UTF-16) are shown as \uXXXX too.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\\\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff\ud800-\udfff]/;
 
 function unsafe(c: number): boolean {

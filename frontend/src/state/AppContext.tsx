@@ -1,8 +1,11 @@
-// App-wide facts loaded once at startup: AppInfo and the current Settings (kept fresh by
-// settings:changed and by saves from the settings view).
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+// App-wide facts loaded once at startup: AppInfo and the current Settings. Settings live
+// in the query cache (seeded at boot, replaced by settings:changed and by saves from the
+// settings view); this context only reads them.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import * as bridge from '../bridge';
 import type { AppInfo, Settings } from '../bridge/types';
+import { queryKeys } from './queryKeys';
 
 interface AppApi {
   info: AppInfo;
@@ -13,10 +16,13 @@ interface AppApi {
 
 const AppContext = createContext<AppApi | null>(null);
 
-export function AppProvider({ info, initialSettings, children }: { info: AppInfo; initialSettings: Settings | null; children: ReactNode }) {
-  const [settings, setSettings] = useState<Settings | null>(initialSettings);
-  useEffect(() => bridge.onSettingsChanged(setSettings), []);
-  const api = useMemo(() => ({ info, settings, setSettings }), [info, settings]);
+export function AppProvider({ info, children }: { info: AppInfo; children: ReactNode }) {
+  const client = useQueryClient();
+  // Never read from here: boot seeds the settings, events and saves replace them.
+  const { data } = useQuery({ queryKey: queryKeys.settings, queryFn: bridge.getSettings, enabled: false });
+  const settings = data ?? null;
+  const setSettings = useCallback((s: Settings) => void client.setQueryData(queryKeys.settings, s), [client]);
+  const api = useMemo(() => ({ info, settings, setSettings }), [info, settings, setSettings]);
   return <AppContext.Provider value={api}>{children}</AppContext.Provider>;
 }
 

@@ -1,11 +1,14 @@
-// Per-session activity for the sidebar: pending approval cards (from PendingApprovals,
-// kept current by permission:* events), decisions the agent waits for (asktool
-// questions and Plan/Goal proposals, kept current by agent:question / agent:proposal)
-// and running turns (agent:turn events).
-import { createContext, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+// The one record of what each session waits for: pending approval cards (from
+// PendingApprovals, kept current by permission:* events), the decision cards the agent
+// waits for (asktool questions and Plan/Goal proposals, one decisionsReducer state per
+// session) and running turns (agent:turn events). The sidebar's badges and the
+// composer's decision cards both read it; nothing else tracks "waiting for the user".
+// Events arrive through the session event router, never straight from the bridge.
+import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type Dispatch, type ReactNode } from 'react';
 import * as bridge from '../bridge';
-import { proposalKey, questionKey } from './decisions';
-import { useWorkspace } from './WorkspaceContext';
+import { useEventRouter } from './LiveData';
+import { ANY_SESSION } from './sessionEvents';
+import { decisionsReducer, initialDecisions, isPending, type DecisionsAction, type DecisionsState } from './decisions';
 
 export interface SessionActivity {
   /** Pending approval request ids by session. */
@@ -20,61 +23,54 @@ export type ActivityAction =
   | { type: 'seeded'; sessionId: string; ids: string[] }
   | { type: 'requested'; sessionId: string; id: string }
   | { type: 'resolved'; sessionId: string; id: string }
-  | { type: 'decisionsSeeded'; sessionId: string; keys: string[] }
-  | { type: 'decision'; sessionId: string; key: string; pending: boolean }
-  | { type: 'turn'; sessionId: string; running: boolean };
+  | { type: 'decisions'; sessionId: string; action: DecisionsAction }
+  | { type: 'turn'; sessionId: string; turnId: string; running: boolean };
 
-export interface ActivityState extends SessionActivity {
-  /** Request ids and decision keys already resolved: a late seed must not bring them back. */
+export interface ActivityState {
+  pending: Record<string, string[]>;
+  /** Approval request ids already resolved: a late seed must not bring them back. */
   resolved: Record<string, true>;
+  /** Each session's decision cards. */
+  sessions: Record<string, DecisionsState>;
+  running: Record<string, boolean>;
 }
 
-export const initialActivity: ActivityState = { pending: {}, decisions: {}, running: {}, resolved: {} };
+export const initialActivity: ActivityState = { pending: {}, resolved: {}, sessions: {}, running: {} };
 
-type ListField = 'pending' | 'decisions';
-
-function withIds(state: ActivityState, field: ListField, sessionId: string, ids: string[]): ActivityState {
-  const next = { ...state[field] };
-  if (ids.length === 0) delete next[sessionId];
-  else next[sessionId] = ids;
-  return { ...state, [field]: next };
+function withIds(state: ActivityState, sessionId: string, ids: string[]): ActivityState {
+  const pending = { ...state.pending };
+  if (ids.length === 0) delete pending[sessionId];
+  else pending[sessionId] = ids;
+  return { ...state, pending };
 }
 
-function seed(state: ActivityState, field: ListField, sessionId: string, ids: string[]): ActivityState {
-  const cur = state[field][sessionId] ?? [];
-  const merged = [...new Set([...cur, ...ids])].filter((id) => !state.resolved[id]);
-  return withIds(state, field, sessionId, merged);
-}
-
-function add(state: ActivityState, field: ListField, sessionId: string, id: string): ActivityState {
-  const cur = state[field][sessionId] ?? [];
-  return cur.includes(id) || state.resolved[id] ? state : withIds(state, field, sessionId, [...cur, id]);
-}
-
-function remove(state: ActivityState, field: ListField, sessionId: string, id: string): ActivityState {
-  const cur = state[field][sessionId] ?? [];
-  return withIds({ ...state, resolved: { ...state.resolved, [id]: true } }, field, sessionId, cur.filter((x) => x !== id));
+function decide(state: ActivityState, sessionId: string, action: DecisionsAction): ActivityState {
+  const cur = state.sessions[sessionId] ?? initialDecisions(sessionId);
+  const next = decisionsReducer(cur, action);
+  return next === state.sessions[sessionId] ? state : { ...state, sessions: { ...state.sessions, [sessionId]: next } };
 }
 
 export function activityReducer(state: ActivityState, action: ActivityAction): ActivityState {
   switch (action.type) {
-    case 'seeded':
-      return seed(state, 'pending', action.sessionId, action.ids);
-    case 'requested':
-      return add(state, 'pending', action.sessionId, action.id);
-    case 'resolved':
-      return remove(state, 'pending', action.sessionId, action.id);
-    case 'decisionsSeeded':
-      return seed(state, 'decisions', action.sessionId, action.keys);
-    case 'decision':
-      return action.pending ? add(state, 'decisions', action.sessionId, action.key) : remove(state, 'decisions', action.sessionId, action.key);
+    case 'seeded': {
+      const cur = state.pending[action.sessionId] ?? [];
+      const merged = [...new Set([...cur, ...action.ids])].filter((id) => !state.resolved[id]);
+      return withIds(state, action.sessionId, merged);
+    }
+    case 'requested': {
+      const cur = state.pending[action.sessionId] ?? [];
+      return cur.includes(action.id) || state.resolved[action.id] ? state : withIds(state, action.sessionId, [...cur, action.id]);
+    }
+    case 'resolved': {
+      const cur = state.pending[action.sessionId] ?? [];
+      return withIds({ ...state, resolved: { ...state.resolved, [action.id]: true } }, action.sessionId, cur.filter((x) => x !== action.id));
+    }
+    case 'decisions':
+      return decide(state, action.sessionId, action.action);
     case 'turn': {
       let next = state;
-      // Questions and proposals live as long as their turn: an ended turn leaves none.
-      if (!action.running && (state.decisions[action.sessionId]?.length ?? 0) > 0) {
-        const resolved = { ...state.resolved };
-        for (const k of state.decisions[action.sessionId] ?? []) resolved[k] = true;
-        next = withIds({ ...state, resolved }, 'decisions', action.sessionId, []);
+      if (state.sessions[action.sessionId]) {
+        next = decide(state, action.sessionId, action.running ? { type: 'turnStarted', turnId: action.turnId } : { type: 'turnEnded' });
       }
       if (Boolean(next.running[action.sessionId]) === action.running) return next;
       const running = { ...next.running };
@@ -85,68 +81,116 @@ export function activityReducer(state: ActivityState, action: ActivityAction): A
   }
 }
 
+/** The sidebar's view: derived from the decision cards, never kept beside them. */
+export function sessionActivity(state: ActivityState): SessionActivity {
+  const decisions: Record<string, string[]> = {};
+  for (const [id, d] of Object.entries(state.sessions)) {
+    const keys = d.cards.filter(isPending).map((c) => c.key);
+    if (keys.length > 0) decisions[id] = keys;
+  }
+  return { pending: state.pending, decisions, running: state.running };
+}
+
 /** How many cards wait for the user in a session: approvals plus questions and proposals. */
 export function waitingCount(activity: SessionActivity, sessionId: string): number {
   return (activity.pending[sessionId]?.length ?? 0) + (activity.decisions[sessionId]?.length ?? 0);
 }
 
+interface Store {
+  state: ActivityState;
+  dispatch: Dispatch<ActivityAction>;
+  /** Reads what waits in a session (approvals, questions, proposals); events that arrive meanwhile apply after it. */
+  load: (sessionId: string, parts?: { approvals: boolean }) => void;
+}
+
+const StoreContext = createContext<Store | null>(null);
 const ActivityContext = createContext<SessionActivity>({ pending: {}, decisions: {}, running: {} });
 
 export function SessionActivityProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(activityReducer, initialActivity);
-  const { state: ws } = useWorkspace();
-  const seeded = useRef(new Set<string>());
-
-  useEffect(() => {
-    const offPermission = bridge.onPermissionEvent((e) => {
-      if (e.type === 'permission_request') dispatch({ type: 'requested', sessionId: e.sessionId, id: e.request.id });
-      else dispatch({ type: 'resolved', sessionId: e.sessionId, id: e.id });
-    });
-    const offAgent = bridge.onAgentEvent((e) => {
-      if (e.type === 'turn') dispatch({ type: 'turn', sessionId: e.sessionId, running: e.state === 'running' });
-    });
-    const offDecision = bridge.onDecisionEvent((e) => {
-      if (e.type === 'question') {
-        dispatch({ type: 'decision', sessionId: e.sessionId, key: questionKey(e.question.questionId), pending: e.question.state === 'pending' });
-      } else {
-        dispatch({ type: 'decision', sessionId: e.sessionId, key: proposalKey(e.proposal.proposalId), pending: e.proposal.state === 'pending' });
-      }
-    });
-    return () => {
-      offPermission();
-      offAgent();
-      offDecision();
-    };
+  const router = useEventRouter();
+  // Decision events of a session whose load is on its way wait for it: the load must not
+  // close a card as "no longer waiting" that an event just brought.
+  const loads = useRef(new Map<string, { buffer: ActivityAction[]; count: number }>());
+  const put = useCallback((sessionId: string, a: ActivityAction) => {
+    const l = loads.current.get(sessionId);
+    if (l) l.buffer.push(a);
+    else dispatch(a);
   }, []);
 
-  // Cards may already be waiting (e.g. the window was reloaded): ask once per session.
   useEffect(() => {
-    for (const list of Object.values(ws.sessions)) {
-      for (const s of list) {
-        if (seeded.current.has(s.id)) continue;
-        seeded.current.add(s.id);
-        bridge.pendingApprovals(s.id).then(
-          (reqs) => dispatch({ type: 'seeded', sessionId: s.id, ids: reqs.filter((r) => r.sessionId === s.id).map((r) => r.id) }),
-          () => {},
-        );
-        Promise.all([bridge.pendingQuestions(s.id).catch(() => []), bridge.proposals(s.id).catch(() => [])]).then(([qs, ps]) => {
-          const keys = [
-            ...qs.filter((q) => q.sessionId === s.id && q.state === 'pending').map((q) => questionKey(q.questionId)),
-            ...ps.filter((p) => p.sessionId === s.id && p.state === 'pending').map((p) => proposalKey(p.proposalId)),
-          ];
-          if (keys.length > 0) dispatch({ type: 'decisionsSeeded', sessionId: s.id, keys });
-        });
-      }
-    }
-  }, [ws.sessions]);
+    const offs = [
+      router.on('permission', ANY_SESSION, (e) => {
+        if (e.type === 'permission_request') dispatch({ type: 'requested', sessionId: e.sessionId, id: e.request.id });
+        else dispatch({ type: 'resolved', sessionId: e.sessionId, id: e.id });
+      }),
+      router.on('agent', ANY_SESSION, (e) => {
+        if (e.type === 'turn') put(e.sessionId, { type: 'turn', sessionId: e.sessionId, turnId: e.turnId, running: e.state === 'running' });
+      }),
+      router.on('decision', ANY_SESSION, (event) => put(event.sessionId, { type: 'decisions', sessionId: event.sessionId, action: { type: 'event', event } })),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [router, put]);
 
-  const value = useMemo(
-    () => ({ pending: state.pending, decisions: state.decisions, running: state.running }),
-    [state.pending, state.decisions, state.running],
+  const load = useCallback((sessionId: string, parts = { approvals: false }) => {
+    if (parts.approvals) {
+      bridge.pendingApprovals(sessionId).then(
+        (reqs) => dispatch({ type: 'seeded', sessionId, ids: reqs.filter((r) => r.sessionId === sessionId).map((r) => r.id) }),
+        () => {},
+      );
+    }
+    let l = loads.current.get(sessionId);
+    if (!l) loads.current.set(sessionId, (l = { buffer: [], count: 0 }));
+    const mine = l;
+    mine.count++;
+    Promise.all([bridge.pendingQuestions(sessionId).catch(() => []), bridge.proposals(sessionId).catch(() => [])]).then(([questions, proposals]) => {
+      dispatch({ type: 'decisions', sessionId, action: { type: 'loaded', questions, proposals } });
+      // Overlapping loads share the buffer: the last one to land replays it.
+      if (--mine.count > 0) return;
+      loads.current.delete(sessionId);
+      for (const a of mine.buffer) dispatch(a);
+    });
+  }, []);
+
+  const store = useMemo(() => ({ state, dispatch, load }), [state, load]);
+  const activity = useMemo(() => sessionActivity(state), [state]);
+  return (
+    <StoreContext.Provider value={store}>
+      <ActivityContext.Provider value={activity}>{children}</ActivityContext.Provider>
+    </StoreContext.Provider>
   );
-  return <ActivityContext.Provider value={value}>{children}</ActivityContext.Provider>;
 }
 
 export function useSessionActivity(): SessionActivity {
   return useContext(ActivityContext);
+}
+
+/** One session's decision cards from the store, with the means to change them. */
+export function useSessionDecisions(sessionId: string): {
+  state: DecisionsState;
+  dispatch: (a: DecisionsAction) => void;
+  load: () => void;
+} {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useSessionDecisions outside SessionActivityProvider');
+  const { dispatch: storeDispatch, load: storeLoad } = store;
+  const state = store.state.sessions[sessionId] ?? initialDecisions(sessionId);
+  const dispatch = useCallback((action: DecisionsAction) => storeDispatch({ type: 'decisions', sessionId, action }), [storeDispatch, sessionId]);
+  const load = useCallback(() => storeLoad(sessionId), [storeLoad, sessionId]);
+  return { state, dispatch, load };
+}
+
+/** Asks once per session listed what already waits (e.g. the window was reloaded). */
+export function useSeedActivity(sessionIds: string[]): void {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useSeedActivity outside SessionActivityProvider');
+  const { load } = store;
+  const seeded = useRef(new Set<string>());
+  useEffect(() => {
+    for (const id of sessionIds) {
+      if (seeded.current.has(id)) continue;
+      seeded.current.add(id);
+      load(id, { approvals: true });
+    }
+  }, [sessionIds, load]);
 }

@@ -1,8 +1,10 @@
-// Owns the workspace reducer and the bridge calls that feed it. Lists are reloaded after
-// our own mutations and whenever the backend announces a change.
+// Owns the workspace reducer and the bridge calls that feed it. Lists are read through the
+// query cache: reloaded after our own mutations and whenever the backend announces a change.
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import * as bridge from '../bridge';
 import type { Project, Session, SessionConfig } from '../bridge/types';
+import { queryKeys } from './queryKeys';
 import { useToasts } from './ToastContext';
 import { initialWorkspace, workspaceReducer, type MainView, type SidebarView, type WorkspaceState } from './workspace';
 
@@ -32,52 +34,58 @@ const WorkspaceContext = createContext<WorkspaceApi | null>(null);
 export function WorkspaceProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(workspaceReducer, initialWorkspace);
   const { reportError } = useToasts();
+  const client = useQueryClient();
   const stateRef = useRef(state);
   stateRef.current = state;
-  // Drops responses that arrive after a newer request for the same list.
-  const seq = useRef(new Map<string, number>());
-  const latest = useCallback(<T,>(key: string, load: () => Promise<T>, apply: (v: T) => void) => {
-    const n = (seq.current.get(key) ?? 0) + 1;
-    seq.current.set(key, n);
-    return load().then(
-      (v) => {
-        if (seq.current.get(key) === n) apply(v);
-      },
-      (err: unknown) => {
-        if (seq.current.get(key) === n) reportError(err);
-      },
-    );
-  }, [reportError]);
 
-  const loadSessions = useCallback(
-    (projectId: string) =>
-      latest(`s:${projectId}`, () => bridge.listSessions(projectId, false), (sessions) =>
-        dispatch({ type: 'sessionsLoaded', projectId, sessions })),
-    [latest],
-  );
+  // The lists come from the query cache (projects:changed and sessions:changed
+  // invalidate them, see features/app/cacheRules); the reducer keeps them beside the
+  // selection, expansion and views, and applies our own mutations at once.
+  const projects = useQuery({ queryKey: queryKeys.projects, queryFn: bridge.listProjects });
+  const projectIds = useMemo(() => (projects.data ?? []).map((p) => p.id), [projects.data]);
+  const sessionKeys = useMemo(() => ['', ...projectIds], [projectIds]);
+  const sessions = useQueries({
+    queries: sessionKeys.map((projectId) => ({ queryKey: queryKeys.sessions(projectId), queryFn: () => bridge.listSessions(projectId, false) })),
+  });
+  const archived = useQuery({
+    queryKey: [...queryKeys.archived, projectIds],
+    queryFn: async () => (await Promise.all(['', ...projectIds].map((k) => bridge.listSessions(k, true)))).flat(),
+    enabled: state.sidebar === 'archived' && projects.data !== undefined,
+  });
 
-  const loadArchived = useCallback(
-    () =>
-      latest('archived', async () => {
-        const keys = ['', ...stateRef.current.projects.map((p) => p.id)];
-        const lists = await Promise.all(keys.map((k) => bridge.listSessions(k, true)));
-        return lists.flat();
-      }, (sessions) => dispatch({ type: 'archivedLoaded', sessions })),
-    [latest],
-  );
+  useEffect(() => {
+    if (projects.data) dispatch({ type: 'projectsLoaded', projects: projects.data });
+  }, [projects.data]);
+  // Each list lands once per answer: remember which answer each project got.
+  const applied = useRef(new Map<string, Session[]>());
+  useEffect(() => {
+    sessions.forEach((q, i) => {
+      const projectId = sessionKeys[i]!;
+      if (!q.data || applied.current.get(projectId) === q.data) return;
+      applied.current.set(projectId, q.data);
+      dispatch({ type: 'sessionsLoaded', projectId, sessions: q.data });
+    });
+  }, [sessions, sessionKeys]);
+  useEffect(() => {
+    if (archived.data) dispatch({ type: 'archivedLoaded', sessions: archived.data });
+  }, [archived.data]);
+  const errors = [projects.error, archived.error, ...sessions.map((q) => q.error)];
+  const firstError = errors.find((e) => e) ?? null;
+  useEffect(() => {
+    if (firstError) reportError(firstError);
+  }, [firstError, reportError]);
 
   const loadProjects = useCallback(
     () =>
-      latest('projects', () => bridge.listProjects(), (projects) => {
-        dispatch({ type: 'projectsLoaded', projects });
-        for (const p of projects) void loadSessions(p.id);
-      }),
-    [latest, loadSessions],
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.projects, exact: true }),
+        client.invalidateQueries({ queryKey: queryKeys.sessionLists }),
+      ]),
+    [client],
   );
+  const loadSessions = useCallback((projectId: string) => client.invalidateQueries({ queryKey: queryKeys.sessions(projectId) }), [client]);
 
   useEffect(() => {
-    void loadProjects();
-    void loadSessions('');
     // `pi-desktop --session ID` opens the window on that session.
     bridge.initialSession().then(
       (s) => {
@@ -87,23 +95,7 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       },
       (err: unknown) => reportError(err),
     );
-  }, [loadProjects, loadSessions, reportError]);
-
-  useEffect(() => {
-    if (state.sidebar === 'archived') void loadArchived();
-  }, [state.sidebar, state.projects, loadArchived]);
-
-  useEffect(() => {
-    const offProjects = bridge.onProjectsChanged(() => void loadProjects());
-    const offSessions = bridge.onSessionsChanged((e) => {
-      void loadSessions(e.projectId);
-      if (stateRef.current.sidebar === 'archived') void loadArchived();
-    });
-    return () => {
-      offProjects();
-      offSessions();
-    };
-  }, [loadProjects, loadSessions, loadArchived]);
+  }, [reportError]);
 
   const guard = useCallback(
     async (fn: () => Promise<void>) => {

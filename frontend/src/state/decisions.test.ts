@@ -3,7 +3,7 @@ import * as norm from '../bridge/normalize';
 import type { DecisionEvent } from '../bridge/types';
 import { proposalRaw, questionRaw } from '../test/fakeBridge';
 import { decisionsReducer, initialDecisions, isPending, type DecisionsState } from './decisions';
-import { activityReducer, initialActivity, waitingCount } from './SessionActivityContext';
+import { activityReducer, initialActivity, sessionActivity, waitingCount } from './SessionActivityContext';
 
 const q = (id: string, extra: Record<string, unknown> = {}) => norm.questionRequest(questionRaw(id, 's1', [{ question: 'Q?' }], extra));
 const p = (id: string, extra: Record<string, unknown> = {}) => norm.proposal(proposalRaw(id, 's1', extra));
@@ -74,18 +74,31 @@ describe('decisionsReducer', () => {
 });
 
 describe('activityReducer decisions', () => {
+  const q2 = (id: string, extra: Record<string, unknown> = {}) => norm.questionRequest(questionRaw(id, 's2', [{ question: 'Q?' }], extra));
+  const p2 = (id: string) => norm.proposal(proposalRaw(id, 's2'));
+  const decided = (action: Parameters<typeof decisionsReducer>[1]) => ({ type: 'decisions' as const, sessionId: 's2', action });
+
   it('counts questions and proposals beside approvals and forgets them when settled or the turn ends', () => {
     let s = activityReducer(initialActivity, { type: 'requested', sessionId: 's2', id: 'r1' });
-    s = activityReducer(s, { type: 'decision', sessionId: 's2', key: 'question:q1', pending: true });
-    s = activityReducer(s, { type: 'decisionsSeeded', sessionId: 's2', keys: ['proposal:p1', 'question:q1'] });
-    expect(waitingCount(s, 's2')).toBe(3);
-    s = activityReducer(s, { type: 'decision', sessionId: 's2', key: 'question:q1', pending: false });
-    expect(s.decisions.s2).toEqual(['proposal:p1']);
+    s = activityReducer(s, decided({ type: 'event', event: { type: 'question', sessionId: 's2', question: q2('q1') } }));
+    s = activityReducer(s, decided({ type: 'loaded', questions: [q2('q1')], proposals: [p2('p1')] }));
+    expect(waitingCount(sessionActivity(s), 's2')).toBe(3);
+    s = activityReducer(s, decided({ type: 'event', event: { type: 'question', sessionId: 's2', question: q2('q1', { state: 'answered' }) } }));
+    expect(sessionActivity(s).decisions.s2).toEqual(['proposal:p1']);
     // A late seed does not bring a settled one back.
-    s = activityReducer(s, { type: 'decisionsSeeded', sessionId: 's2', keys: ['question:q1'] });
-    expect(s.decisions.s2).toEqual(['proposal:p1']);
-    s = activityReducer(s, { type: 'turn', sessionId: 's2', running: false });
-    expect(s.decisions.s2).toBeUndefined();
-    expect(waitingCount(s, 's2')).toBe(1);
+    s = activityReducer(s, decided({ type: 'loaded', questions: [q2('q1')], proposals: [] }));
+    expect(sessionActivity(s).decisions.s2).toEqual(['proposal:p1']);
+    s = activityReducer(s, { type: 'turn', sessionId: 's2', turnId: 't1', running: false });
+    expect(sessionActivity(s).decisions.s2).toBeUndefined();
+    expect(waitingCount(sessionActivity(s), 's2')).toBe(1);
+  });
+
+  it('the sidebar and the composer read the same cards: what the pane shows pending is what the badge counts', () => {
+    let s = activityReducer(initialActivity, decided({ type: 'loaded', questions: [q2('q1')], proposals: [p2('p1')] }));
+    const pane = s.sessions.s2!;
+    expect(sessionActivity(s).decisions.s2).toEqual(pane.cards.filter(isPending).map((c) => c.key));
+    s = activityReducer(s, decided({ type: 'closed', key: 'proposal:p1', code: 'PLAN_APPROVAL_STALE', message: 'out of date' }));
+    expect(sessionActivity(s).decisions.s2).toEqual(['question:q1']);
+    expect(s.sessions.s2!.cards.filter(isPending).map((c) => c.key)).toEqual(['question:q1']);
   });
 });

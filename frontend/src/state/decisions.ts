@@ -41,7 +41,8 @@ export type DecisionsAction =
   | { type: 'event'; event: DecisionEvent }
   | { type: 'closed'; key: string; code: string; message: string }
   | { type: 'dismissed'; key: string }
-  | { type: 'turnStarted'; turnId: string };
+  | { type: 'turnStarted'; turnId: string }
+  | { type: 'turnEnded' };
 
 export function initialDecisions(sessionId: string): DecisionsState {
   return { sessionId, status: 'loading', cards: [], settled: {} };
@@ -138,6 +139,15 @@ export function decisionsReducer(state: DecisionsState, action: DecisionsAction)
       const card = state.cards.find((c) => c.key === action.key);
       if (!card || isPending(card)) return state;
       return { ...state, cards: state.cards.filter((c) => c.key !== action.key) };
+    }
+    case 'turnEnded': {
+      // Questions and proposals live as long as their turn. The agent settles them before
+      // the turn ends; one still pending here missed that event and can no longer apply.
+      if (!state.cards.some(isPending)) return state;
+      const cards = state.cards.map((c): DecisionCard =>
+        isPending(c) ? { ...c, closedBy: { code: 'NOT_FOUND', message: 'This no longer waits: its turn ended.' } } : c,
+      );
+      return { ...state, cards };
     }
     case 'turnStarted': {
       // Outcomes belong to their turn; a new turn starts with a clean surface.

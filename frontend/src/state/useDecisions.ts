@@ -1,12 +1,14 @@
-// Feeds decisionsReducer for one session: subscribes to agent:question / agent:proposal
-// first, loads what is already waiting (a reloaded window shows it again), then replays
-// what arrived during the load. Answering settles the card at once; a refused answer
-// closes it with the error (fail closed) instead of leaving buttons that cannot work.
-import { useCallback, useEffect, useReducer, useState } from 'react';
+// One session's decision cards, from the session activity store (the one record of what
+// the session waits for; it hears agent:question / agent:proposal through the event
+// router). Showing the session reads what is already waiting again (a reloaded window
+// shows it again). Answering settles the card at once; a refused answer closes it with
+// the error (fail closed) instead of leaving buttons that cannot work.
+import { useCallback, useEffect } from 'react';
 import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
 import type { AskAnswer, PermissionMode, Proposal, QuestionRequest } from '../bridge/types';
-import { decisionsReducer, initialDecisions, proposalKey, questionKey, type DecisionsAction, type DecisionsState } from './decisions';
+import { proposalKey, questionKey, type DecisionsState } from './decisions';
+import { useSessionDecisions } from './SessionActivityContext';
 
 /** Codes after which an answer can never apply: the card closes and shows them. */
 const FINAL_CODES: ReadonlySet<string> = new Set(['PLAN_APPROVAL_STALE', 'PLAN_APPROVAL_INTERRUPTED', 'NOT_FOUND', 'SESSION_NOT_FOUND']);
@@ -23,41 +25,16 @@ export interface DecisionsApi {
 }
 
 export function useDecisions(sessionId: string): DecisionsApi {
-  const [state, dispatch] = useReducer(decisionsReducer, sessionId, initialDecisions);
-  const [loadSeq, setLoadSeq] = useState(0);
+  const { state, dispatch, load } = useSessionDecisions(sessionId);
 
-  useEffect(() => {
-    let live = true;
-    let buffer: DecisionsAction[] | null = [];
-    const put = (a: DecisionsAction) => {
-      if (buffer) buffer.push(a);
-      else dispatch(a);
-    };
-    const offDecision = bridge.onDecisionEvent((event) => {
-      if (event.sessionId === sessionId) put({ type: 'event', event });
-    });
-    const offAgent = bridge.onAgentEvent((e) => {
-      if (e.type === 'turn' && e.sessionId === sessionId && e.state === 'running') put({ type: 'turnStarted', turnId: e.turnId });
-    });
-    Promise.all([bridge.pendingQuestions(sessionId).catch(() => []), bridge.proposals(sessionId).catch(() => [])]).then(([questions, proposals]) => {
-      if (!live) return;
-      dispatch({ type: 'loaded', questions, proposals });
-      const queued = buffer ?? [];
-      buffer = null;
-      for (const a of queued) dispatch(a);
-    });
-    return () => {
-      live = false;
-      offDecision();
-      offAgent();
-    };
-  }, [sessionId, loadSeq]);
+  // Read again whenever the session is shown: what waits may have changed unseen.
+  useEffect(() => load(), [load]);
 
   const fail = useCallback((key: string, err: unknown) => {
     const e = toBridgeError(err);
     if (FINAL_CODES.has(e.code)) dispatch({ type: 'closed', key, code: e.code, message: e.message });
     throw e;
-  }, []);
+  }, [dispatch]);
 
   const answer = useCallback(
     async (q: QuestionRequest, answers: AskAnswer[]) => {
@@ -70,7 +47,7 @@ export function useDecisions(sessionId: string): DecisionsApi {
       const padded = q.questions.map((_, i) => answers[i] ?? { selected: [], text: '' });
       dispatch({ type: 'event', event: { type: 'question', sessionId, question: { ...q, state: 'answered', answers: padded } } });
     },
-    [sessionId, fail],
+    [sessionId, fail, dispatch],
   );
 
   const decide = useCallback(
@@ -91,13 +68,13 @@ export function useDecisions(sessionId: string): DecisionsApi {
       }
       dispatch({ type: 'event', event: { type: 'proposal', sessionId, proposal: { ...p, ...settled, sessionId } } });
     },
-    [sessionId, fail],
+    [sessionId, fail, dispatch],
   );
 
   const approve = useCallback((p: Proposal, mode: PermissionMode, note: string) => decide(p, true, mode, note), [decide]);
   const reject = useCallback((p: Proposal, feedback: string) => decide(p, false, undefined, feedback), [decide]);
-  const dismiss = useCallback((key: string) => dispatch({ type: 'dismissed', key }), []);
-  const reload = useCallback(() => setLoadSeq((n) => n + 1), []);
+  const dismiss = useCallback((key: string) => dispatch({ type: 'dismissed', key }), [dispatch]);
+  const reload = load;
 
   return { state, answer, approve, reject, dismiss, reload };
 }

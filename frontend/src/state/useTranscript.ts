@@ -1,4 +1,5 @@
-// Feeds transcriptReducer for one session: subscribes to live events first, loads the
+// Feeds transcriptReducer for one session: subscribes to its live events (through the
+// session event router) first, loads the
 // stored transcript and the pending approval cards, then replays what arrived during
 // the load. A long session opens with its latest turns (a page of about
 // PAGE_MESSAGES messages); loadOlder pages earlier turns in above them. The session's
@@ -8,6 +9,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
 import type { AgentEvent, ApprovalAnswer, PermissionEvent } from '../bridge/types';
+import { useEventRouter } from './LiveData';
 import { initialTranscript, transcriptReducer, type TranscriptAction, type TranscriptState } from './transcript';
 
 export interface TranscriptApi {
@@ -32,18 +34,18 @@ export function useTranscript(sessionId: string): TranscriptApi {
   const [state, dispatch] = useReducer(transcriptReducer, sessionId, initialTranscript);
   const [sending, setSending] = useState(false);
   const [loadSeq, setLoadSeq] = useState(0);
+  const router = useEventRouter();
 
   useEffect(() => {
     let live = true;
     let buffer: TranscriptAction[] | null = [];
     const handle = (event: AgentEvent | PermissionEvent) => {
-      if (event.sessionId !== sessionId) return;
       const action: TranscriptAction = { type: 'event', event, at: Date.now() };
       if (buffer) buffer.push(action);
       else dispatch(action);
     };
-    const offAgent = bridge.onAgentEvent(handle);
-    const offPermission = bridge.onPermissionEvent(handle);
+    const offAgent = router.on('agent', sessionId, handle);
+    const offPermission = router.on('permission', sessionId, handle);
     const flush = () => {
       const queued = buffer ?? [];
       buffer = null;
@@ -68,7 +70,7 @@ export function useTranscript(sessionId: string): TranscriptApi {
       offAgent();
       offPermission();
     };
-  }, [sessionId, loadSeq]);
+  }, [router, sessionId, loadSeq]);
 
   // Re-read the stored turns shown (from the oldest on) when the reducer asks (see
   // reloadWanted). Never while an older page loads: the two would race for the first turn.

@@ -1,8 +1,13 @@
 import '@testing-library/jest-dom/vitest';
+import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { NOW } from './fakeBridge';
 import { installLayout, resetLayout } from './layout';
+
+// React Query hands results to components on a setTimeout(0) by default, which tests
+// with fake timers would hold back: deliver them on a microtask, which act() awaits.
+notifyManager.setScheduler(queueMicrotask);
 
 // A little layout for the virtualized transcript (see layout.ts).
 installLayout();

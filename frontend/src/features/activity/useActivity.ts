@@ -1,9 +1,12 @@
 // One session's audit rows for the Activity view: filtered, paged newest first ("load
-// more" follows the cursor), and topped up with new rows when a tool call finishes.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// more" follows the cursor), and topped up with new rows when a tool call finishes
+// (topUpActivity, run by the cache rules on the session's agent events).
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import * as bridge from '../../bridge';
-import type { ActivityFilter, ActivitySummary, AuditRow } from '../../bridge/activity';
+import type { ActivityFilter, ActivityPage, ActivitySummary, AuditRow } from '../../bridge/activity';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import { queryKeys } from '../../state/queryKeys';
 
 export const PAGE_SIZE = 50;
 
@@ -22,96 +25,72 @@ export interface ActivityApi {
   retry: () => void;
 }
 
-interface State {
-  rows: AuditRow[];
-  next: number;
-  summary: ActivitySummary | null;
-  loading: boolean;
-  loadingMore: boolean;
-  error: BridgeError | null;
-}
-
-const initial: State = { rows: [], next: 0, summary: null, loading: true, loadingMore: false, error: null };
+type Pages = InfiniteData<ActivityPage, number>;
 
 export function useActivity(sessionId: string, pageSize = PAGE_SIZE): ActivityApi {
-  const [filter, setFilterState] = useState<ActivityFilter>(ANY);
-  const [state, setState] = useState<State>(initial);
-  const [attempt, setAttempt] = useState(0);
-  // Bumped whenever the listing starts over: answers for an older listing are dropped.
-  const generation = useRef(0);
+  const [filter, setFilter] = useState<ActivityFilter>(ANY);
+  const q = useInfiniteQuery({
+    queryKey: queryKeys.activity(sessionId, filter, pageSize),
+    queryFn: ({ pageParam }) => bridge.activityLog(sessionId, filter, pageParam, pageSize),
+    initialPageParam: 0,
+    getNextPageParam: (last) => (last.nextCursor === 0 ? undefined : last.nextCursor),
+  });
+  const { fetchNextPage, hasNextPage, isFetchingNextPage, isPending, refetch } = q;
 
-  useEffect(() => {
-    const gen = ++generation.current;
-    setState(initial);
-    bridge.activityLog(sessionId, filter, 0, pageSize).then(
-      (p) => gen === generation.current && setState({ ...initial, rows: p.rows, next: p.nextCursor, summary: p.summary, loading: false }),
-      (err: unknown) => gen === generation.current && setState({ ...initial, loading: false, error: toBridgeError(err) }),
-    );
-  }, [sessionId, filter, pageSize, attempt]);
-
-  // The rendered state, for handlers that must decide before updating it.
-  const current = useRef(state);
-  current.current = state;
+  const rows = useMemo(() => {
+    // A top-up may repeat a row a later page also holds: show each once.
+    const seen = new Set<number>();
+    return (q.data?.pages ?? []).flatMap((p) => p.rows).filter((r) => !seen.has(r.id) && Boolean(seen.add(r.id)));
+  }, [q.data]);
 
   const loadMore = useCallback(() => {
-    const gen = generation.current;
-    const s = current.current;
-    if (s.loading || s.loadingMore || s.next === 0) return;
-    const cursor = s.next;
-    current.current = { ...s, loadingMore: true };
-    setState((x) => ({ ...x, loadingMore: true, error: null }));
-    bridge.activityLog(sessionId, filter, cursor, pageSize).then(
-      (p) => {
-        if (gen !== generation.current) return;
-        setState((s) => {
-          const seen = new Set(s.rows.map((r) => r.id));
-          return { ...s, rows: [...s.rows, ...p.rows.filter((r) => !seen.has(r.id))], next: p.nextCursor, loadingMore: false };
-        });
-      },
-      (err: unknown) => gen === generation.current && setState((s) => ({ ...s, loadingMore: false, error: toBridgeError(err) })),
-    );
-  }, [sessionId, filter, pageSize]);
+    if (isPending || isFetchingNextPage || !hasNextPage) return;
+    void fetchNextPage();
+  }, [isPending, isFetchingNextPage, hasNextPage, fetchNextPage]);
 
-  // New tool calls: read the first page again and put the rows not yet shown on top,
-  // keeping the older pages already loaded.
-  const topUp = useCallback(() => {
-    const gen = generation.current;
-    bridge.activityLog(sessionId, filter, 0, pageSize).then(
-      (p) => {
-        if (gen !== generation.current) return;
-        setState((s) => {
-          if (s.loading) return s;
-          const newest = s.rows[0]?.id ?? 0;
-          const fresh = p.rows.filter((r) => r.id > newest);
-          // More new rows than one page: the loaded pages no longer join up, start over.
-          if (newest > 0 && fresh.length === p.rows.length && p.nextCursor !== 0) {
-            return { ...initial, rows: p.rows, next: p.nextCursor, summary: p.summary, loading: false };
-          }
-          return { ...s, rows: [...fresh, ...s.rows], next: s.rows.length === 0 ? p.nextCursor : s.next, summary: p.summary ?? s.summary };
-        });
-      },
-      () => {}, // the next call or a retry shows the error
-    );
-  }, [sessionId, filter, pageSize]);
-
-  useEffect(
-    () =>
-      bridge.onAgentEvent((e) => {
-        if (e.sessionId === sessionId && (e.type === 'tool_result' || (e.type === 'turn' && e.state !== 'running'))) topUp();
-      }),
-    [sessionId, topUp],
-  );
+  const retry = useCallback(() => void refetch(), [refetch]);
 
   return {
     filter,
-    setFilter: setFilterState,
-    rows: state.rows,
-    summary: state.summary,
-    loading: state.loading,
-    loadingMore: state.loadingMore,
-    hasMore: state.next !== 0,
-    error: state.error,
+    setFilter,
+    rows,
+    summary: q.data?.pages[0]?.summary ?? null,
+    loading: isPending && !q.isError,
+    loadingMore: isFetchingNextPage,
+    hasMore: Boolean(hasNextPage),
+    error: q.error ? toBridgeError(q.error) : null,
     loadMore,
-    retry: () => setAttempt((n) => n + 1),
+    retry,
   };
+}
+
+/** Whether an agent event may have added audit rows. */
+export function addsActivity(e: { type: string; state?: string }): boolean {
+  return e.type === 'tool_result' || (e.type === 'turn' && e.state !== 'running');
+}
+
+/**
+ * New tool calls: for every listing of the session in the cache, reads the first page
+ * again and puts the rows not yet shown on top, keeping the older pages already loaded.
+ */
+export function topUpActivity(client: QueryClient, sessionId: string): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: queryKeys.activityAll(sessionId) })) {
+    const [, , , filter, pageSize] = query.queryKey as ReturnType<typeof queryKeys.activity>;
+    bridge.activityLog(sessionId, filter, 0, pageSize).then(
+      (p) => client.setQueryData<Pages>(query.queryKey, (data) => (data ? topUp(data, p) : data)),
+      () => {}, // the next call or a retry shows the error
+    );
+  }
+}
+
+function topUp(data: Pages, p: ActivityPage): Pages {
+  const first = data.pages[0];
+  if (!first) return data;
+  const newest = first.rows[0]?.id ?? 0;
+  const fresh = p.rows.filter((r) => r.id > newest);
+  // More new rows than one page: the loaded pages no longer join up, start over.
+  if (newest > 0 && fresh.length === p.rows.length && p.nextCursor !== 0) return { pages: [p], pageParams: [0] };
+  if (first.rows.length === 0) return { pages: [p, ...data.pages.slice(1)], pageParams: data.pageParams };
+  const top: ActivityPage = { ...first, rows: [...fresh, ...first.rows], summary: p.summary ?? first.summary };
+  return { pages: [top, ...data.pages.slice(1)], pageParams: data.pageParams };
 }

@@ -1,9 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
 import { NOW, bridgeModule as bridge, project, resetFakeBridge, session, type FakeBackend } from '../../test/fakeBridge';
-import { renderApp } from '../../test/render';
-import { App } from './App';
+import { renderApp, renderRoot } from '../../test/render';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
 
@@ -23,7 +22,7 @@ describe('App shell', () => {
     bridge.info.mockRejectedValueOnce(
       new BridgeError('SCHEMA_TOO_NEW', 'The database was written by PI-Desktop 0.9. Install that version or newer.'),
     );
-    render(<App />);
+    renderRoot();
     const screenAlert = await screen.findByRole('alert');
     expect(screenAlert).toHaveTextContent('The database was written by PI-Desktop 0.9. Install that version or newer.');
     expect(screenAlert).toHaveTextContent('SCHEMA_TOO_NEW');
@@ -34,7 +33,7 @@ describe('App shell', () => {
 
   it('shows STORAGE_CORRUPT with its own heading', async () => {
     bridge.info.mockRejectedValueOnce(new BridgeError('STORAGE_CORRUPT', 'Move pi.db aside and restart.'));
-    render(<App />);
+    renderRoot();
     expect(await screen.findByRole('heading', { name: 'The database is damaged' })).toBeInTheDocument();
     expect(screen.getByText('Move pi.db aside and restart.')).toBeInTheDocument();
   });

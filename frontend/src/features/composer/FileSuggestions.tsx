@@ -78,7 +78,7 @@ export function useFileSuggestions(
     }
   }, [mention]);
 
-  const files = open && results ? results.files : [];
+  const files = useMemo(() => (open && results ? results.files : []), [open, results]);
 
   const pick = useCallback(
     (path: string) => {

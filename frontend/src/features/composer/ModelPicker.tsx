@@ -1,9 +1,10 @@
 // The composer's model picker: which saved provider this session's next turns use.
 // "Default" follows the default provider; choosing one pins it to the session.
 import { Bot, ChevronDown } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import * as bridge from '../../bridge';
-import type { ProviderList } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 import { useToasts } from '../../state/ToastContext';
 import { useMenu, type MenuItem } from '../../ui/Menu';
 
@@ -15,34 +16,29 @@ export interface ModelPickerProps {
 
 export function ModelPicker({ sessionId, onOpenSettings }: ModelPickerProps) {
   const { reportError } = useToasts();
-  const [list, setList] = useState<ProviderList | null>(null);
+  const client = useQueryClient();
+  // Both re-read on providers:changed (features/app/cacheRules).
+  const listQuery = useQuery({ queryKey: queryKeys.providers, queryFn: bridge.listProviders });
+  const chosenKey = queryKeys.sessionProvider(sessionId);
   /** "" = the session follows the default. */
-  const [chosen, setChosen] = useState<string | null>(null);
+  const chosenQuery = useQuery({ queryKey: chosenKey, queryFn: () => bridge.getSessionProvider(sessionId) });
+  const list = listQuery.data ?? null;
+  const chosen = chosenQuery.data ?? null;
 
-  const reload = useCallback(async () => {
-    try {
-      const [l, c] = await Promise.all([bridge.listProviders(), bridge.getSessionProvider(sessionId)]);
-      setList(l);
-      setChosen(c);
-    } catch (err) {
-      reportError(err);
-    }
-  }, [sessionId, reportError]);
-
+  const loadError = listQuery.error ?? chosenQuery.error;
   useEffect(() => {
-    void reload();
-    return bridge.onProvidersChanged(() => void reload());
-  }, [reload]);
+    if (loadError) reportError(loadError);
+  }, [loadError, reportError]);
 
   const choose = async (providerId: string) => {
     const before = chosen;
-    setChosen(providerId);
+    client.setQueryData(chosenKey, providerId);
     try {
       await bridge.setSessionProvider(sessionId, providerId);
     } catch (err) {
-      setChosen(before);
+      client.setQueryData(chosenKey, before);
       reportError(err);
-      void reload();
+      void client.invalidateQueries({ queryKey: queryKeys.providers });
     }
   };
 

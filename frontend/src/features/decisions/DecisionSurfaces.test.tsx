@@ -1,8 +1,9 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
 import { bridgeModule as bridge, proposalRaw, questionRaw, resetFakeBridge, type FakeBackend } from '../../test/fakeBridge';
+import { renderWithData } from '../../test/render';
 import { DecisionSurfaces } from './DecisionSurfaces';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
@@ -12,7 +13,7 @@ let backend: FakeBackend;
 function setup(seed: Parameters<typeof resetFakeBridge>[0] = {}) {
   backend = resetFakeBridge(seed);
   const user = userEvent.setup();
-  render(<DecisionSurfaces sessionId="s1" />);
+  renderWithData(<DecisionSurfaces sessionId="s1" />);
   return user;
 }
 

@@ -1,11 +1,13 @@
 // The session's review records (spec §4c) for the Review pane and the transcript's
-// inline rows: one list per session, read from ReviewChanges (never recomputed from
-// git), re-read when a tool result carries review evidence or a turn ends, and
-// updated in place by a rollback.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+// inline rows: one cached list per session, read from ReviewChanges (never recomputed
+// from git), invalidated when a tool result carries review evidence or a turn ends (see
+// features/app/cacheRules), and updated in place by a rollback.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { AgentEvent, ReviewChange } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 
 export interface ReviewApi {
   /** Oldest first, so grouped by message the newest comes last. */
@@ -18,12 +20,7 @@ export interface ReviewApi {
   rollback: (snapshotId: string) => Promise<ReviewChange[]>;
 }
 
-interface State {
-  sessionId: string;
-  changes: ReviewChange[];
-  loaded: boolean;
-  error: BridgeError | null;
-}
+const none: ReviewChange[] = [];
 
 /** Replaces the listed records by snapshot id, keeping the order. */
 function merge(list: ReviewChange[], updated: ReviewChange[]): ReviewChange[] {
@@ -37,37 +34,27 @@ export function touchesReview(e: AgentEvent): boolean {
 }
 
 export function useReviewChanges(sessionId: string): ReviewApi {
-  const [state, setState] = useState<State>({ sessionId, changes: [], loaded: false, error: null });
-  // Only the newest read lands: a slow answer never overwrites a fresher one.
-  const seq = useRef(0);
+  const client = useQueryClient();
+  const key = queryKeys.review(sessionId);
+  const q = useQuery({ queryKey: key, queryFn: () => bridge.reviewChanges(sessionId, '') });
+  const { refetch } = q;
 
-  const reload = useCallback(() => {
-    const mine = ++seq.current;
-    bridge.reviewChanges(sessionId, '').then(
-      (changes) => mine === seq.current && setState({ sessionId, changes, loaded: true, error: null }),
-      (err: unknown) =>
-        mine === seq.current && setState((s) => ({ ...(s.sessionId === sessionId ? s : { sessionId, changes: [] }), loaded: true, error: toBridgeError(err) })),
-    );
-  }, [sessionId]);
-
-  useEffect(() => {
-    reload();
-    return bridge.onAgentEvent((e) => {
-      if (e.sessionId === sessionId && touchesReview(e)) reload();
-    });
-  }, [sessionId, reload]);
+  const reload = useCallback(() => void refetch(), [refetch]);
 
   const rollback = useCallback(
     async (snapshotId: string) => {
       const changed = await bridge.rollbackChange(sessionId, snapshotId);
-      seq.current++; // a read that started before the rollback is stale
-      setState((s) => (s.sessionId === sessionId ? { ...s, changes: merge(s.changes, changed) } : s));
+      const k = queryKeys.review(sessionId);
+      // A read that started before the rollback is stale.
+      await client.cancelQueries({ queryKey: k, exact: true });
+      client.setQueryData<ReviewChange[]>(k, (list) => (list ? merge(list, changed) : list));
       return changed;
     },
-    [sessionId],
+    [client, sessionId],
   );
 
-  const current = state.sessionId === sessionId ? state : { changes: [], loaded: false, error: null };
-  const byId = useMemo(() => Object.fromEntries(current.changes.map((c) => [c.snapshotId, c])), [current.changes]);
-  return { changes: current.changes, byId, loaded: current.loaded, error: current.error, reload, rollback };
+  const changes = q.data ?? none;
+  const byId = useMemo(() => Object.fromEntries(changes.map((c) => [c.snapshotId, c])), [changes]);
+  const loaded = q.data !== undefined || q.isError;
+  return { changes, byId, loaded, error: q.error ? toBridgeError(q.error) : null, reload, rollback };
 }

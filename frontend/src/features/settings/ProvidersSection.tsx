@@ -1,10 +1,12 @@
 // Settings → Models: the saved model providers (add, edit, remove, test, default).
 // Keys are never shown: each provider says only whether a key is saved and where.
 import { Info, Plus } from 'lucide-react';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
-import { toBridgeError, type BridgeError } from '../../bridge/errors';
-import type { ProviderList, ProviderProfile, ProviderTestResult } from '../../bridge/types';
+import { toBridgeError } from '../../bridge/errors';
+import type { ProviderProfile, ProviderTestResult } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 import { useToasts } from '../../state/ToastContext';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
@@ -21,24 +23,15 @@ type Editing = string | null;
 export function ProvidersSection() {
   const { reportError } = useToasts();
   const confirm = useConfirm();
-  const [list, setList] = useState<ProviderList | null>(null);
-  const [loadError, setLoadError] = useState<BridgeError | null>(null);
+  const client = useQueryClient();
+  // Re-read on providers:changed (features/app/cacheRules) and after every action here.
+  const q = useQuery({ queryKey: queryKeys.providers, queryFn: bridge.listProviders });
+  const list = q.data ?? null;
+  const loadError = q.error ? toBridgeError(q.error) : null;
   const [editing, setEditing] = useState<Editing>(null);
   const [tests, setTests] = useState<Record<string, ProviderTestResult | 'testing'>>({});
 
-  const reload = useCallback(async () => {
-    try {
-      setList(await bridge.listProviders());
-      setLoadError(null);
-    } catch (err) {
-      setLoadError(toBridgeError(err));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-    return bridge.onProvidersChanged(() => void reload());
-  }, [reload]);
+  const reload = () => client.invalidateQueries({ queryKey: queryKeys.providers });
 
   const run = async (action: () => Promise<void>) => {
     try {

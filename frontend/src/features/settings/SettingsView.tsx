@@ -1,10 +1,12 @@
 import { ArrowLeft, Check } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError } from '../../bridge/errors';
 import type { AppInfo, PermissionMode, Settings, ThemeSetting } from '../../bridge/types';
 import { PERMISSION_MODES, THEMES, parseTimeoutSeconds } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
+import { queryKeys } from '../../state/queryKeys';
 import { useToasts } from '../../state/ToastContext';
 import { Button, IconButton } from '../../ui/Button';
 import { Segmented } from '../../ui/Segmented';
@@ -46,31 +48,25 @@ const FIELDS: readonly Field[] = [
 export function SettingsView({ onClose }: { onClose: () => void }) {
   const app = useApp();
   const { reportError } = useToasts();
-  const [info, setInfo] = useState<AppInfo | null>(null);
+  // Read afresh each time the view opens; the form starts from that read.
+  const settingsQuery = useQuery({ queryKey: queryKeys.settings, queryFn: bridge.getSettings, refetchOnMount: 'always' });
+  const infoQuery = useQuery({ queryKey: queryKeys.info, queryFn: bridge.info, refetchOnMount: 'always' });
+  const fresh = settingsQuery.isFetchedAfterMount && infoQuery.isFetchedAfterMount;
+  const loaded = fresh ? settingsQuery.data : undefined;
+  const info = fresh ? (infoQuery.data ?? null) : null;
+  const failed = settingsQuery.error ?? infoQuery.error;
+  const loadError = failed ? toBridgeError(failed) : null;
   const [saved, setSaved] = useState<Draft | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<{ message: string; code: string } | null>(null);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
-  const [loadError, setLoadError] = useState<{ message: string; code: string } | null>(null);
 
   useEffect(() => {
-    let live = true;
-    Promise.all([bridge.getSettings(), bridge.info()]).then(
-      ([s, i]) => {
-        if (!live) return;
-        setInfo(i);
-        setSaved(toDraft(s));
-        setDraft(toDraft(s));
-      },
-      (err: unknown) => {
-        if (live) setLoadError(toBridgeError(err));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+    if (!loaded || saved !== null) return;
+    setSaved(toDraft(loaded));
+    setDraft(toDraft(loaded));
+  }, [loaded, saved]);
 
   const set = <K extends Field>(field: K, value: Draft[K]) => {
     setDraft((d) => (d ? { ...d, [field]: value } : d));

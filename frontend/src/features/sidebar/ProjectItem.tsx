@@ -1,7 +1,9 @@
 import { ChevronRight, Folder, FolderOpen, GitBranch, MoreHorizontal, Plus, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import * as bridge from '../../bridge';
 import type { Project } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 import { isExpanded } from '../../state/workspace';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { IconButton } from '../../ui/Button';
@@ -31,7 +33,9 @@ export function ProjectItem({ project }: { project: Project }) {
   };
 
   // Whether the folder is a git repository: asked the first time the menu opens.
-  const [isGit, setIsGit] = useState<boolean | undefined>(undefined);
+  // Unknown (undefined): no isolated option, and ask again when the menu next opens.
+  const gitQuery = useQuery({ queryKey: queryKeys.projectIsGit(project.id), queryFn: () => bridge.projectIsGit(project.id), enabled: false });
+  const isGit = gitQuery.data;
   const menu = useMenu(`Actions for ${project.name}`, [
     { label: 'New session', icon: <Plus size={14} aria-hidden="true" />, onSelect: () => void ws.newSession(project.id) },
     ...(isGit
@@ -45,18 +49,10 @@ export function ProjectItem({ project }: { project: Project }) {
     { label: 'Remove project', icon: <Trash2 size={14} aria-hidden="true" />, danger: true, onSelect: () => void askRemove() },
   ]);
 
+  const { refetch: askGit } = gitQuery;
   useEffect(() => {
-    if (!menu.open || isGit !== undefined) return;
-    let live = true;
-    bridge.projectIsGit(project.id).then(
-      (git) => live && setIsGit(git),
-      // Unknown: no isolated option, and ask again next time.
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [menu.open, isGit, project.id]);
+    if (menu.open && isGit === undefined) void askGit();
+  }, [menu.open, isGit, askGit]);
 
   const listId = `project-sessions-${project.id}`;
   return (

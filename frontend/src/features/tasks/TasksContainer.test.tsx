@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
 import * as norm from '../../bridge/normalize';
 import type { TaskOutput } from '../../bridge/types';
 import { NOW, bridgeModule as bridge, resetFakeBridge, type FakeBackend } from '../../test/fakeBridge';
+import { renderWithData } from '../../test/render';
 import { TasksContainer } from './TasksContainer';
 import { TasksProvider, useTasks, type TasksApi } from './TasksContext';
 
@@ -61,7 +62,7 @@ function Harness({ sessionId = 's1' }: { sessionId?: string }) {
 }
 
 async function mount(sessionId = 's1') {
-  const view = render(<Harness sessionId={sessionId} />);
+  const view = renderWithData(<Harness sessionId={sessionId} />);
   await advance();
   return view;
 }

@@ -4,6 +4,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type Dispatch, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { BridgeError, toBridgeError } from '../../bridge/errors';
+import { useEventRouter } from '../../state/LiveData';
+import { ANY_SESSION } from '../../state/sessionEvents';
 import { emptySession, initialTasksState, removeRefusal, tasksReducer, type SessionTasks, type TasksAction } from './tasksState';
 
 export interface LoadErrors {
@@ -37,17 +39,18 @@ export function TasksProvider({ children }: { children: ReactNode }) {
     stateRef.current = state;
   }, [state]);
 
+  const router = useEventRouter();
   useEffect(() => {
-    const offTasks = bridge.onTaskEvent((e) => {
+    const offTasks = router.on('task', ANY_SESSION, (e) => {
       if (e.type === 'task_started') dispatch({ type: 'started', task: e.task, now: Date.now() });
       else if (e.type === 'task_exited') dispatch({ type: 'exited', task: e.task, now: Date.now() });
     });
-    const offTodos = bridge.onTodos((e) => dispatch({ type: 'todos', sessionId: e.sessionId, todos: e.todos, now: Date.now() }));
+    const offTodos = router.on('todos', ANY_SESSION, (e) => dispatch({ type: 'todos', sessionId: e.sessionId, todos: e.todos, now: Date.now() }));
     return () => {
       offTasks();
       offTodos();
     };
-  }, []);
+  }, [router]);
 
   const setError = useCallback((sessionId: string, part: keyof LoadErrors, err: BridgeError | null) => {
     setErrors((prev) => {

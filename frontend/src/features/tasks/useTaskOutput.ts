@@ -1,11 +1,14 @@
 // Reads the one open output preview: at once, then again REFRESH_MS after the previous
-// read settled while the task runs. Nothing is read while the preview is hidden
-// (collapsed container, other tab). A read that settles after the selection changed is
-// dropped, so one task's log never shows under another.
-import { useCallback, useEffect, useState } from 'react';
+// read settled while the task runs (the query's refetch interval restarts whenever a
+// read settles). Nothing is read while the preview is hidden (collapsed container,
+// other tab). A read still on its way when the selection changes is cancelled, so one
+// task's log never shows under another and a reopened preview reads afresh.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { TaskOutput } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 import { isTerminal, REFRESH_MS } from './tasksState';
 
 export interface TaskOutputState {
@@ -15,41 +18,28 @@ export interface TaskOutputState {
   retry: () => void;
 }
 
-interface Read {
-  key: string;
-  output: TaskOutput | null;
-  error: BridgeError | null;
-}
-
 export function useTaskOutput(sessionId: string, taskId: string | null, active: boolean): TaskOutputState {
-  const key = taskId === null ? '' : `${sessionId}\u0000${taskId}`;
-  const [read, setRead] = useState<Read>({ key: '', output: null, error: null });
-  const [attempt, setAttempt] = useState(0);
+  const client = useQueryClient();
+  const q = useQuery({
+    queryKey: queryKeys.taskOutput(sessionId, taskId ?? ''),
+    queryFn: () => bridge.taskOutput(sessionId, taskId ?? ''),
+    enabled: active && taskId !== null,
+    // Always read when shown: the log grew while it was hidden.
+    staleTime: 0,
+    refetchOnMount: 'always',
+    // Keep the last output on screen after an error; the error says why it stopped refreshing.
+    refetchInterval: (query) => (query.state.status === 'error' || (query.state.data && isTerminal(query.state.data.task.state)) ? false : REFRESH_MS),
+    refetchIntervalInBackground: true,
+  });
 
   useEffect(() => {
-    if (!active || taskId === null) return;
-    let current = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = async () => {
-      try {
-        const output = await bridge.taskOutput(sessionId, taskId);
-        if (!current) return;
-        setRead({ key, output, error: null });
-        if (!isTerminal(output.task.state)) timer = setTimeout(() => void run(), REFRESH_MS);
-      } catch (err) {
-        if (!current) return;
-        // Keep the last output on screen; the error says why it stopped refreshing.
-        setRead((prev) => ({ key, output: prev.key === key ? prev.output : null, error: toBridgeError(err) }));
-      }
-    };
-    void run();
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [sessionId, taskId, key, active, attempt]);
+    if (taskId === null || !active) return;
+    const key = queryKeys.taskOutput(sessionId, taskId);
+    return () => void client.cancelQueries({ queryKey: key, exact: true });
+  }, [client, sessionId, taskId, active]);
 
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  const mine = read.key === key && key !== '';
-  return { output: mine ? read.output : null, error: mine ? read.error : null, retry };
+  const { refetch } = q;
+  const retry = useCallback(() => void refetch(), [refetch]);
+  if (taskId === null) return { output: null, error: null, retry };
+  return { output: q.data ?? null, error: q.error ? toBridgeError(q.error) : null, retry };
 }

@@ -11,6 +11,7 @@ export const Markdown = memo(function Markdown({ source }: { source: string }) {
   const deferred = useDeferredValue(source);
   // Code blocks render again, highlighted, once the highlighter has loaded.
   const highlighted = useSyncExternalStore(onHighlighter, highlighterReady);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `highlighted` changes what renderMarkdown returns
   const html = useMemo(() => renderMarkdown(deferred), [deferred, highlighted]);
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
     const a = (e.target as Element).closest?.('a');

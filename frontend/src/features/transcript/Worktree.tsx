@@ -1,13 +1,16 @@
 // Isolated sessions (git worktrees): the branch + Merge button in the session header,
 // the merge preview dialog, and the notice about the project's setup command.
 import { AlertTriangle, GitBranch, GitMerge, X } from 'lucide-react';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import { sessionBranch, type MergePreview, type MergeResult, type Session, type WorktreeSetupEvent } from '../../bridge/types';
 import { Button, IconButton } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { escapeName } from '../../lib/names';
+import { queryKeys } from '../../state/queryKeys';
+import { useSessionEvent } from '../../state/LiveData';
 
 export const WorktreeCode = {
   Conflict: 'WORKTREE_CONFLICT',
@@ -51,37 +54,24 @@ export function WorktreeHeader({ session }: { session: Session }) {
   );
 }
 
-type LoadState =
-  | { phase: 'loading' }
-  | { phase: 'failed'; error: BridgeError }
-  | { phase: 'ready'; preview: MergePreview };
-
 export function MergeDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
-  const [load, setLoad] = useState<LoadState>({ phase: 'loading' });
+  const client = useQueryClient();
+  const key = queryKeys.mergePreview(sessionId);
+  // Read each time the dialog opens, and dropped when it closes: a token is never reused.
+  const q = useQuery({ queryKey: key, queryFn: () => bridge.mergePreview(sessionId), refetchOnMount: 'always', gcTime: 0 });
   const [merging, setMerging] = useState(false);
   const [mergeError, setMergeError] = useState<BridgeError | null>(null);
   const [result, setResult] = useState<MergeResult | null>(null);
-  const [generation, setGeneration] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setLoad({ phase: 'loading' });
-    bridge.mergePreview(sessionId).then(
-      (preview) => live && setLoad({ phase: 'ready', preview }),
-      (err: unknown) => live && setLoad({ phase: 'failed', error: toBridgeError(err) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [sessionId, generation]);
 
   const refresh = useCallback(() => {
     setMergeError(null);
     setResult(null);
-    setGeneration((g) => g + 1);
-  }, []);
+    // Back to "loading": the old preview (and its token) must not stay on screen.
+    void client.resetQueries({ queryKey: queryKeys.mergePreview(sessionId), exact: true });
+  }, [client, sessionId]);
 
-  const preview = load.phase === 'ready' ? load.preview : null;
+  const preview: MergePreview | null = q.isFetching && !q.isFetchedAfterMount ? null : (q.data ?? null);
+  const loadError = preview === null && q.isError && !q.isFetching ? toBridgeError(q.error) : null;
   const doMerge = async () => {
     if (!preview) return;
     setMerging(true);
@@ -112,9 +102,9 @@ export function MergeDialog({ sessionId, onClose }: { sessionId: string; onClose
         </>
       }
     >
-      {load.phase === 'loading' && <p className="muted" role="status">Loading the merge preview…</p>}
-      {load.phase === 'failed' && (
-        <ErrorBlock error={load.error} action={<Button size="sm" onClick={refresh}>Try again</Button>} />
+      {preview === null && loadError === null && <p className="muted" role="status">Loading the merge preview…</p>}
+      {loadError && (
+        <ErrorBlock error={loadError} action={<Button size="sm" onClick={refresh}>Try again</Button>} />
       )}
       {preview && (
         <>
@@ -285,15 +275,10 @@ function ErrorBlock({ error, lead, files = [], action }: { error: BridgeError; l
 export function WorktreeSetupNotice({ sessionId }: { sessionId: string }) {
   const [event, setEvent] = useState<WorktreeSetupEvent | null>(null);
   const [dismissed, setDismissed] = useState(false);
-  useEffect(
-    () =>
-      bridge.onWorktreeSetup((e) => {
-        if (e.sessionId !== sessionId) return;
-        setEvent(e);
-        setDismissed(false);
-      }),
-    [sessionId],
-  );
+  useSessionEvent('worktree', sessionId, (e) => {
+    setEvent(e);
+    setDismissed(false);
+  });
   if (!event || dismissed) return null;
   if (event.state === 'running') {
     return (

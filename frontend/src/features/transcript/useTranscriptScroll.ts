@@ -159,7 +159,9 @@ export function useTranscriptScroll(
     [items, virtualizer],
   );
 
-  // Focus the revealed row once it is in the DOM.
+  // Focus the revealed row once it is in the DOM: after every render on purpose, as the
+  // row may reach the DOM some renders after the reveal.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     if (revealKey === null) return;
     const row = ref.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(revealKey)}"]`);

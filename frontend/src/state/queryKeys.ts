@@ -1,0 +1,26 @@
+// Every query key of the app, in one place: the event router invalidates by these, so a
+// new screen that reads data adds its key here and its invalidation rule in LiveData.tsx.
+// Session data sits under ['session', id] so a session's whole cache goes in one call.
+import type { ActivityFilter } from '../bridge/activity';
+
+export const queryKeys = {
+  info: ['info'] as const,
+  settings: ['settings'] as const,
+  /** The saved providers; sessionProvider sits under it, so both refresh together. */
+  providers: ['providers'] as const,
+  sessionProvider: (sessionId: string) => ['providers', 'session', sessionId] as const,
+  projects: ['projects'] as const,
+  projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
+  /** Every session list, active and archived. */
+  sessionLists: ['sessions'] as const,
+  /** Active sessions of a project ("" = temporary sessions). */
+  sessions: (projectId: string) => ['sessions', 'active', projectId] as const,
+  archived: ['sessions', 'archived'] as const,
+  session: (sessionId: string) => ['session', sessionId] as const,
+  review: (sessionId: string) => ['session', sessionId, 'review'] as const,
+  activityAll: (sessionId: string) => ['session', sessionId, 'activity'] as const,
+  activity: (sessionId: string, filter: ActivityFilter, pageSize: number) => ['session', sessionId, 'activity', filter, pageSize] as const,
+  taskOutput: (sessionId: string, taskId: string) => ['session', sessionId, 'taskOutput', taskId] as const,
+  mergePreview: (sessionId: string) => ['session', sessionId, 'mergePreview'] as const,
+  files: (sessionId: string, query: string, limit: number) => ['session', sessionId, 'files', query, limit] as const,
+};
