@@ -129,7 +129,16 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err)
 	}
-	binding, worktreeEnv, err := c.bindIn(ctx, view, req.SessionID)
+	tool, known := c.registry.Lookup(req.Tool)
+	var spec tools.Spec
+	if known {
+		spec = tool.Spec()
+	}
+	// A control tool (a checklist, a question, a mode switch) names no path
+	// and starts nothing: it needs the session's mode, not its folders, so a
+	// workspace deleted mid-turn leaves asktool to ask the user about it.
+	control := known && spec.Class.Control() && spec.Shape == tools.NoPath && spec.PathArg == ""
+	binding, worktreeEnv, err := c.bindFor(ctx, view, req.SessionID, control)
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
@@ -140,11 +149,6 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	mode := permission.Effective(req.PermissionOverride, binding.Session.PermissionMode, settings.DefaultPermissionMode)
 	st.row.PermissionMode = mode
-	tool, known := c.registry.Lookup(req.Tool)
-	var spec tools.Spec
-	if known {
-		spec = tool.Spec()
-	}
 	// Mode switches and submissions happen at a batch boundary only (spec
 	// §10.1): such a call beside others runs not at all.
 	if spec.Exclusive && req.BatchSize > 1 {
@@ -171,9 +175,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		return tools.Failure(verr)
 	}
 
-	resolver, err := c.resolverFor(ctx, binding, settings.InlineVisualizations)
-	if err != nil {
-		return tools.Failure(err)
+	var resolver *pathguard.Resolver
+	if !control {
+		if resolver, err = c.resolverFor(ctx, binding, settings.InlineVisualizations); err != nil {
+			return tools.Failure(err)
+		}
 	}
 	spelling, explicit, err := pathArgument(spec, fields)
 	if err != nil {
@@ -266,11 +272,15 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if call.Target != nil {
 		lockKey = resolver.Key(*call.Target)
 	}
-	done, err := c.admission.admit(ctx, req.SessionID, []string{lockKey}, spec.Mutates)
-	if err != nil {
-		return tools.Failure(err)
+	// A control tool may wait on the user for as long as they take: it
+	// holds no admission slot meanwhile (it touches nothing to serialise).
+	if !control {
+		done, err := c.admission.admit(ctx, req.SessionID, []string{lockKey}, spec.Mutates)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		defer done()
 	}
-	defer done()
 	if call.Target != nil {
 		// Canonicalise again right before running: an approval never skips
 		// resolution, and a link swapped in meanwhile must not redirect us.

@@ -35,6 +35,16 @@ func (c *Core) bindIn(ctx context.Context, v configView, sessionID string) (sess
 	return b, worktree.Env(wt, port), nil
 }
 
+// bindFor is bindIn for a call: a control tool gets the session's binding
+// without the worktree's port block or environment, which it never uses.
+func (c *Core) bindFor(ctx context.Context, v configView, sessionID string, control bool) (session.Binding, []string, error) {
+	if !control {
+		return c.bindIn(ctx, v, sessionID)
+	}
+	b, _, err := c.workspaceIn(ctx, v, sessionID)
+	return b, nil, err
+}
+
 // workspace resolves a session's roots without side effects: bind's rules,
 // minus the port block an isolated session's tools need.
 func (c *Core) workspace(ctx context.Context, sessionID string) (session.Binding, worktree.Worktree, error) {
