@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
@@ -158,13 +159,13 @@ func (r *run) toolSearch(args json.RawMessage, mode string, o *tools.Outcome) to
 	}
 	if len(r.catalog) == 0 {
 		o.Decision = decisionDeny
-		return tools.Failure(errs.New(errs.ToolNotFound, "there are no on-demand tools in %s mode; use the tools you have", modeName(mode)))
+		return tools.Failure(errs.New(errs.ToolNotFound, "there are no on-demand tools in %s mode; use the tools you have", permission.ModeName(mode)))
 	}
 	matches, unknown := searchCatalog(r.catalog, query, limit)
 	if len(matches) == 0 {
 		msg := fmt.Sprintf("no on-demand tool matches %q", strings.TrimSpace(query))
 		if len(unknown) > 0 {
-			msg = fmt.Sprintf("%s is not an on-demand tool of %s mode", strings.Join(unknown, ", "), modeName(mode))
+			msg = fmt.Sprintf("%s is not an on-demand tool of %s mode", strings.Join(unknown, ", "), permission.ModeName(mode))
 		}
 		return tools.Failure(errs.New(errs.ToolNotFound, "%s; the catalog has %s. Query a name, select:Name1,Name2, or words from a tool's purpose",
 			msg, catalogList(r.catalog)).With("query", query))
@@ -177,7 +178,7 @@ func (r *run) toolSearch(args json.RawMessage, mode string, o *tools.Outcome) to
 		r.active[d.Name] = true
 	}
 	if len(unknown) > 0 {
-		fmt.Fprintf(&b, "\nNot in the catalog of %s mode: %s.", modeName(mode), strings.Join(unknown, ", "))
+		fmt.Fprintf(&b, "\nNot in the catalog of %s mode: %s.", permission.ModeName(mode), strings.Join(unknown, ", "))
 	}
 	r.toolsChanged = true
 	return tools.Result{OK: true, Content: b.String(), Details: map[string]any{"addedToolNames": names, "query": query}}

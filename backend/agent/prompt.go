@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
@@ -65,7 +66,7 @@ func BuildPrompt(in PromptInput) string {
 			"It renders after the turn, sandboxed: no network, no external scripts or files. Preloaded: D3 v7 as d3, and " +
 			"viz.bar|line|scatter(elementId, rows, {x, y}), viz.chart(elementId, {type, data, ...}), viz.render(elementId, (selection, {width, height}) => ...).\n")
 	}
-	fmt.Fprintf(&b, "- Operating mode: %s\n", modeName(info.OperatingMode))
+	fmt.Fprintf(&b, "- Operating mode: %s\n", permission.ModeName(info.OperatingMode))
 	fmt.Fprintf(&b, "- Today's date: %s\n", in.Today.Format("2006-01-02"))
 
 	b.WriteString("\n# How to work\n")
@@ -146,16 +147,6 @@ func platformName(goos string) string {
 		return "unknown"
 	}
 	return goos
-}
-
-func modeName(m string) string {
-	switch m {
-	case api.ModePlan:
-		return "Plan"
-	case api.ModeGoal:
-		return "Goal"
-	}
-	return "Agent"
 }
 
 // Prompt returns the system prompt a turn in sessionID would start with

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
@@ -159,7 +160,7 @@ func (r *run) submit(ctx context.Context, c *prepared, kind string, args json.Ra
 		}
 		return tools.Result{OK: true, Fields: fields, Content: fmt.Sprintf(
 			"The user did not approve the %s %q (saved at %s). Their feedback:\n\n%s\n\nYou are still in %s mode. Revise the %s to address the feedback and submit it again with %s, alone in its response.",
-			kind, p.Title, p.Path, fb, modeName(kind), kind, c.tool)}
+			kind, p.Title, p.Path, fb, permission.ModeName(kind), kind, c.tool)}
 	}
 	res := tools.Failure(errs.New(errs.ToolAborted, "the turn was stopped before the user decided on the %s; it is saved at %s, "+
 		"so submit it again with %s if it is still wanted", kind, p.Path, c.tool))
@@ -225,7 +226,7 @@ func (a *Agent) ResolveProposal(ctx context.Context, d ProposalDecision) (Propos
 		return Proposal{}, err
 	}
 	if info.OperatingMode != p.Kind {
-		return Proposal{}, stale(d, fmt.Sprintf("the session is in %s mode now, not %s", modeName(info.OperatingMode), modeName(p.Kind)))
+		return Proposal{}, stale(d, fmt.Sprintf("the session is in %s mode now, not %s", permission.ModeName(info.OperatingMode), permission.ModeName(p.Kind)))
 	}
 	p.State, p.PermissionMode = ProposalApproved, d.PermissionMode
 	if err := a.st.resolveProposal(ctx, p); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
@@ -114,7 +115,7 @@ func (r *run) enterMode(ctx context.Context, c *prepared, target string, o *tool
 	return tools.Result{OK: true, Content: fmt.Sprintf("The session is now in %s mode. %s with Read, Glob, Grep and read-only Bash commands; "+
 		"Write and Edit are refused in this mode. When it is ready, call %s alone in its response with a title, the document as Markdown "+
 		"and the question for the user. The user approves it (you then continue in Agent mode) or replies with feedback.",
-		modeName(target), upperFirst(what), submit)}
+		permission.ModeName(target), upperFirst(what), submit)}
 }
 
 func upperFirst(s string) string {

@@ -101,7 +101,8 @@ func TestEveryChangeIsAnnouncedOnceByItsOperation(t *testing.T) {
 		}, []string{"providers:changed null"}},
 		{"SetDefaultProvider", func() error { return core.SetDefaultProvider(ctx, prov.ID) }, []string{"providers:changed null"}},
 		{"RemoveProvider", func() error { return core.RemoveProvider(ctx, prov.ID) }, []string{"providers:changed null"}},
-		{"DeleteSession", func() error { return core.DeleteSession(ctx, s.ID) }, []string{`sessions:changed {"sessionId":"` + s.ID + `","projectId":""}`}},
+		{"SetProjectSetup", func() error { _, err := core.SetProjectSetup(ctx, p.ID, "npm ci"); return err }, []string{"projects:changed null"}},
+		{"DeleteSession", func() error { return core.DeleteSession(ctx, s.ID) }, []string{changed}},
 		{"RemoveProject", func() error { return core.RemoveProject(ctx, p.ID) }, []string{"projects:changed null"}},
 	}
 	for _, tt := range tests {

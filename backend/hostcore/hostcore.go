@@ -283,7 +283,8 @@ func (c *Core) Info() api.AppInfo {
 // pending approvals and forgetting its grants, and announces it
 // (sessions:changed).
 func (c *Core) DeleteSession(ctx context.Context, id string) error {
-	if _, err := c.sessions.Get(ctx, id); err != nil {
+	gone, err := c.sessions.Get(ctx, id)
+	if err != nil {
 		return err
 	}
 	// Stop first, so nothing is still writing into the folders removed next.
@@ -299,7 +300,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 			c.log.Warn("remove worktree", "session", id, "err", err)
 		}
 	}
-	err := c.sessions.Delete(ctx, id)
+	err = c.sessions.Delete(ctx, id)
 	var left *session.FilesLeftError
 	if errors.As(err, &left) {
 		c.log.Warn("session folders left for the startup sweep", "session", id, "err", err)
@@ -313,7 +314,8 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)
 	}
-	c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id})
+	// The project's session list changed: say which one.
+	c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
 	return nil
 }
 

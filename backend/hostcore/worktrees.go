@@ -109,7 +109,11 @@ func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (ap
 // SetProjectSetup sets the command run once in each new isolated worktree
 // of a project ("" = none).
 func (c *Core) SetProjectSetup(ctx context.Context, projectID, command string) (api.Project, error) {
-	return c.sessions.SetSetupCommand(ctx, projectID, command, worktree.ValidateSetupCommand)
+	p, err := c.sessions.SetSetupCommand(ctx, projectID, command, worktree.ValidateSetupCommand)
+	if err == nil {
+		c.Emit(api.EventProjectsChanged, nil)
+	}
+	return p, err
 }
 
 // MergePreview shows what merging an isolated session into its project

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // MaxGrepLineRunes is where a Grep row is clipped (edit contract §3).
@@ -130,14 +131,7 @@ func clip(l GrepLine) GrepLine {
 	if n <= MaxGrepLineRunes {
 		return l
 	}
-	cut, k := 0, 0
-	for cut = range l.Text {
-		if k == MaxGrepLineRunes {
-			break
-		}
-		k++
-	}
-	l.Text, l.Clipped, l.Omitted = l.Text[:cut], true, n-MaxGrepLineRunes
+	l.Text, l.Clipped, l.Omitted = truncate.Runes(l.Text, MaxGrepLineRunes), true, n-MaxGrepLineRunes
 	return l
 }
 
