@@ -3,7 +3,7 @@
 // JSON is camelCase and times are Unix milliseconds. The rest of the app depends on
 // these, never on the classes generated into wailsjs/.
 import { EVENT } from './eventNames.gen';
-import type * as w from './wire';
+import * as w from './wire';
 import type { EventOf, Out } from './wire';
 
 export type PermissionMode = (typeof w.PERMISSION_MODES)[number];
@@ -104,23 +104,15 @@ export type AgentEvent = EventOf<typeof w.agentEvents>;
 export type PermissionEvent = EventOf<typeof w.permissionEvents>;
 export type TaskEvent = EventOf<typeof w.taskEvents>;
 
+/** A family's event names: the keys of its schema map in wire.ts, so there is one list. */
+function namesOf<F extends Record<string, unknown>>(family: F): ReadonlyArray<keyof F & string> {
+  return Object.keys(family) as Array<keyof F & string>;
+}
+
 /** Every agent:* event and tool:output (live Bash output); see wire.agentEvents. */
-export const AGENT_EVENTS = [
-  EVENT.agentTurn,
-  EVENT.agentMessage,
-  EVENT.agentText,
-  EVENT.agentThinking,
-  EVENT.agentToolCall,
-  EVENT.agentToolResult,
-  EVENT.agentContext,
-  EVENT.toolOutput,
-] as const satisfies ReadonlyArray<keyof typeof w.agentEvents>;
-export const PERMISSION_EVENTS = [EVENT.permissionRequest, EVENT.permissionResolved] as const satisfies ReadonlyArray<
-  keyof typeof w.permissionEvents
->;
-export const TASK_EVENTS = [EVENT.taskStarted, EVENT.taskOutput, EVENT.taskExited] as const satisfies ReadonlyArray<
-  keyof typeof w.taskEvents
->;
+export const AGENT_EVENTS = namesOf(w.agentEvents);
+export const PERMISSION_EVENTS = namesOf(w.permissionEvents);
+export const TASK_EVENTS = namesOf(w.taskEvents);
 
 // ---------------------------------------------------------------------------
 // The session checklist (TodoWrite, backend/agent).
@@ -181,8 +173,6 @@ export interface ProposalDecision {
 
 export type DecisionEvent = EventOf<typeof w.decisionEvents>;
 
-export const DECISION_EVENTS = [EVENT.agentQuestion, EVENT.agentProposal] as const satisfies ReadonlyArray<
-  keyof typeof w.decisionEvents
->;
+export const DECISION_EVENTS = namesOf(w.decisionEvents);
 
 export type WorkspaceFiles = Out<typeof w.WorkspaceFiles>;

@@ -161,6 +161,8 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       guard(async () => {
         await bridge.deleteSession(s.id);
         dispatch({ type: 'sessionRemoved', id: s.id });
+        // Nothing will read the session again: drop all it cached.
+        client.removeQueries({ queryKey: queryKeys.session(s.id) });
       }),
     configureSession: (s, config) =>
       guard(async () => {
@@ -168,7 +170,7 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       }),
     showView: (view) => dispatch({ type: 'showView', view }),
     showSidebar: (sidebar) => dispatch({ type: 'showSidebar', sidebar }),
-  }), [state, guard, addProjectPath, loadProjects, loadSessions]);
+  }), [state, guard, addProjectPath, loadProjects, loadSessions, client]);
 
   return <WorkspaceContext.Provider value={api}>{children}</WorkspaceContext.Provider>;
 }

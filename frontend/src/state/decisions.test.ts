@@ -60,6 +60,21 @@ describe('decisionsReducer', () => {
     expect(s.cards[0]).toMatchObject({ closedBy: { code: 'NOT_FOUND' } });
   });
 
+  it('showing the session again drops settled and closed cards, keeps pending ones, and a late load brings none back', () => {
+    let s = reduce({ type: 'loaded', questions: [q('q1'), q('q2')], proposals: [p('p1'), p('p2')] });
+    s = decisionsReducer(s, { type: 'event', event: ev({ proposal: p('p1', { state: 'approved' }) }) });
+    s = decisionsReducer(s, { type: 'event', event: ev({ question: q('q1', { state: 'answered' }) }) });
+    s = decisionsReducer(s, { type: 'closed', key: 'proposal:p2', code: 'PLAN_APPROVAL_STALE', message: 'stale' });
+    expect(s.cards).toHaveLength(4);
+    s = decisionsReducer(s, { type: 'shown' });
+    expect(s.cards.map((c) => c.key)).toEqual(['question:q2']);
+    // A load still carrying the approved plan as pending must not bring it back.
+    s = decisionsReducer(s, { type: 'loaded', questions: [q('q2')], proposals: [p('p1'), p('p2')] });
+    expect(s.cards.map((c) => c.key).sort()).toEqual(['proposal:p2', 'question:q2']);
+    expect(s.cards.every(isPending)).toBe(true);
+    expect(decisionsReducer(s, { type: 'shown' })).toBe(s);
+  });
+
   it('never dismisses a pending card; a new turn clears the outcomes of earlier ones', () => {
     let s = reduce(
       { type: 'event', event: ev({ question: q('q1') }) },

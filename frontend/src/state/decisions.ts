@@ -38,6 +38,7 @@ export interface DecisionsState {
 
 export type DecisionsAction =
   | { type: 'loaded'; questions: QuestionRequest[]; proposals: Proposal[] }
+  | { type: 'shown' }
   | { type: 'event'; event: DecisionEvent }
   | { type: 'closed'; key: string; code: string; message: string }
   | { type: 'dismissed'; key: string }
@@ -125,6 +126,12 @@ export function decisionsReducer(state: DecisionsState, action: DecisionsAction)
       // Closed-by-error cards that are pending again (e.g. an approval refused because
       // the mode changed) stay closed; a reload on purpose reopens them, see 'dismissed'.
       return { ...next, cards };
+    }
+    case 'shown': {
+      // Outcomes are for the user who was looking: reopening the session shows only
+      // what still waits (the load that follows refreshes those).
+      const cards = state.cards.filter(isPending);
+      return cards.length === state.cards.length ? state : { ...state, cards };
     }
     case 'event': {
       const e = action.event;

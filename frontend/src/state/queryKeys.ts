@@ -1,6 +1,7 @@
 // Every query key of the app, in one place: the event router invalidates by these, so a
-// new screen that reads data adds its key here and its invalidation rule in LiveData.tsx.
-// Session data sits under ['session', id] so a session's whole cache goes in one call.
+// new screen that reads data adds its key here and its invalidation rule in
+// features/app/cacheRules.ts. Session data sits under ['session', id] so a session's
+// whole cache goes in one call (WorkspaceContext drops it when the session is deleted).
 import type { ActivityFilter } from '../bridge/activity';
 
 export const queryKeys = {

@@ -1,7 +1,7 @@
 // One session's decision cards, from the session activity store (the one record of what
 // the session waits for; it hears agent:question / agent:proposal through the event
-// router). Showing the session reads what is already waiting again (a reloaded window
-// shows it again). Answering settles the card at once; a refused answer closes it with
+// router). Showing the session drops the settled cards and reads what is already
+// waiting again (a reloaded window shows it again). Answering settles the card at once; a refused answer closes it with
 // the error (fail closed) instead of leaving buttons that cannot work.
 import { useCallback, useEffect } from 'react';
 import * as bridge from '../bridge';
@@ -27,8 +27,12 @@ export interface DecisionsApi {
 export function useDecisions(sessionId: string): DecisionsApi {
   const { state, dispatch, load } = useSessionDecisions(sessionId);
 
-  // Read again whenever the session is shown: what waits may have changed unseen.
-  useEffect(() => load(), [load]);
+  // Whenever the session is shown: drop the outcomes seen last time, then read again
+  // what waits (it may have changed unseen).
+  useEffect(() => {
+    dispatch({ type: 'shown' });
+    load();
+  }, [dispatch, load]);
 
   const fail = useCallback((key: string, err: unknown) => {
     const e = toBridgeError(err);

@@ -31,9 +31,8 @@ export function renderWithData(ui: ReactNode, options: Omit<RenderOptions, 'wrap
   return render(ui, { ...options, wrapper: dataWrapper() });
 }
 
-/** Renders the app as main.tsx does, with a fresh QueryClient. */
-export function renderRoot() {
-  const client = createQueryClient();
+/** Renders the app as main.tsx does, with a fresh QueryClient (or the one given). */
+export function renderRoot(client: QueryClient = createQueryClient()) {
   return render(
     <QueryClientProvider client={client}>
       <App />
@@ -42,9 +41,9 @@ export function renderRoot() {
 }
 
 /** Renders the whole app against the (mocked) bridge and waits for the shell. */
-export async function renderApp() {
+export async function renderApp(client?: QueryClient) {
   const user = userEvent.setup();
-  const result = renderRoot();
+  const result = renderRoot(client);
   await screen.findByRole('navigation', { name: 'Sidebar' });
   await waitFor(() => expect(screen.queryByText('Loading…')).not.toBeInTheDocument());
   return { user, ...result };

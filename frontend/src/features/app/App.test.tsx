@@ -3,6 +3,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
 import { NOW, bridgeModule as bridge, project, resetFakeBridge, session, type FakeBackend } from '../../test/fakeBridge';
 import { renderApp, renderRoot } from '../../test/render';
+import { createQueryClient } from '../../state/queryClient';
+import { queryKeys } from '../../state/queryKeys';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
 
@@ -87,6 +89,23 @@ describe('App shell', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
     await user.click(screen.getByRole('button', { name: 'Delete session' }));
     expect(await screen.findByRole('heading', { name: 'What are we working on?' })).toBeInTheDocument();
+  });
+
+  it("drops a deleted session's cached data and keeps the others'", async () => {
+    const client = createQueryClient();
+    const { user } = await renderApp(client);
+    for (const id of ['s1', 't1']) {
+      client.setQueryData(queryKeys.review(id), []);
+      client.setQueryData(queryKeys.mergePreview(id), null);
+    }
+    const cached = (id: string) => client.getQueryCache().findAll({ queryKey: queryKeys.session(id) }).length;
+    expect(cached('s1')).toBe(2);
+    await user.click(screen.getByRole('button', { name: 'Session actions for Fix login bug' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Delete session' }));
+    await waitFor(() => expect(bridge.deleteSession).toHaveBeenCalledWith('s1'));
+    await waitFor(() => expect(cached('s1')).toBe(0));
+    expect(cached('t1')).toBe(2);
   });
 
   it('applies the theme from settings and follows settings:changed', async () => {

@@ -21,7 +21,10 @@ export function cacheRules(client: QueryClient, router: SessionEventRouter): () 
       void client.invalidateQueries({ queryKey: queryKeys.sessionLists });
     }),
     bridge.onSessionsChanged((e) => {
-      void client.invalidateQueries({ queryKey: queryKeys.sessions(e.projectId) });
+      // An empty projectId may mean the project is unknown (a deleted session): refresh
+      // every list rather than only the temporary sessions'.
+      if (e.projectId === '') void client.invalidateQueries({ queryKey: queryKeys.sessionLists });
+      else void client.invalidateQueries({ queryKey: queryKeys.sessions(e.projectId) });
       void client.invalidateQueries({ queryKey: queryKeys.archived });
     }),
   ];

@@ -68,6 +68,34 @@ describe('decision surfaces in the window', () => {
     expect(screen.getByRole('button', { name: 'Permission mode: Auto' })).toBeInTheDocument();
   });
 
+  it('reopening a session shows only what still waits: settled cards stay behind, pending ones elsewhere stay', async () => {
+    backend.proposals.push(proposalRaw('p1', 's1'), proposalRaw('p9', 's2', { title: 'Migrate the database' }));
+    backend.questions.push(questionRaw('q1', 's1', [dbQuestion]));
+    const { user } = await openSession();
+    const plan = await screen.findByRole('region', { name: 'Plan: Add a login form' });
+    await user.click(within(plan).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(within(plan).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument());
+    const surfaces = screen.getByRole('region', { name: 'Waiting for you' });
+    await user.click(within(surfaces).getByRole('radio', { name: 'SQLite' }));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(bridge.answerQuestion).toHaveBeenCalledWith('s1', 'q1', [{ selected: ['SQLite'], text: '' }]));
+    await waitFor(() => expect(within(surfaces).queryByRole('radio', { name: 'SQLite' })).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: /^Background job/ }));
+    expect(await screen.findByRole('region', { name: 'Plan: Migrate the database' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Fix login bug/ }));
+    await waitFor(() => expect(bridge.proposals).toHaveBeenLastCalledWith('s1'));
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Transcript' })).toHaveAttribute('aria-busy', 'false'));
+    await act(async () => {});
+    expect(screen.queryByRole('region', { name: 'Waiting for you' })).not.toBeInTheDocument();
+    // The other session's plan still waits: in its badge here, as a card there.
+    const row = screen.getByRole('button', { name: /^Background job/ });
+    expect(within(row).getByLabelText('1 plan or goal to approve')).toHaveTextContent('1');
+    await user.click(row);
+    const other = await screen.findByRole('region', { name: 'Plan: Migrate the database' });
+    expect(within(other).getByRole('button', { name: 'Approve' })).toBeEnabled();
+  });
+
   it("a background session's questions and plans count in its sidebar badge, not as cards here", async () => {
     backend.proposals.push(proposalRaw('p9', 's2'), proposalRaw('p8', 's2', { state: 'rejected', version: 0 }));
     await openSession();
