@@ -1,15 +1,21 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
 import type { WorkspaceFiles } from '../../bridge/types';
+import { bridgeModule as bridge, resetFakeBridge } from '../../test/fakeBridge';
+import { renderWithData } from '../../test/render';
 import { Composer } from './Composer';
+
+vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
+
+beforeEach(() => resetFakeBridge());
 
 function setup(props: Partial<Parameters<typeof Composer>[0]> = {}) {
   const onSend = vi.fn(async (_text: string) => {});
   const onStop = vi.fn(async () => {});
   const user = userEvent.setup();
-  const view = render(<Composer onSend={onSend} onStop={onStop} running={false} {...props} />);
+  const view = renderWithData(<Composer onSend={onSend} onStop={onStop} running={false} {...props} />);
   return { user, onSend, onStop, view, box: screen.getByRole('textbox', { name: 'Message' }) };
 }
 
@@ -75,10 +81,9 @@ describe('Composer', () => {
 const FILES = ['src/login.ts', 'src/logout.ts', 'docs/login flow.md', 'README.md'];
 
 function withFiles(impl?: (query: string) => Promise<WorkspaceFiles>) {
-  const suggestFiles = vi.fn(
-    impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false })),
-  );
-  return { ...setup({ suggestFiles }), suggestFiles };
+  const list = impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false }));
+  bridge.workspaceFiles.mockImplementation((_sessionId, query) => list(query));
+  return { ...setup({ filesOf: 's1' }), suggestFiles: bridge.workspaceFiles };
 }
 
 const options = () => within(screen.getByRole('listbox', { name: 'Workspace files' })).getAllByRole('option');
@@ -88,7 +93,7 @@ describe('Composer @ references', () => {
     const { user, box, onSend, suggestFiles } = withFiles();
     await user.type(box, 'Explain @log');
     await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['login.tssrc', 'logout.tssrc', 'login flow.mddocs']));
-    expect(suggestFiles).toHaveBeenLastCalledWith('log', 50);
+    expect(suggestFiles).toHaveBeenLastCalledWith('s1', 'log', 50);
     expect(options()[0]).toHaveAttribute('aria-selected', 'true');
     expect(box).toHaveAttribute('aria-activedescendant', options()[0]!.id);
 
@@ -176,9 +181,9 @@ describe('Composer @ references', () => {
     const pending: Record<string, (r: WorkspaceFiles) => void> = {};
     const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
     await user.type(box, '@l');
-    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('l', 50));
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'l', 50));
     await user.type(box, 'o');
-    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('lo', 50));
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
     pending.lo!({ files: ['src/login.ts'], truncated: false });
     await waitFor(() => expect(options()).toHaveLength(1));
     pending.l!({ files: ['late.txt', 'old.txt'], truncated: false });
