@@ -73,14 +73,20 @@ function useFileQuery(sessionId: string | undefined, query: string | null): { re
           const r = await bridge.workspaceFiles(sessionId, query, SUGGEST_LIMIT);
           return { query, files: r.files, truncated: r.truncated };
         },
-    placeholderData: keepWhileCached,
+    // Not while closed: a placeholder taken then would be carried on to the next "@".
+    placeholderData: closed ? undefined : keepWhileCached,
   });
   // Files come and go: a reference opened later asks again instead of showing an old list.
   useEffect(() => {
     if (closed && sessionId !== undefined) client.removeQueries({ queryKey: queryKeys.filesAll(sessionId) });
   }, [closed, client, sessionId]);
+  // Like the list, the last answer's error stays until the next answer arrives.
+  const answered = q.status !== 'pending' && !q.isPlaceholderData;
+  const [lastError, setLastError] = useState<Error | null>(null);
+  const error = closed ? null : answered ? q.error : lastError;
+  if (error !== lastError) setLastError(error);
   if (closed) return { results: null, error: null };
-  return { results: q.data ?? null, error: q.isError ? toBridgeError(q.error) : null };
+  return { results: error ? null : (q.data ?? null), error: error ? toBridgeError(error) : null };
 }
 
 export function useFileSuggestions(
