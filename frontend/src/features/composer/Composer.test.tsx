@@ -1,15 +1,23 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
 import type { WorkspaceFiles } from '../../bridge/types';
+import { bridgeModule as bridge, resetFakeBridge } from '../../test/fakeBridge';
+import { dataWrapper, renderWithData } from '../../test/render';
+import { createQueryClient } from '../../state/queryClient';
+import { queryKeys } from '../../state/queryKeys';
 import { Composer } from './Composer';
+
+vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
+
+beforeEach(() => resetFakeBridge());
 
 function setup(props: Partial<Parameters<typeof Composer>[0]> = {}) {
   const onSend = vi.fn(async (_text: string) => {});
   const onStop = vi.fn(async () => {});
   const user = userEvent.setup();
-  const view = render(<Composer onSend={onSend} onStop={onStop} running={false} {...props} />);
+  const view = renderWithData(<Composer onSend={onSend} onStop={onStop} running={false} {...props} />);
   return { user, onSend, onStop, view, box: screen.getByRole('textbox', { name: 'Message' }) };
 }
 
@@ -75,10 +83,9 @@ describe('Composer', () => {
 const FILES = ['src/login.ts', 'src/logout.ts', 'docs/login flow.md', 'README.md'];
 
 function withFiles(impl?: (query: string) => Promise<WorkspaceFiles>) {
-  const suggestFiles = vi.fn(
-    impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false })),
-  );
-  return { ...setup({ suggestFiles }), suggestFiles };
+  const list = impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false }));
+  bridge.workspaceFiles.mockImplementation((_sessionId, query) => list(query));
+  return { ...setup({ filesOf: 's1' }), suggestFiles: bridge.workspaceFiles };
 }
 
 const options = () => within(screen.getByRole('listbox', { name: 'Workspace files' })).getAllByRole('option');
@@ -88,7 +95,7 @@ describe('Composer @ references', () => {
     const { user, box, onSend, suggestFiles } = withFiles();
     await user.type(box, 'Explain @log');
     await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['login.tssrc', 'logout.tssrc', 'login flow.mddocs']));
-    expect(suggestFiles).toHaveBeenLastCalledWith('log', 50);
+    expect(suggestFiles).toHaveBeenLastCalledWith('s1', 'log', 50);
     expect(options()[0]).toHaveAttribute('aria-selected', 'true');
     expect(box).toHaveAttribute('aria-activedescendant', options()[0]!.id);
 
@@ -172,18 +179,98 @@ describe('Composer @ references', () => {
     expect(status).toHaveTextContent('WORKTREE_MISSING');
   });
 
+  it('keeps showing why files could not be listed until the next query is answered', async () => {
+    const pending: Record<string, { resolve: (r: WorkspaceFiles) => void; reject: (e: unknown) => void }> = {};
+    const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve, reject) => (pending[q] = { resolve, reject })));
+    await user.type(box, '@a');
+    await waitFor(() => expect(pending.a).toBeDefined());
+    pending.a!.resolve({ files: ['a.go'], truncated: false });
+    await waitFor(() => expect(options()).toHaveLength(1));
+    await user.type(box, 'b');
+    await waitFor(() => expect(pending.ab).toBeDefined());
+    pending.ab!.reject(new BridgeError('WORKTREE_MISSING', 'the isolated worktree of this session is missing'));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('WORKTREE_MISSING'));
+    await user.type(box, 'c');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'abc', 50));
+    expect(screen.getByRole('status')).toHaveTextContent('Files could not be listed');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    pending.abc!.resolve({ files: ['abc.go'], truncated: false });
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['abc.go']));
+    expect(screen.queryByText(/could not be listed/)).not.toBeInTheDocument();
+  });
+
   it('shows the answer to the latest query, not a slower earlier one', async () => {
     const pending: Record<string, (r: WorkspaceFiles) => void> = {};
     const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
     await user.type(box, '@l');
-    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('l', 50));
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'l', 50));
     await user.type(box, 'o');
-    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('lo', 50));
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
     pending.lo!({ files: ['src/login.ts'], truncated: false });
     await waitFor(() => expect(options()).toHaveLength(1));
     pending.l!({ files: ['late.txt', 'old.txt'], truncated: false });
     await new Promise((r) => setTimeout(r, 20));
     expect(options().map((o) => o.textContent)).toEqual(['login.tssrc']);
+  });
+
+  it('an older answer that arrives while the newer query is still on its way is not shown', async () => {
+    const pending: Record<string, (r: WorkspaceFiles) => void> = {};
+    const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
+    await user.type(box, '@l');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'l', 50));
+    await user.type(box, 'o');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
+    pending.l!({ files: ['late.txt'], truncated: false });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Searching files…');
+    pending.lo!({ files: ['src/login.ts'], truncated: false });
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['login.tssrc']));
+  });
+
+  it('keeps the last list while the next keystroke is being answered, then shows the new one at its top', async () => {
+    const pending: Record<string, (r: WorkspaceFiles) => void> = {};
+    const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
+    await user.type(box, '@lo');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
+    pending.lo!({ files: ['src/login.ts', 'src/logout.ts'], truncated: false });
+    await waitFor(() => expect(options()).toHaveLength(2));
+    await user.keyboard('{ArrowDown}');
+    await user.type(box, 'g');
+    await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'log', 50));
+    expect(options().map((o) => o.textContent)).toEqual(['login.tssrc', 'logout.tssrc']);
+    expect(options()[1]).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByText('Searching files…')).not.toBeInTheDocument();
+    pending.log!({ files: ['src/logout.ts', 'src/login.ts', 'log.md'], truncated: false });
+    await waitFor(() => expect(options()).toHaveLength(3));
+    expect(options()[0]).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('a new reference starts from "Searching files…", not the list of the previous one', async () => {
+    const pending: Record<string, (r: WorkspaceFiles) => void> = {};
+    const { user, box } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
+    await user.type(box, '@a');
+    await waitFor(() => expect(pending.a).toBeDefined());
+    pending.a!({ files: ['a.go'], truncated: false });
+    await waitFor(() => expect(options()).toHaveLength(1));
+    await user.type(box, ' then @b');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Searching files…');
+    await waitFor(() => expect(pending.b).toBeDefined());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    pending.b!({ files: ['b.go'], truncated: false });
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['b.go']));
+  });
+
+  it("caches each answer under the session's files key", async () => {
+    const client = createQueryClient();
+    bridge.workspaceFiles.mockImplementation(async (_sessionId, query) => ({ files: FILES.filter((f) => f.includes(query)), truncated: false }));
+    const user = userEvent.setup();
+    render(<Composer onSend={vi.fn()} onStop={vi.fn()} running={false} filesOf="s1" />, { wrapper: dataWrapper(client) });
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), '@READ');
+    await waitFor(() => expect(options()).toHaveLength(1));
+    expect(client.getQueryData(queryKeys.files('s1', 'READ', 50))).toEqual({ query: 'READ', files: ['README.md'], truncated: false });
   });
 
   it('an e-mail address is not a reference', async () => {

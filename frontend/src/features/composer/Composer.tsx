@@ -2,7 +2,7 @@ import { ArrowUp, Settings2, Square } from 'lucide-react';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
-import { FileSuggestionList, useFileSuggestions, type SuggestFiles } from './FileSuggestions';
+import { FileSuggestionList, useFileSuggestions } from './FileSuggestions';
 
 export interface ComposerProps {
   /** Starts a turn; resolves once it runs, rejects with the reason (the text is kept). */
@@ -19,11 +19,11 @@ export interface ComposerProps {
   dock?: ReactNode;
   /** The decision surfaces (Plan/Goal approval, asktool questions), directly above the input. */
   decisions?: ReactNode;
-  /** Lists workspace files for "@" references; without it "@" is plain text. */
-  suggestFiles?: SuggestFiles;
+  /** The session whose workspace files "@" references list; without it "@" is plain text. */
+  filesOf?: string;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, suggestFiles }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf }: ComposerProps) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -34,7 +34,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
     setCaret(at);
     pendingCaret.current = at;
   }, []);
-  const files = useFileSuggestions(text, caret, suggestFiles, replace, listId);
+  const files = useFileSuggestions(text, caret, filesOf, replace, listId);
   // Put the caret after an inserted reference once the new text is in the textarea.
   useLayoutEffect(() => {
     const at = pendingCaret.current;
@@ -122,7 +122,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
           className="composer-input"
           aria-label="Message"
           aria-describedby={error ? errorId : undefined}
-          aria-autocomplete={suggestFiles ? 'list' : undefined}
+          aria-autocomplete={filesOf !== undefined ? 'list' : undefined}
           aria-controls={files.open && files.results && files.results.files.length > 0 ? listId : undefined}
           aria-activedescendant={files.open && (files.results?.files.length ?? 0) > 0 ? `${listId}-${files.active}` : undefined}
           placeholder={placeholder}
@@ -143,7 +143,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
             ) : (
               <>
                 <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-                {suggestFiles && (
+                {filesOf !== undefined && (
                   <>
                     {' '}
                     · <kbd>@</kbd> to reference a file

@@ -1,17 +1,17 @@
 // The @-reference completion of the composer: typing "@" and part of a path lists
 // matching workspace files; up/down choose, Enter or Tab insert, Escape closes.
+import { keepPreviousData, skipToken, useQuery, useQueryClient, type PlaceholderDataFunction } from '@tanstack/react-query';
 import { FileText } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
-import type { WorkspaceFiles } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 import { activeMention, insertMention, type Mention } from './mentions';
 
 /** Wait this long after a keystroke before asking for files. */
 export const SUGGEST_DELAY_MS = 60;
 /** Files listed at most. */
 export const SUGGEST_LIMIT = 50;
-
-export type SuggestFiles = (query: string, limit: number) => Promise<WorkspaceFiles>;
 
 interface Results {
   query: string;
@@ -32,50 +32,82 @@ export interface FileSuggestionsApi {
   listId: string;
 }
 
+/**
+ * The reference's query text once the typing paused for SUGGEST_DELAY_MS; null while
+ * no reference is open (at once, so a new reference never starts from an old query).
+ */
+function useSettledQuery(query: string | null): string | null {
+  const [settled, setSettled] = useState<string | null>(null);
+  useEffect(() => {
+    if (query === null) {
+      setSettled(null);
+      return;
+    }
+    const timer = setTimeout(() => setSettled(query), SUGGEST_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+  return settled;
+}
+
+/**
+ * Lists the files of the session's workspace for the reference being typed: one query
+ * per [session, query, limit]. The shown list is always the current key's answer (or,
+ * while that is on its way, the last one shown), so a slower answer to an older query
+ * lands in its own cache entry and never replaces a newer one.
+ */
+function useFileQuery(sessionId: string | undefined, query: string | null): { results: Results | null; error: BridgeError | null } {
+  const client = useQueryClient();
+  // While typing, the list of the previous keystroke stays until the new one arrives;
+  // once the reference closes its lists leave the cache (below), so a new "@" starts empty.
+  const keepWhileCached = useCallback<PlaceholderDataFunction<Results>>(
+    (previous, previousQuery) =>
+      previousQuery && client.getQueryCache().get(previousQuery.queryHash) === previousQuery ? keepPreviousData(previous) : undefined,
+    [client],
+  );
+  const closed = sessionId === undefined || query === null;
+  const q = useQuery({
+    queryKey: queryKeys.files(sessionId ?? '', query ?? '', SUGGEST_LIMIT),
+    queryFn: closed
+      ? skipToken
+      : async (): Promise<Results> => {
+          const r = await bridge.workspaceFiles(sessionId, query, SUGGEST_LIMIT);
+          return { query, files: r.files, truncated: r.truncated };
+        },
+    // Not while closed: a placeholder taken then would be carried on to the next "@".
+    placeholderData: closed ? undefined : keepWhileCached,
+  });
+  // Files come and go: a reference opened later asks again instead of showing an old list.
+  useEffect(() => {
+    if (closed && sessionId !== undefined) client.removeQueries({ queryKey: queryKeys.filesAll(sessionId) });
+  }, [closed, client, sessionId]);
+  // Like the list, the last answer's error stays until the next answer arrives.
+  const answered = q.status !== 'pending' && !q.isPlaceholderData;
+  const [lastError, setLastError] = useState<Error | null>(null);
+  const error = closed ? null : answered ? q.error : lastError;
+  if (error !== lastError) setLastError(error);
+  if (closed) return { results: null, error: null };
+  return { results: error ? null : (q.data ?? null), error: error ? toBridgeError(error) : null };
+}
+
 export function useFileSuggestions(
   text: string,
   caret: number,
-  suggest: SuggestFiles | undefined,
+  sessionId: string | undefined,
   replace: (next: string, caret: number) => void,
   listId: string,
 ): FileSuggestionsApi {
-  const mention = useMemo(() => (suggest ? activeMention(text, caret) : null), [suggest, text, caret]);
+  const mention = useMemo(() => (sessionId !== undefined ? activeMention(text, caret) : null), [sessionId, text, caret]);
   // Escape closes the list for this reference only; typing a new "@" opens it again.
   const [dismissed, setDismissed] = useState<number | null>(null);
   const open = mention !== null && dismissed !== mention.start;
-  const query = open ? mention.query : null;
-  const [results, setResults] = useState<Results | null>(null);
-  const [error, setError] = useState<BridgeError | null>(null);
-  const [active, setActive] = useState(0);
-  const seq = useRef(0);
+  const { results, error } = useFileQuery(sessionId, useSettledQuery(open ? mention.query : null));
+  // The highlighted file belongs to the list it was chosen in: a new list starts at its top.
+  const [chosen, setChosen] = useState<{ in: Results | null; index: number }>({ in: null, index: 0 });
+  const active = chosen.in === results ? chosen.index : 0;
+  const setActive = useCallback((index: number) => setChosen({ in: results, index }), [results]);
 
   useEffect(() => {
-    if (query === null || !suggest) return;
-    const n = ++seq.current;
-    const timer = setTimeout(() => {
-      suggest(query, SUGGEST_LIMIT).then(
-        (r) => {
-          if (n !== seq.current) return; // a later keystroke asked again
-          setResults({ query, files: r.files, truncated: r.truncated });
-          setError(null);
-          setActive(0);
-        },
-        (err: unknown) => {
-          if (n !== seq.current) return;
-          setResults(null);
-          setError(toBridgeError(err));
-        },
-      );
-    }, SUGGEST_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [query, suggest]);
-
-  useEffect(() => {
-    if (mention === null) {
-      setDismissed(null);
-      setResults(null);
-      setError(null);
-    }
+    if (mention === null) setDismissed(null);
   }, [mention]);
 
   const files = useMemo(() => (open && results ? results.files : []), [open, results]);
@@ -84,7 +116,6 @@ export function useFileSuggestions(
     (path: string) => {
       if (!mention) return;
       const next = insertMention(text, mention, path);
-      setResults(null);
       replace(next.text, next.caret);
     },
     [mention, text, replace],
@@ -102,11 +133,11 @@ export function useFileSuggestions(
       switch (e.key) {
         case 'ArrowDown':
           e.preventDefault();
-          setActive((a) => (a + 1) % files.length);
+          setActive((active + 1) % files.length);
           return true;
         case 'ArrowUp':
           e.preventDefault();
-          setActive((a) => (a - 1 + files.length) % files.length);
+          setActive((active - 1 + files.length) % files.length);
           return true;
         case 'Enter':
         case 'Tab':
@@ -117,7 +148,7 @@ export function useFileSuggestions(
       }
       return false;
     },
-    [open, mention, files, active, pick],
+    [open, mention, files, active, setActive, pick],
   );
 
   return { open, mention, results: open ? results : null, error: open ? error : null, active, setActive, onKeyDown, pick, listId };

@@ -1,6 +1,5 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
 import { useCallback } from 'react';
-import * as bridge from '../../bridge';
 import type { Project, ReviewChange, Session } from '../../bridge/types';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
@@ -73,7 +72,6 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
   const t = useTranscript(session.id);
   // The Review pane's records: one source for the pane and the inline rows.
   const { rollback } = review;
-  const suggestFiles = useCallback((query: string, limit: number) => bridge.workspaceFiles(session.id, query, limit), [session.id]);
 
   const onRollback = useCallback(
     async (change: ReviewChange) => {
@@ -114,7 +112,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         onOpenSettings={() => ws.showView('settings')}
         dock={<TasksContainer sessionId={session.id} />}
         decisions={<DecisionSurfaces sessionId={session.id} />}
-        suggestFiles={suggestFiles}
+        filesOf={session.id}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />
