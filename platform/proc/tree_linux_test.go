@@ -188,7 +188,10 @@ func TestTreeKill(t *testing.T) {
 			t.Run("timeout", func(t *testing.T) {
 				t.Parallel()
 				marker := newMarker(t)
-				ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
+				// The deadline must come after the tree is up (a loaded
+				// 2-core CI machine took over 1.5 s to start it), or the
+				// test would kill a tree that never grew.
+				ctx, cancel := context.WithTimeout(t.Context(), 6*time.Second)
 				defer cancel()
 				p, err := Start(ctx, bashSpec(script(tc.spawn, true), marker, nil, nil))
 				if err != nil {
