@@ -2,13 +2,17 @@
 
 package desktop
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+)
 
 // orderedEvent is the one event a dev build emits: Wails' dev server sends
 // each event to the browser from its own goroutine, so two events emitted
 // back to back can arrive swapped. The numbered envelope lets the bridge
 // (frontend/src/bridge/events.ts) deliver them in emission order.
-const orderedEvent = "dev:event"
+const orderedEvent = api.EventDevOrdered
 
 type devEnvelope struct {
 	Seq  uint64 `json:"seq"`

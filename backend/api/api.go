@@ -32,11 +32,14 @@ const (
 	// EventProvidersChanged: a saved model provider was added, edited or
 	// removed, or the default changed (no payload: reload the list).
 	EventProvidersChanged = "providers:changed"
+	// EventDevOrdered is the numbered envelope a dev build wraps every event
+	// in (Wails' dev server can deliver two events swapped); the bridge
+	// unwraps it in order.
+	EventDevOrdered = "dev:event"
 )
 
 // SessionsChanged is the payload of sessions:changed: which session was
-// created, changed or deleted, and its project ("" for a temporary session;
-// also "" for a deleted one, as the event only says which session went).
+// created, changed or deleted, and its project ("" for a temporary session).
 // projects:changed and providers:changed carry no payload (reload the
 // list); settings:changed carries the stored Settings.
 type SessionsChanged struct {

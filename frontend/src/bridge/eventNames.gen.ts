@@ -13,6 +13,7 @@ export const EVENT = {
   agentToolCall: 'agent:tool_call',
   agentToolResult: 'agent:tool_result',
   agentTurn: 'agent:turn',
+  devEvent: 'dev:event',
   permissionRequest: 'permission:request',
   permissionResolved: 'permission:resolved',
   projectsChanged: 'projects:changed',

@@ -4,8 +4,9 @@
 // dev server can deliver two back-to-back events swapped; OrderedEvents puts them back in
 // order before calling the same callbacks with the same payloads.
 import { EventsOn as runtimeEventsOn } from '../../wailsjs/runtime/runtime';
+import { EVENT } from './eventNames.gen';
 
-export const ORDERED_EVENT = 'dev:event';
+export const ORDERED_EVENT = EVENT.devEvent;
 
 /** How long a gap in the numbering may wait for the missing event before it is skipped. */
 export const GAP_WAIT_MS = 250;
