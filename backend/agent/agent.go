@@ -163,6 +163,7 @@ type run struct {
 	instructions      string
 	tools             []provider.ToolDef
 	parallel          map[string]bool // tools of r.tools that may run in a parallel batch
+	exclusive         map[string]bool // tools of r.tools that must be alone in their batch
 	cancel            context.CancelFunc
 	stopped           atomic.Bool
 	modeChanged       bool // a runtime tool switched the operating mode: refresh before the next request

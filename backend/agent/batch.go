@@ -68,8 +68,9 @@ func (r *run) prepare(msgID string, m provider.Message) []*prepared {
 // runBatch runs the calls of one assistant message (spec §0): calls of
 // Parallel tools (Read, Glob, Grep) together run in parallel; any other
 // tool makes the whole batch run in source order. An Exclusive call beside
-// others, or an on-demand tool not loaded, is refused by Execute. Completion events may arrive in any order; the caller
-// returns the results in source order. It reports whether the edit loop
+// others, or an on-demand tool not loaded, is refused by Execute and leaves
+// the order to the others. Completion events may arrive in any order; the
+// caller returns the results in source order. It reports whether the edit loop
 // guard ended the turn; calls not yet started then are skipped.
 func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 	for _, c := range calls {
@@ -82,7 +83,7 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 	for _, c := range calls {
 		if !c.settled {
 			runnable = append(runnable, c)
-			parallel = parallel && r.parallel[c.tool]
+			parallel = parallel && (r.parallel[c.tool] || r.refusedUnrun(c))
 		}
 	}
 	terminate := false
@@ -119,6 +120,13 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 		r.settle(ctx, c)
 	}
 	return terminate
+}
+
+// refusedUnrun reports whether Execute refuses c before running anything
+// (an Exclusive call beside others, an on-demand tool not loaded), so it
+// does not make the rest of its batch sequential.
+func (r *run) refusedUnrun(c *prepared) bool {
+	return (r.exclusive[c.tool] && c.batch > 1) || (!r.offered(c.tool) && inCatalog(r.catalog, c.tool))
 }
 
 // start marks a call running (persisted, then shown).

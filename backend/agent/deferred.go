@@ -46,10 +46,11 @@ func inCatalog(catalog []DeferredTool, name string) bool {
 // stable list, whatever the order they were loaded in). It also notes
 // which of them may run in a parallel batch.
 func (r *run) buildTools() {
-	r.tools, r.parallel = nil, map[string]bool{}
+	r.tools, r.parallel, r.exclusive = nil, map[string]bool{}, map[string]bool{}
 	for _, t := range r.a.host.Tools(r.info.OperatingMode) {
 		r.tools = append(r.tools, t.Def)
 		r.parallel[t.Def.Name] = t.Parallel
+		r.exclusive[t.Def.Name] = t.Exclusive
 	}
 	for _, d := range r.catalog {
 		if r.active[d.Name] {

@@ -378,7 +378,7 @@ func (h *fakeHost) Tools(mode string) []OfferedTool {
 		if (s.Loader && !onDemand) || !permission.Offered(specInput(s, mode)) {
 			continue
 		}
-		out = append(out, OfferedTool{Def: provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}, Parallel: s.Parallel})
+		out = append(out, OfferedTool{Def: provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}, Parallel: s.Parallel, Exclusive: s.Exclusive})
 	}
 	return out
 }

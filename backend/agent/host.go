@@ -53,8 +53,9 @@ type Host interface {
 
 // OfferedTool is a tool a mode offers up front.
 type OfferedTool struct {
-	Def      provider.ToolDef
-	Parallel bool // may run in a parallel batch (Read, Glob, Grep)
+	Def       provider.ToolDef
+	Parallel  bool // may run in a parallel batch (Read, Glob, Grep)
+	Exclusive bool // must be the only call of its batch (Enter*, Submit*)
 }
 
 // DeferredTool is one entry of an on-demand catalog.

@@ -417,6 +417,28 @@ func TestGoalEnterSubmitApprove(t *testing.T) {
 	}
 }
 
+// A mode switch beside reads is refused without running, so the reads
+// still run together, as in a batch of reads alone.
+func TestRefusedExclusiveCallLeavesReadsParallel(t *testing.T) {
+	f := newFixture(t, callTools(provider.StopToolUse,
+		use{"tu_1", "Read", `{"path":"a.go","delay_ms":150}`},
+		use{"tu_2", "Grep", `{"pattern":"func","delay_ms":150}`},
+		use{"tu_3", "EnterPlanMode", `{}`}), say("ok"))
+	if _, err := f.run("plan"); err != nil {
+		t.Fatal(err)
+	}
+	r := lastResults(t, f.prov.requests()[1])
+	if r[0].IsError || r[1].IsError || !strings.Contains(r[2].Text, "TOOL_MUST_BE_ALONE") {
+		t.Errorf("results = %+v", r)
+	}
+	if f.host.maxActive < 2 {
+		t.Errorf("max concurrent calls = %d, want the two reads together", f.host.maxActive)
+	}
+	if mode, _ := f.host.state(); mode != "agent" {
+		t.Errorf("mode = %s", mode)
+	}
+}
+
 func TestControlToolsMustBeAlone(t *testing.T) {
 	t.Run("enter", func(t *testing.T) {
 		f := newFixture(t, callTools(provider.StopToolUse, use{"tu_1", "Read", `{"path":"a"}`}, use{"tu_2", "EnterPlanMode", `{}`}), say("ok"))

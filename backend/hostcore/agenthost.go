@@ -110,7 +110,7 @@ func (h agentHost) Tools(mode string) []agent.OfferedTool {
 		if s.Deferred || (s.Loader && !onDemand) || !permission.Offered(specInput(s, mode)) {
 			continue
 		}
-		out = append(out, agent.OfferedTool{Def: toolDef(s), Parallel: s.Parallel})
+		out = append(out, agent.OfferedTool{Def: toolDef(s), Parallel: s.Parallel, Exclusive: s.Exclusive})
 	}
 	return out
 }
