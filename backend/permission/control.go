@@ -33,11 +33,21 @@ func (c Class) Control() bool {
 	return false
 }
 
-// The runtime tools a refusal points to, by contract mode.
-var (
-	enterTool  = map[string]string{api.ModePlan: "EnterPlanMode", api.ModeGoal: "EnterGoalMode"}
-	submitTool = map[string]string{api.ModePlan: "SubmitPlan", api.ModeGoal: "SubmitGoal"}
-)
+// enterTool and submitTool name the runtime tools a refusal points to, by
+// contract mode.
+func enterTool(mode string) string {
+	if mode == api.ModeGoal {
+		return "EnterGoalMode"
+	}
+	return "EnterPlanMode"
+}
+
+func submitTool(mode string) string {
+	if mode == api.ModeGoal {
+		return "SubmitGoal"
+	}
+	return "SubmitPlan"
+}
 
 // ModeName is an operating mode as a refusal names it.
 func ModeName(mode string) string {
@@ -65,16 +75,16 @@ func modeDeny(in Input) (Verdict, bool) {
 			in.Tool, ModeName(mode))
 	case ClassModeSwitch:
 		return deny(errs.ToolDisabledInPlan, nil, "%s is available only in Agent mode and the session is in %s mode already; finish with %s",
-			in.Tool, ModeName(mode), submitTool[mode])
+			in.Tool, ModeName(mode), submitTool(mode))
 	case ClassProposal:
 		kind := in.Modes[0]
 		details := map[string]any{"operatingMode": mode}
 		if mode == api.ModePlan || mode == api.ModeGoal {
 			return deny(errs.PlanKindMismatch, details, "%s submits a %s, but the session is in %s mode; submit with %s instead",
-				in.Tool, kind, ModeName(mode), submitTool[mode])
+				in.Tool, kind, ModeName(mode), submitTool(mode))
 		}
 		return deny(errs.PlanNotActive, details, "%s works only in %s mode and the session is in %s mode; call %s alone first if a %s needs the user's approval, otherwise just do the work",
-			in.Tool, ModeName(kind), ModeName(mode), enterTool[kind], kind)
+			in.Tool, ModeName(kind), ModeName(mode), enterTool(kind), kind)
 	}
 	return deny(errs.ToolDisabledInPlan, nil, "%s is not available in %s mode", in.Tool, ModeName(mode))
 }
