@@ -287,6 +287,18 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	if err := c.retireSession(ctx, id); err != nil {
+		return err
+	}
+	// The project's session list changed: say which one.
+	c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
+	return nil
+}
+
+// retireSession stops everything a session runs and deletes it with its
+// worktree, folders and review records. It announces nothing: DeleteSession
+// and RemoveProject each say what changed.
+func (c *Core) retireSession(ctx context.Context, id string) error {
 	// Stop first, so nothing is still writing into the folders removed next.
 	// Tasks are signalled, not waited for (spec §5).
 	c.agent.Stop(id)
@@ -300,7 +312,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 			c.log.Warn("remove worktree", "session", id, "err", err)
 		}
 	}
-	err = c.sessions.Delete(ctx, id)
+	err := c.sessions.Delete(ctx, id)
 	var left *session.FilesLeftError
 	if errors.As(err, &left) {
 		c.log.Warn("session folders left for the startup sweep", "session", id, "err", err)
@@ -314,8 +326,6 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)
 	}
-	// The project's session list changed: say which one.
-	c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
 	return nil
 }
 

@@ -25,8 +25,24 @@ func (c *Core) AddProject(ctx context.Context, path string) (api.Project, error)
 	return p, err
 }
 
-// RemoveProject forgets a project and deletes its sessions; files stay.
+// RemoveProject forgets a project and deletes its sessions as
+// DeleteSession does (turns and tasks stopped, worktrees removed); the
+// project's own files stay.
 func (c *Core) RemoveProject(ctx context.Context, id string) error {
+	if _, err := c.sessions.Project(ctx, id); err != nil {
+		return err
+	}
+	for _, archived := range []bool{false, true} {
+		list, err := c.sessions.List(ctx, id, archived)
+		if err != nil {
+			return err
+		}
+		for _, s := range list {
+			if err := c.retireSession(ctx, s.ID); err != nil {
+				return err
+			}
+		}
+	}
 	if err := c.sessions.RemoveProject(ctx, id); err != nil {
 		return err
 	}

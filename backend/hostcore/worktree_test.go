@@ -98,3 +98,42 @@ func TestIsolatedNeedsGit(t *testing.T) {
 		t.Errorf("isolated in a non-git project = %v", err)
 	}
 }
+
+// Removing a project retires its sessions the way deleting each would: an
+// isolated session's worktree and branch go too, not only its rows.
+func TestRemoveProjectRemovesItsWorktrees(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed (apt-get install git)")
+	}
+	e := newEnv(t)
+	gitInit(t, e.project)
+	s, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.core.SetSessionArchived(t.Context(), s.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	list := func() string {
+		out, err := exec.Command("git", "-C", e.project, "worktree", "list", "--porcelain").CombinedOutput()
+		if err != nil {
+			t.Fatalf("git worktree list: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	if n := strings.Count(list(), "worktree "); n != 2 {
+		t.Fatalf("worktrees before = %d\n%s", n, list())
+	}
+	if err := e.core.RemoveProject(t.Context(), e.session.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(list(), "worktree "); n != 1 {
+		t.Errorf("worktrees after removing the project = %d, want the main checkout only\n%s", n, list())
+	}
+	if _, err := e.core.Session(t.Context(), s.ID); !errs.Is(err, errs.SessionNotFound) {
+		t.Errorf("session after removing its project: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, ".git")); err != nil {
+		t.Errorf("the project's own files were touched: %v", err)
+	}
+}
