@@ -206,7 +206,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			DefaultShell:  settings.DefaultCommandShell,
 			Pin:           req.Shell,
 			ToolCallID:    req.ToolCallID,
-			Emit:          c.Emit,
+			Emit:          c.emit,
 			SessionExists: func() bool { _, err := c.sessions.Get(context.WithoutCancel(ctx), req.SessionID); return err == nil },
 			SpillSeq:      &c.spillSeq,
 			ExtraEnv:      worktreeEnv,

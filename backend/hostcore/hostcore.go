@@ -158,7 +158,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		cfg.Shells = shells.HostEnv()
 	}
 	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink}
-	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.Emit})
+	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.emit})
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
 		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
@@ -186,13 +186,13 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		// The old model stays saved for the next start; nothing is lost.
 		log.Warn("upgrade the saved model to a provider", "code", errs.CodeOf(err), "err", err)
 	}
-	c.agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.Emit, cfg.Now)
+	c.agent = agent.New(st.DB(), agentHost{c}, c.providerFor, c.emit, cfg.Now)
 	if n, err := c.agent.MarkInterrupted(ctx); err != nil {
 		log.Warn("mark interrupted turns", "err", err)
 	} else if n > 0 {
 		log.Info("turns interrupted by the last exit", "count", n)
 	}
-	c.broker = permission.NewBroker(c.Emit, cfg.Now)
+	c.broker = permission.NewBroker(c.emit, cfg.Now)
 	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
 	report, err := c.sessions.Sweep(ctx)
 	if err != nil {
@@ -264,8 +264,9 @@ func (c *Core) Close() error {
 	return err
 }
 
-// Emit forwards an event to the UI.
-func (c *Core) Emit(event string, payload any) { c.sink.Emit(event, payload) }
+// emit forwards an event to the UI; only the operation that made a change
+// announces it, so nothing outside hostcore emits.
+func (c *Core) emit(event string, payload any) { c.sink.Emit(event, payload) }
 
 // Log returns the structured logger writing to the data directory.
 func (c *Core) Log() *slog.Logger { return c.log }
@@ -291,7 +292,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 		return err
 	}
 	// The project's session list changed: say which one.
-	c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
+	c.emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
 	return nil
 }
 

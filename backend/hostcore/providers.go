@@ -65,7 +65,7 @@ func (c *Core) SaveProvider(ctx context.Context, in providers.Profile, apiKey st
 		return providers.Profile{}, err
 	}
 	c.log.Info("provider saved", "id", p.ID, "api", p.API, "model", p.Model, "keyStorage", p.KeyStorage, "default", p.IsDefault)
-	c.Emit(api.EventProvidersChanged, nil)
+	c.emit(api.EventProvidersChanged, nil)
 	return p, nil
 }
 
@@ -75,7 +75,7 @@ func (c *Core) RemoveProvider(ctx context.Context, id string) error {
 		return err
 	}
 	c.log.Info("provider removed", "id", id)
-	c.Emit(api.EventProvidersChanged, nil)
+	c.emit(api.EventProvidersChanged, nil)
 	return nil
 }
 
@@ -84,7 +84,7 @@ func (c *Core) SetDefaultProvider(ctx context.Context, id string) error {
 	if err := c.providers.SetDefault(ctx, id); err != nil {
 		return err
 	}
-	c.Emit(api.EventProvidersChanged, nil)
+	c.emit(api.EventProvidersChanged, nil)
 	return nil
 }
 

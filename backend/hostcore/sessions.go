@@ -20,7 +20,7 @@ func (c *Core) ListProjects(ctx context.Context) ([]api.Project, error) {
 func (c *Core) AddProject(ctx context.Context, path string) (api.Project, error) {
 	p, err := c.sessions.AddProject(ctx, path)
 	if err == nil {
-		c.Emit(api.EventProjectsChanged, nil)
+		c.emit(api.EventProjectsChanged, nil)
 	}
 	return p, err
 }
@@ -46,7 +46,7 @@ func (c *Core) RemoveProject(ctx context.Context, id string) error {
 	if err := c.sessions.RemoveProject(ctx, id); err != nil {
 		return err
 	}
-	c.Emit(api.EventProjectsChanged, nil)
+	c.emit(api.EventProjectsChanged, nil)
 	return nil
 }
 
@@ -79,7 +79,7 @@ func (c *Core) ConfigureSession(ctx context.Context, id string, cfg api.SessionC
 // sessionChanged announces a session that was created or changed.
 func (c *Core) sessionChanged(s api.Session, err error) (api.Session, error) {
 	if err == nil {
-		c.Emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: s.ID, ProjectID: s.ProjectID})
+		c.emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: s.ID, ProjectID: s.ProjectID})
 	}
 	return s, err
 }

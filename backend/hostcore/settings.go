@@ -16,7 +16,7 @@ func (c *Core) Settings(ctx context.Context) (api.Settings, error) {
 func (c *Core) UpdateSettings(ctx context.Context, s api.Settings) (api.Settings, error) {
 	out, err := c.settings.Update(ctx, s)
 	if err == nil {
-		c.Emit(api.EventSettingsChanged, out)
+		c.emit(api.EventSettingsChanged, out)
 	}
 	return out, err
 }

@@ -37,13 +37,13 @@ type SetupResult struct {
 // the session stays usable.
 func (c *Core) runSetup(ctx context.Context, sessionID, command string, wt worktree.Worktree) SetupResult {
 	res := SetupResult{SessionID: sessionID, Command: command, State: "running"}
-	c.Emit(EventWorktreeSetup, res)
+	c.emit(EventWorktreeSetup, res)
 	fail := func(err error) SetupResult {
 		res.State, res.Message = "failed", errs.ToPayload(err).Message
 		if errs.As(err) == nil {
 			res.Message = err.Error()
 		}
-		c.Emit(EventWorktreeSetup, res)
+		c.emit(EventWorktreeSetup, res)
 		return res
 	}
 	port, err := c.worktrees.Ports().Block(sessionID)
@@ -88,6 +88,6 @@ func (c *Core) runSetup(ctx context.Context, sessionID, command string, wt workt
 	default:
 		res.State = "done"
 	}
-	c.Emit(EventWorktreeSetup, res)
+	c.emit(EventWorktreeSetup, res)
 	return res
 }

@@ -111,7 +111,7 @@ func (c *Core) CreateSession(ctx context.Context, in api.CreateSessionInput) (ap
 func (c *Core) SetProjectSetup(ctx context.Context, projectID, command string) (api.Project, error) {
 	p, err := c.sessions.SetSetupCommand(ctx, projectID, command, worktree.ValidateSetupCommand)
 	if err == nil {
-		c.Emit(api.EventProjectsChanged, nil)
+		c.emit(api.EventProjectsChanged, nil)
 	}
 	return p, err
 }
