@@ -142,4 +142,3 @@ func jsonProblem(err error) string {
 	}
 	return "unreadable"
 }
-
