@@ -209,3 +209,5 @@ func (s Server) DefinitionHash() string {
 	dict("headers", s.Headers)
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,0 +1,62 @@
+package mcp_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"the text to echo"`
+}
+
+type spawnOut struct {
+	Pid int `json:"pid"`
+}
+
+// runTestServer is the child side of the stdio tests: a real SDK server on
+// this process's stdin and stdout, or a process that misbehaves in the way
+// mode names.
+func runTestServer(mode string) int {
+	switch mode {
+	case "silent": // reads nothing, answers nothing: a connect timeout
+		time.Sleep(time.Hour)
+		return 0
+	case "exit": // dies before the handshake, saying why on stderr
+		fmt.Fprintln(os.Stderr, "boom: missing configuration")
+		return 3
+	case "garbage": // a program that is not an MCP server
+		for range 100 {
+			fmt.Println("hello, this is not JSON-RPC")
+		}
+		time.Sleep(time.Hour)
+		return 0
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "pi-test", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "Start a long-lived child process and return its pid."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, spawnOut, error) {
+			cmd := exec.Command("sleep", "600")
+			if err := cmd.Start(); err != nil {
+				return nil, spawnOut{}, err
+			}
+			return nil, spawnOut{Pid: cmd.Process.Pid}, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return nil, nil, fmt.Errorf("the failure the test asked for (pid %s)", strconv.Itoa(os.Getpid()))
+		})
+	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "test server:", err)
+		return 1
+	}
+	return 0
+}
