@@ -180,11 +180,20 @@ func (c *Conn) Close() error {
 		// A pump blocked on a stdout nobody reads would hold Wait forever.
 		_ = c.stdout.Close()
 		<-c.exited
-		if _, err := c.proc.Wait(); err != nil && !errors.Is(err, proc.ErrKilled) {
-			c.closeErr = err
-		}
+		_, err := c.proc.Wait()
+		c.closeErr = closeProblem(err)
 	})
 	return c.closeErr
+}
+
+// closeProblem keeps what Close should report of the tree's end: neither
+// the kill Close asked for nor output lost because Close stopped reading,
+// only processes of the tree that outlived the kill.
+func closeProblem(err error) error {
+	if errors.Is(err, proc.ErrSurvivors) {
+		return err
+	}
+	return nil
 }
 
 // mergeEnv lays the server's env over base: a server variable replaces a

@@ -172,3 +172,28 @@ func TestStdioCommandNotFound(t *testing.T) {
 		t.Fatalf("err = %v, want MCP_SERVER_UNAVAILABLE", err)
 	}
 }
+
+// A server that writes to stdout after the session closed (nobody reads it
+// any more) must neither block Close nor make it report a failure.
+func TestStdioCloseIgnoresLateOutput(t *testing.T) {
+	t.Parallel()
+	s, o, _ := testServer(t, "noisy-exit")
+	c, err := mcp.ConnectStdio(t.Context(), s, o)
+	if err != nil {
+		t.Fatalf("ConnectStdio: %v", err)
+	}
+	server := c.Pid()
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	if !gone(server) {
+		t.Errorf("server (pid %d) survived Close", server)
+	}
+}

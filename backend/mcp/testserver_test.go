@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,6 +58,17 @@ func runTestServer(mode string) int {
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "test server:", err)
 		return 1
+	}
+	if mode == "noisy-exit" {
+		// Output after the session ended, more than any pipe buffers:
+		// nobody reads it, and closing must not hang or fail on it.
+		line := strings.Repeat("x", 1023) + "\n"
+		for range 1024 {
+			if _, err := os.Stdout.WriteString(line); err != nil {
+				break
+			}
+		}
+		time.Sleep(time.Hour)
 	}
 	return 0
 }

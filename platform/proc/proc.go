@@ -54,6 +54,9 @@ var (
 	// without the TestMain hook, say): without it every runner it starts
 	// would run the binary again, without end.
 	ErrNotDispatched = errors.New("proc: this binary was started as a process-tree runner but its main (or TestMain) does not dispatch proc.RunnerArg; call proc.RunnerMain first")
+	// ErrSurvivors matches the error Wait returns when processes of the
+	// tree could not be killed (stuck in the kernel, or escaped on macOS).
+	ErrSurvivors = errors.New("proc: processes of the tree could not be killed")
 	// ErrUnsupported is returned by Start on an OS without a tree owner.
 	ErrUnsupported = errors.New("proc: owned process trees are not supported on this OS")
 )
@@ -410,7 +413,7 @@ func (p *Process) supervise() {
 		errs = append(errs, fmt.Errorf("proc: runner ended without a status (%v)", werr))
 	}
 	if last.Survivors > 0 {
-		errs = append(errs, fmt.Errorf("proc: %d processes of the tree could not be killed", last.Survivors))
+		errs = append(errs, fmt.Errorf("%w (%d)", ErrSurvivors, last.Survivors))
 	}
 	if drainErr != nil {
 		errs = append(errs, drainErr)

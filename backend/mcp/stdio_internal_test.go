@@ -1,9 +1,14 @@
 package mcp
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
 
 func TestMergeEnv(t *testing.T) {
@@ -30,6 +35,30 @@ func TestMergeEnv(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := mergeEnv(tt.base, tt.over); !slices.Equal(got, tt.want) {
 				t.Errorf("mergeEnv = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCloseProblem(t *testing.T) {
+	survivors := fmt.Errorf("%w (2)", proc.ErrSurvivors)
+	lostOutput := errors.Join(fmt.Errorf("proc: output writer: %w", io.ErrClosedPipe))
+	tests := []struct {
+		name string
+		err  error
+		want error // nil, or what the result must match
+	}{
+		{"clean exit", nil, nil},
+		{"the kill Close asked for", proc.ErrKilled, nil},
+		{"output nobody reads any more", errors.Join(proc.ErrKilled, lostOutput), nil},
+		{"survivors alone", survivors, proc.ErrSurvivors},
+		{"survivors beside the kill", errors.Join(proc.ErrKilled, survivors, lostOutput), proc.ErrSurvivors},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := closeProblem(tt.err)
+			if (got == nil) != (tt.want == nil) || (tt.want != nil && !errors.Is(got, tt.want)) {
+				t.Errorf("closeProblem = %v, want %v", got, tt.want)
 			}
 		})
 	}
