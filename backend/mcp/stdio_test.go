@@ -4,10 +4,13 @@ package mcp_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -47,9 +50,21 @@ func testServer(t *testing.T, mode string) (mcp.Server, mcp.StdioOptions, *locke
 		t.Fatal(err)
 	}
 	stderr := &lockedBuffer{}
+	dir := t.TempDir()
 	s := mcp.Server{ID: "test", Transport: mcp.TransportStdio, Command: exe, Enabled: true,
-		Env: map[string]string{"PI_MCP_TEST_SERVER": mode}}
-	return s, mcp.StdioOptions{BaseEnv: os.Environ(), Dir: t.TempDir(), Stderr: stderr}, stderr
+		Env: map[string]string{testServerEnv: mode, testPidFileEnv: filepath.Join(dir, "pid")}}
+	return s, mcp.StdioOptions{BaseEnv: os.Environ(), Dir: dir, Stderr: stderr}, stderr
+}
+
+// serverPid reads the pid the test server wrote, 0 when it wrote none.
+func serverPid(t *testing.T, s mcp.Server) int {
+	t.Helper()
+	b, err := os.ReadFile(s.Env[testPidFileEnv])
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(string(b))
+	return pid
 }
 
 // gone reports whether no process with pid exists (reaped, not a zombie).
@@ -160,7 +175,31 @@ func TestStdioConnectFailures(t *testing.T) {
 			if !strings.Contains(stderr.String(), tt.stderr) {
 				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.stderr)
 			}
+			if pid := serverPid(t, s); pid == 0 || !gone(pid) {
+				t.Errorf("server pid %d: not started, or survived the failed connect", pid)
+			}
 		})
+	}
+}
+
+// Giving up (the turn stopped, the app quits) while a server is still
+// starting ends it at once, whatever its connect timeout.
+func TestStdioConnectCancelled(t *testing.T) {
+	t.Parallel()
+	s, o, _ := testServer(t, "silent")
+	s.ConnectTimeout = time.Minute
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := mcp.ConnectStdio(ctx, s, o)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("cancelled connect took %s", d)
+	}
+	if pid := serverPid(t, s); pid == 0 || !gone(pid) {
+		t.Errorf("server pid %d: not started, or survived the cancelled connect", pid)
 	}
 }
 

@@ -12,6 +12,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// testPidFileEnv names a file the test server writes its pid to.
+const testPidFileEnv = "PI_MCP_TEST_PIDFILE"
+
 type echoIn struct {
 	Text string `json:"text" jsonschema:"the text to echo"`
 }
@@ -24,6 +27,13 @@ type spawnOut struct {
 // this process's stdin and stdout, or a process that misbehaves in the way
 // mode names.
 func runTestServer(mode string) int {
+	if f := os.Getenv(testPidFileEnv); f != "" {
+		// Failure paths return no Conn to ask: the pid file lets the test
+		// check that the process is gone anyway.
+		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			return 1
+		}
+	}
 	switch mode {
 	case "silent": // reads nothing, answers nothing: a connect timeout
 		time.Sleep(time.Hour)
