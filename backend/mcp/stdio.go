@@ -31,7 +31,8 @@ type StdioOptions struct {
 	// BaseEnv is the environment after the Bash tool's policy, with the
 	// login-shell PATH; the server's own Env is laid over it.
 	BaseEnv []string
-	// Dir is the resolved working directory ("" = the host's).
+	// Dir is the working directory, the server's Cwd resolved against the
+	// project by the caller ("" = the host's).
 	Dir string
 	// RunnerExe is the binary that dispatches proc.RunnerArg ("" = this one).
 	RunnerExe string
@@ -71,7 +72,10 @@ func ConnectStdio(ctx context.Context, s Server, o StdioOptions) (*Conn, error) 
 		Path: s.Command, Args: s.Args, Dir: o.Dir, Env: mergeEnv(o.BaseEnv, s.Env),
 		Stdout: stdoutW, Stderr: o.Stderr, RunnerExe: o.RunnerExe, StdinPipe: true,
 	})
-	if err != nil {
+	if errors.Is(err, proc.ErrResourceExhausted) {
+		return nil, errs.Wrap(err, errs.ProcessResourceExhausted,
+			"the OS is out of process resources; MCP server %q could not start, retry once other commands have ended", s.ID).With("server", s.ID)
+	} else if err != nil {
 		return nil, errs.Wrap(err, errs.MCPServerUnavailable,
 			"MCP server %q could not start %q; check that the command is installed and on the PATH", s.ID, s.Command).With("server", s.ID)
 	}
