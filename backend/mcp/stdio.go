@@ -74,7 +74,7 @@ func ConnectStdio(ctx context.Context, s Server, o StdioOptions) (*Conn, error) 
 	})
 	if errors.Is(err, proc.ErrResourceExhausted) {
 		return nil, errs.Wrap(err, errs.ProcessResourceExhausted,
-			"the OS is out of process resources; MCP server %q could not start, retry once other commands have ended", s.ID).With("server", s.ID)
+			"the OS is out of process resources; MCP server %q could not start, retry once other commands have ended", s.ID).With("server", s.ID).With("retriable", true)
 	} else if err != nil {
 		return nil, errs.Wrap(err, errs.MCPServerUnavailable,
 			"MCP server %q could not start %q; check that the command is installed and on the PATH", s.ID, s.Command).With("server", s.ID)
