@@ -113,6 +113,12 @@ const (
 	GitNotFound            Code = "GIT_NOT_FOUND"            // no git executable
 	GitFailed              Code = "GIT_FAILED"               // a host-run git command failed
 	GitTimeout             Code = "GIT_TIMEOUT"              // a host-run git command exceeded its timeout
+
+	// MCP servers (backend/mcp).
+	MCPServerUnavailable Code = "MCP_SERVER_UNAVAILABLE" // the server is disabled, failed, not trusted or its definition is unusable
+	MCPConnectTimeout    Code = "MCP_CONNECT_TIMEOUT"    // the server did not finish the MCP handshake within its connect timeout
+	MCPAuthRequired      Code = "MCP_AUTH_REQUIRED"      // the server wants the user to sign in (401, failed token refresh)
+	MCPProtocolError     Code = "MCP_PROTOCOL_ERROR"     // the server broke the protocol (malformed message, bad schema)
 )
 
 // Codes lists every registered code in declaration order.
@@ -142,5 +148,6 @@ func Codes() []Code {
 		WorktreeNotGit, WorktreeMissing, WorktreeExists, WorktreeStalePreview,
 		WorktreeConflict, WorktreeProjectDirty, WorktreeMergeBlocked, WorktreePortsExhausted,
 		GitNotFound, GitFailed, GitTimeout,
+		MCPServerUnavailable, MCPConnectTimeout, MCPAuthRequired, MCPProtocolError,
 	}
 }

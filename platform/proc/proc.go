@@ -54,6 +54,9 @@ var (
 	// without the TestMain hook, say): without it every runner it starts
 	// would run the binary again, without end.
 	ErrNotDispatched = errors.New("proc: this binary was started as a process-tree runner but its main (or TestMain) does not dispatch proc.RunnerArg; call proc.RunnerMain first")
+	// ErrSurvivors matches the error Wait returns when processes of the
+	// tree could not be killed (stuck in the kernel, or escaped on macOS).
+	ErrSurvivors = errors.New("proc: processes of the tree could not be killed")
 	// ErrUnsupported is returned by Start on an OS without a tree owner.
 	ErrUnsupported = errors.New("proc: owned process trees are not supported on this OS")
 )
@@ -81,6 +84,10 @@ type Spec struct {
 	// KillGrace is the pause between SIGTERM and SIGKILL (0 = DefaultKillGrace).
 	// Windows terminates the job at once.
 	KillGrace time.Duration
+	// StdinPipe gives the command a pipe as its stdin, written through
+	// Process.Stdin (a server speaking a protocol on stdin/stdout, say).
+	// Without it the command's stdin is the null device.
+	StdinPipe bool
 }
 
 // header is what the host sends the runner on its stdin: a big-endian uint32
@@ -117,6 +124,7 @@ type Process struct {
 
 	ctlMu sync.Mutex
 	ctl   *os.File // write end of the runner's stdin; nil once closed
+	stdin *os.File // write end of the command's stdin (Spec.StdinPipe)
 
 	killOnce  sync.Once
 	killMu    sync.Mutex
@@ -196,7 +204,12 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	outR, outW, err2 := pipe()
 	errR, errW, err3 := pipe()
 	stR, stW, err4 := pipe()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	var inR, inW *os.File
+	var err5 error
+	if s.StdinPipe {
+		inR, inW, err5 = pipe()
+	}
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		closeAll()
 		return nil, classifySpawnError(fmt.Errorf("proc: pipes: %w", err))
 	}
@@ -209,7 +222,11 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		closeAll()
 		return nil, err
 	}
-	cmd.Args = append(cmd.Args, attachStatus(cmd, stW))
+	cmd.Args = append(cmd.Args, attachFile(cmd, stW))
+	if inR != nil {
+		// The runner's second argument names the command's stdin.
+		cmd.Args = append(cmd.Args, attachFile(cmd, inR))
+	}
 	if err := cmd.Start(); err != nil {
 		plat.close()
 		closeAll()
@@ -220,8 +237,11 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	_ = outW.Close()
 	_ = errW.Close()
 	_ = stW.Close()
+	if inR != nil {
+		_ = inR.Close()
+	}
 
-	p := &Process{cmd: cmd, grace: grace, plat: plat, ctl: ctlW, outR: outR, errR: errR,
+	p := &Process{cmd: cmd, grace: grace, plat: plat, ctl: ctlW, stdin: inW, outR: outR, errR: errR,
 		stR: bufio.NewReader(stR), stF: stR, done: make(chan struct{})}
 	p.pumps.Add(2)
 	go p.pump(s.Stdout, outR)
@@ -236,6 +256,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		_ = cmd.Wait()
 		p.plat.afterExit(0, false)
 		p.closeCtl()
+		p.closeStdin()
 		p.finishPumps()
 		_ = stR.Close()
 		p.plat.close()
@@ -273,6 +294,16 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 
 // Pid is the process id of the command (the shell), not of the runner.
 func (p *Process) Pid() int { return p.pid }
+
+// Stdin is the write end of the command's stdin when Spec.StdinPipe was
+// set, nil otherwise. Closing it is the command's EOF; it is closed for the
+// caller once the tree is gone.
+func (p *Process) Stdin() io.WriteCloser {
+	if p.stdin == nil {
+		return nil
+	}
+	return p.stdin
+}
 
 // Kill terminates the whole tree: SIGTERM, then SIGKILL after the grace
 // period (Windows: the job is terminated at once). It does not wait; Wait
@@ -324,6 +355,12 @@ func (p *Process) killRequested() error {
 	return p.killCause
 }
 
+func (p *Process) closeStdin() {
+	if p.stdin != nil {
+		_ = p.stdin.Close()
+	}
+}
+
 func (p *Process) closeCtl() {
 	p.ctlMu.Lock()
 	if p.ctl != nil {
@@ -352,6 +389,7 @@ func (p *Process) supervise() {
 	clean := serr == nil && last.Exit != nil && last.Survivors == 0
 	p.plat.afterExit(p.pid, clean)
 	p.closeCtl()
+	p.closeStdin()
 	_ = p.stF.Close()
 	drainErr := p.finishPumps()
 	p.plat.close()
@@ -375,7 +413,7 @@ func (p *Process) supervise() {
 		errs = append(errs, fmt.Errorf("proc: runner ended without a status (%v)", werr))
 	}
 	if last.Survivors > 0 {
-		errs = append(errs, fmt.Errorf("proc: %d processes of the tree could not be killed", last.Survivors))
+		errs = append(errs, fmt.Errorf("%w (%d)", ErrSurvivors, last.Survivors))
 	}
 	if drainErr != nil {
 		errs = append(errs, drainErr)

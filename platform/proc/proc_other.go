@@ -10,12 +10,12 @@ import (
 
 type platState struct{}
 
-func prepare(*exec.Cmd) (*platState, error)   { return nil, ErrUnsupported }
-func (s *platState) started(*exec.Cmd) error  { return nil }
-func (s *platState) kill()                    {}
-func (s *platState) afterExit(int, bool)      {}
-func (s *platState) close()                   {}
-func attachStatus(*exec.Cmd, *os.File) string { return "" }
-func openStatus(string) (*os.File, error)     { return nil, ErrUnsupported }
-func isExhausted(syscall.Errno) bool          { return false }
-func runTree(header, *statusWriter) int       { return 2 }
+func prepare(*exec.Cmd) (*platState, error)         { return nil, ErrUnsupported }
+func (s *platState) started(*exec.Cmd) error        { return nil }
+func (s *platState) kill()                          {}
+func (s *platState) afterExit(int, bool)            {}
+func (s *platState) close()                         {}
+func attachFile(*exec.Cmd, *os.File) string         { return "" }
+func openAttached(string, string) (*os.File, error) { return nil, ErrUnsupported }
+func isExhausted(syscall.Errno) bool                { return false }
+func runTree(header, *statusWriter, *os.File) int   { return 2 }

@@ -35,22 +35,23 @@ func (s *platState) afterExit(shellPid int, clean bool) {
 	}
 }
 
-// attachStatus passes w to the runner as an extra descriptor and returns
-// the argument that names it.
-func attachStatus(cmd *exec.Cmd, w *os.File) string {
-	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
+// attachFile passes f (the status pipe, the command's stdin) to the runner
+// as an extra descriptor and returns the argument that names it.
+func attachFile(cmd *exec.Cmd, f *os.File) string {
+	cmd.ExtraFiles = append(cmd.ExtraFiles, f)
 	return strconv.Itoa(2 + len(cmd.ExtraFiles))
 }
 
-// openStatus opens the descriptor named by attachStatus, close-on-exec so
-// that the command does not inherit it.
-func openStatus(arg string) (*os.File, error) {
+// openAttached opens the descriptor named by attachFile, close-on-exec so
+// that the command does not inherit it (the runner hands the stdin pipe to
+// the command explicitly, as its fd 0).
+func openAttached(arg, name string) (*os.File, error) {
 	fd, err := strconv.Atoi(arg)
 	if err != nil || fd < 3 {
-		return nil, fmt.Errorf("bad status descriptor %q", arg)
+		return nil, fmt.Errorf("bad %s descriptor %q", name, arg)
 	}
 	syscall.CloseOnExec(fd)
-	return os.NewFile(uintptr(fd), "status"), nil
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 func isExhausted(errno syscall.Errno) bool {

@@ -121,9 +121,10 @@ func (s *platState) close() {
 	}
 }
 
-// attachStatus lets the runner inherit w and returns its handle value.
-func attachStatus(cmd *exec.Cmd, w *os.File) string {
-	h := windows.Handle(w.Fd())
+// attachFile lets the runner inherit f (the status pipe, the command's
+// stdin) and returns its handle value.
+func attachFile(cmd *exec.Cmd, f *os.File) string {
+	h := windows.Handle(f.Fd())
 	_ = windows.SetHandleInformation(h, windows.HANDLE_FLAG_INHERIT, windows.HANDLE_FLAG_INHERIT)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -132,13 +133,13 @@ func attachStatus(cmd *exec.Cmd, w *os.File) string {
 	return strconv.FormatUint(uint64(h), 10)
 }
 
-func openStatus(arg string) (*os.File, error) {
+func openAttached(arg, name string) (*os.File, error) {
 	h, err := strconv.ParseUint(arg, 10, 64)
 	if err != nil || h == 0 {
-		return nil, fmt.Errorf("bad status handle %q", arg)
+		return nil, fmt.Errorf("bad %s handle %q", name, arg)
 	}
 	// Not inherited by the command: os/exec passes an explicit handle list.
-	return os.NewFile(uintptr(h), "status"), nil
+	return os.NewFile(uintptr(h), name), nil
 }
 
 func isExhausted(errno syscall.Errno) bool {

@@ -14,18 +14,25 @@ func RunnerMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "pi runner: internal subcommand; not for direct use")
 		return 2
 	}
-	stf, err := openStatus(args[0])
+	stf, err := openAttached(args[0], "status")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pi runner:", err)
 		return 2
 	}
 	st := &statusWriter{w: stf}
+	var stdin *os.File // nil: the null device
+	if len(args) > 1 {
+		if stdin, err = openAttached(args[1], "stdin"); err != nil {
+			st.send(status{SpawnErr: "runner: " + err.Error()})
+			return 125
+		}
+	}
 	h, err := readHeader(os.Stdin)
 	if err != nil {
 		st.send(status{SpawnErr: "runner: read the command: " + err.Error()})
 		return 125
 	}
-	return runTree(h, st)
+	return runTree(h, st, stdin)
 }
 
 // watchKill closes the returned channel on the first byte or EOF on stdin.

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-func runTree(h header, st *statusWriter) int {
+func runTree(h header, st *statusWriter, stdin *os.File) int {
 	closeInheritedFDs()
 	t := &tree{self: os.Getpid()}
 	_ = t.setup() // best effort: without it orphans escape to init (Linux < 3.4)
@@ -18,19 +18,22 @@ func runTree(h header, st *statusWriter) int {
 	signal.Notify(sigc, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	killc := watchKill()
 
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		st.send(spawnStatus(err))
-		return 127
+	if stdin == nil {
+		devnull, err := os.Open(os.DevNull)
+		if err != nil {
+			st.send(spawnStatus(err))
+			return 127
+		}
+		stdin = devnull
 	}
 	attr := &syscall.ProcAttr{
 		Dir:   h.Dir,
 		Env:   h.Env,
-		Files: []uintptr{devnull.Fd(), 1, 2},
+		Files: []uintptr{stdin.Fd(), 1, 2},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	}
 	pid, err := syscall.ForkExec(h.Path, append([]string{h.Path}, h.Args...), attr)
-	_ = devnull.Close()
+	_ = stdin.Close()
 	if err != nil {
 		st.send(spawnStatus(err))
 		return 127

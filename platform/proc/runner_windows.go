@@ -10,13 +10,14 @@ import (
 // runner to a kill-on-close job before sending the header, so the shell and
 // everything it starts are in it). The host terminates the job on kill and
 // after the shell exits; the runner only starts, waits and reports.
-func runTree(h header, st *statusWriter) int {
+func runTree(h header, st *statusWriter, stdin *os.File) int {
 	killc := watchKill()
 	cmd := &exec.Cmd{
 		Path:   h.Path,
 		Args:   append([]string{h.Path}, h.Args...),
 		Dir:    h.Dir,
 		Env:    h.Env,
+		Stdin:  stdin, // nil: the null device
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		SysProcAttr: &syscall.SysProcAttr{
