@@ -2,13 +2,11 @@ package mcpservers
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
+	"path/filepath"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -22,70 +20,59 @@ const startTimeout = 30 * time.Second
 // killed.
 const stopTimeout = 5 * time.Second
 
-// portAttempts: the port is chosen free and then handed to the server, so
-// another process can take it in between; the server then exits and the
-// start is retried on a new port.
-const portAttempts = 3
+// reportPort is the preload script, in the fixture folder, that prints the
+// port the server really listens on (see the script for why).
+const reportPort = "report-port.cjs"
 
-// errPortTaken reports that the server could not listen on the chosen port.
-var errPortTaken = errors.New("port already in use")
+// listeningLine is what reportPort prints once the server listens.
+var listeningLine = regexp.MustCompile(`mcpservers: listening on port (\d+)\n`)
 
 // EverythingHTTP starts @modelcontextprotocol/server-everything in streamable
-// HTTP mode on a free loopback port and returns its MCP endpoint URL. The
+// HTTP mode on a port the OS picks and returns its MCP endpoint URL. The
 // server is stopped when the test ends.
 func EverythingHTTP(t testing.TB) (url string) {
 	t.Helper()
-	node, script := server(t, fixture(t), everythingPkg)
-	var err error
-	for range portAttempts {
-		url, err = startHTTP(t, node, script)
-		if !errors.Is(err, errPortTaken) {
-			break
-		}
-	}
+	dir := fixture(t)
+	node, script := server(t, dir, everythingPkg)
+	url, err := startHTTP(t, node, filepath.Join(dir, reportPort), script)
 	if err != nil {
 		t.Fatalf("mcpservers: starting %s over streamable HTTP: %v", everythingPkg, err)
 	}
 	return url
 }
 
-// startHTTP runs the server once on a port that was free a moment ago and
-// waits until it says it is listening there.
-func startHTTP(t testing.TB, node, script string) (string, error) {
-	port, err := freePort()
-	if err != nil {
-		return "", err
-	}
+// startHTTP runs the server with PORT=0, so no other process can take its
+// port between choosing and listening, and waits until it listens.
+func startHTTP(t testing.TB, node, preload, script string) (string, error) {
 	// The server reads its port only from PORT and listens on every interface.
-	cmd := exec.Command(node, script, "streamableHttp")
-	cmd.Env = append(os.Environ(), "PORT="+port)
-	out := newOutputWatch("listening on port " + port + "\n")
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd := exec.Command(node, "--require", preload, script, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT=0")
+	stdout, stderr := newOutputWatch(nil), newOutputWatch(listeningLine)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	output := func() string { return "stdout:\n" + stdout.String() + "\nstderr:\n" + stderr.String() }
 
 	timer := time.NewTimer(startTimeout)
 	defer timer.Stop()
+	var port string
 	select {
-	case <-out.ready:
+	case port = <-stderr.match:
 	case err := <-exited:
-		if strings.Contains(out.String(), "EADDRINUSE") || strings.Contains(out.String(), "already in use") {
-			return "", fmt.Errorf("%w: %s", errPortTaken, port)
-		}
-		return "", fmt.Errorf("server exited before listening (%v); its output:\n%s", err, out)
+		return "", fmt.Errorf("server exited before listening (%v); its output:\n%s", err, output())
 	case <-timer.C:
 		_ = cmd.Process.Kill()
 		<-exited
-		return "", fmt.Errorf("server did not listen within %s; its output:\n%s", startTimeout, out)
+		return "", fmt.Errorf("server did not listen within %s; its output:\n%s", startTimeout, output())
 	}
 
 	t.Cleanup(func() {
 		stop(cmd, exited)
 		if t.Failed() {
-			t.Logf("mcpservers: output of %s (streamable HTTP, port %s):\n%s", everythingPkg, port, out)
+			t.Logf("mcpservers: output of %s (streamable HTTP, port %s):\n%s", everythingPkg, port, output())
 		}
 	})
 	return "http://127.0.0.1:" + port + "/mcp", nil
@@ -105,31 +92,22 @@ func stop(cmd *exec.Cmd, exited <-chan error) {
 	<-exited
 }
 
-func freePort() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port), nil
-}
-
-// maxOutput keeps the server's output small while still showing why it failed.
+// maxOutput keeps a server's output small while still showing why it failed.
 const maxOutput = 16 << 10
 
-// outputWatch collects a process's output (the head, up to maxOutput) and
-// closes ready once marker has been written.
+// outputWatch collects a process's output (the head, up to maxOutput) and,
+// the first time pattern matches it, sends the first submatch on match.
 type outputWatch struct {
-	marker string
-	ready  chan struct{}
+	pattern *regexp.Regexp // nil: only collect
+	match   chan string
 
 	mu    sync.Mutex
 	buf   bytes.Buffer
 	found bool
 }
 
-func newOutputWatch(marker string) *outputWatch {
-	return &outputWatch{marker: marker, ready: make(chan struct{})}
+func newOutputWatch(pattern *regexp.Regexp) *outputWatch {
+	return &outputWatch{pattern: pattern, match: make(chan string, 1)}
 }
 
 func (w *outputWatch) Write(p []byte) (int, error) {
@@ -138,11 +116,13 @@ func (w *outputWatch) Write(p []byte) (int, error) {
 	if room := maxOutput - w.buf.Len(); room > 0 {
 		w.buf.Write(p[:min(len(p), room)])
 	}
-	// The marker is searched in what was kept; the server prints it within
-	// its first few lines, far inside maxOutput.
-	if !w.found && bytes.Contains(w.buf.Bytes(), []byte(w.marker)) {
-		w.found = true
-		close(w.ready)
+	// Searched in what was kept: the line comes within the first few lines,
+	// far inside maxOutput.
+	if w.pattern != nil && !w.found {
+		if m := w.pattern.FindSubmatch(w.buf.Bytes()); m != nil {
+			w.found = true
+			w.match <- string(m[1])
+		}
 	}
 	return len(p), nil
 }

@@ -42,6 +42,31 @@ func TestEverythingHTTPTwice(t *testing.T) {
 	checkEverything(t, connect(t, &mcp.StreamableClientTransport{Endpoint: b}))
 }
 
+// TestEverythingHTTPStopped: the server is gone once the test that started
+// it has ended.
+func TestEverythingHTTPStopped(t *testing.T) {
+	var url string
+	t.Run("server", func(t *testing.T) { url = EverythingHTTP(t) })
+	client := mcp.NewClient(&mcp.Implementation{Name: "pi-desktop-test", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	transport := &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}
+	if session, err := client.Connect(ctx, transport, nil); err == nil {
+		session.Close()
+		t.Fatalf("connected to %s after its test ended", url)
+	}
+}
+
+// TestEverythingHTTPExitReported: a server that dies before listening fails
+// the start with its output, rather than waiting out startTimeout.
+func TestEverythingHTTPExitReported(t *testing.T) {
+	node, script := server(t, fixture(t), everythingPkg)
+	_, err := startHTTP(t, node, filepath.Join(t.TempDir(), "missing.cjs"), script)
+	if err == nil || !strings.Contains(err.Error(), "exited before listening") || !strings.Contains(err.Error(), "missing.cjs") {
+		t.Fatalf("startHTTP with a broken preload: %v, want an exit error quoting node's output", err)
+	}
+}
+
 func TestFilesystem(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from the fixture\n"), 0o644); err != nil {
