@@ -13,8 +13,9 @@ LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.
 APT_BUILD  := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config
 APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
+MCP_STAMP  := testdata/mcp-servers/node_modules/.package-lock.json
 
-.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test bindings clean test-keychain \
+.PHONY: run build frontend test test-frontend test-go vet-cross test-windows bindings-check smoke deps-build deps-test deps-mcp-servers bindings clean test-keychain \
 	bench deps-bench package package-windows package-check test-e2e deps-e2e test-viz-escape
 
 run: deps-build build
@@ -35,6 +36,14 @@ $(NPM_STAMP): frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $@
 
+# The third-party MCP servers the Go tests run (internal/mcpservers), pinned
+# in testdata/mcp-servers; reinstalled only when their lock file changes.
+$(MCP_STAMP): testdata/mcp-servers/package-lock.json
+	cd testdata/mcp-servers && npm ci --no-audit --no-fund
+	@touch $@
+
+deps-mcp-servers: $(MCP_STAMP)
+
 frontend: $(NPM_STAMP)
 	cd frontend && npm run build
 
@@ -49,7 +58,7 @@ test-frontend: $(NPM_STAMP)
 	cd frontend && npm run lint
 	cd frontend && npm test
 
-test-go:
+test-go: deps-mcp-servers
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$bad" ]; then echo "gofmt needed on:"; echo "$$bad"; exit 1; fi
 	go vet $$(go list ./... | grep -v /node_modules/)
@@ -129,5 +138,5 @@ package-check: deps-build frontend
 	scripts/package-check.sh $(VERSION)
 
 clean:
-	rm -rf build/bin build/ci build/dist frontend/node_modules
+	rm -rf build/bin build/ci build/dist frontend/node_modules testdata/mcp-servers/node_modules
 	find frontend/dist -mindepth 1 ! -name .gitkeep -delete
