@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 )
@@ -79,4 +80,14 @@ func (a *Agent) ResolveProposal(d agent.ProposalDecision) (agent.Proposal, error
 // Todos returns a session's checklist.
 func (a *Agent) Todos(sessionID string) ([]agent.Todo, error) {
 	return with(a.h, func(ctx context.Context, c *hostcore.Core) ([]agent.Todo, error) { return c.Todos(ctx, sessionID) })
+}
+
+// SendPromptWith starts an agent turn with the composer's options: the MCP
+// servers (and tools) chosen for this prompt are loaded without a
+// ToolSearch round trip; an unknown or unusable choice fails before the
+// turn opens.
+func (a *Agent) SendPromptWith(sessionID, prompt string, opts api.PromptOptions) error {
+	return do(a.h, func(ctx context.Context, c *hostcore.Core) error {
+		return c.StartTurnWith(ctx, sessionID, prompt, opts)
+	})
 }

@@ -36,6 +36,7 @@ func Bind(h Handle, openSession string) []any {
 		&Files{h: h},
 		&Settings{h: h},
 		&Providers{h: h},
+		&MCP{h: h},
 	}
 }
 

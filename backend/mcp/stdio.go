@@ -3,11 +3,9 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,10 +14,6 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
-
-// clientInfo is how PI-Desktop introduces itself in the MCP handshake (a
-// fresh value each time: the SDK keeps the pointer).
-func clientInfo() *sdk.Implementation { return &sdk.Implementation{Name: "pi-desktop", Version: "0"} }
 
 // exitGrace is how long a failed handshake waits for the process to show
 // that it exited, so "the server died" is told apart from "it spoke garbage".
@@ -39,18 +33,7 @@ type StdioOptions struct {
 	// Stderr receives the server's stderr (a bounded per-server log); nil
 	// discards it. It must be safe for use from another goroutine.
 	Stderr io.Writer
-}
-
-// Conn is a live MCP session with a server. For a stdio server the host
-// owns the server's whole process tree: Close ends it.
-type Conn struct {
-	session *sdk.ClientSession
-	proc    *proc.Process
-	stdout  *io.PipeReader
-	exited  chan struct{} // closed once the process tree is gone
-
-	closeOnce sync.Once
-	closeErr  error
+	Hooks  Hooks
 }
 
 // ConnectStdio starts s's command in an owned process tree and completes
@@ -79,7 +62,9 @@ func ConnectStdio(ctx context.Context, s Server, o StdioOptions) (*Conn, error) 
 		return nil, errs.Wrap(err, errs.MCPServerUnavailable,
 			"MCP server %q could not start %q; check that the command is installed and on the PATH", s.ID, s.Command).With("server", s.ID)
 	}
-	c := &Conn{proc: p, stdout: stdoutR, exited: make(chan struct{})}
+	c := &Conn{proc: p, exited: make(chan struct{}),
+		// A pump blocked on a stdout nobody reads would hold Wait forever.
+		closers: []func(){func() { _ = stdoutR.Close() }}}
 	go func() {
 		_, _ = p.Wait()
 		// The SDK reads until EOF: give it one once nothing can write.
@@ -89,8 +74,7 @@ func ConnectStdio(ctx context.Context, s Server, o StdioOptions) (*Conn, error) 
 
 	connectCtx, cancel := context.WithTimeout(ctx, s.EffectiveConnectTimeout())
 	defer cancel()
-	client := sdk.NewClient(clientInfo(), nil)
-	session, err := client.Connect(connectCtx, &sdk.IOTransport{Reader: stdoutR, Writer: p.Stdin()}, nil)
+	session, err := c.newClient(o.Hooks).Connect(connectCtx, &sdk.IOTransport{Reader: stdoutR, Writer: p.Stdin()}, nil)
 	if err != nil {
 		cerr := c.handshakeError(ctx, connectCtx, s, err)
 		_ = c.Close()
@@ -98,96 +82,6 @@ func ConnectStdio(ctx context.Context, s Server, o StdioOptions) (*Conn, error) 
 	}
 	c.session = session
 	return c, nil
-}
-
-// handshakeError names why the handshake failed, in the order a user can
-// act on: the caller gave up, the server died, it was too slow, or it is
-// not an MCP server.
-func (c *Conn) handshakeError(ctx, connectCtx context.Context, s Server, err error) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	select {
-	case <-c.exited:
-	case <-time.After(exitGrace):
-	}
-	select {
-	case <-c.exited:
-		code, _ := c.proc.Wait()
-		return errs.Wrap(err, errs.MCPServerUnavailable,
-			"MCP server %q exited (status %d) before the MCP handshake; see its log for the reason", s.ID, code).With("server", s.ID)
-	default:
-	}
-	if errors.Is(connectCtx.Err(), context.DeadlineExceeded) {
-		return errs.Wrap(err, errs.MCPConnectTimeout,
-			"MCP server %q did not complete the MCP handshake within %s; check its log, or raise its connect timeout", s.ID, s.EffectiveConnectTimeout()).With("server", s.ID)
-	}
-	return errs.Wrap(err, errs.MCPProtocolError,
-		"MCP server %q did not answer the MCP handshake correctly; check that the command starts an MCP server speaking on stdio", s.ID).With("server", s.ID)
-}
-
-// Tools lists every tool the server offers, following pagination.
-func (c *Conn) Tools(ctx context.Context) ([]*sdk.Tool, error) {
-	var tools []*sdk.Tool
-	for t, err := range c.session.Tools(ctx, nil) {
-		if err != nil {
-			return nil, c.callError(err, "list its tools")
-		}
-		tools = append(tools, t)
-	}
-	return tools, nil
-}
-
-// CallTool calls one tool by the server's own name. A result with IsError
-// set is a result, not an error: the caller reports it as the tool's
-// failure with the server's message.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*sdk.CallToolResult, error) {
-	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return nil, c.callError(err, fmt.Sprintf("call %q", name))
-	}
-	return res, nil
-}
-
-func (c *Conn) callError(err error, what string) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	select {
-	case <-c.exited:
-		return errs.Wrap(err, errs.MCPServerUnavailable, "the MCP server is no longer running; it could not %s", what)
-	default:
-	}
-	if errors.Is(err, sdk.ErrConnectionClosed) {
-		return errs.Wrap(err, errs.MCPServerUnavailable, "the connection to the MCP server is closed; it could not %s", what)
-	}
-	return errs.Wrap(err, errs.MCPProtocolError, "the MCP server failed to %s: %v", what, err)
-}
-
-// Pid is the process id of the server's command.
-func (c *Conn) Pid() int { return c.proc.Pid() }
-
-// Exited is closed once the server's process tree is gone, whether it
-// exited by itself or Close ended it.
-func (c *Conn) Exited() <-chan struct{} { return c.exited }
-
-// Close ends the session and the server's whole process tree, and returns
-// once no process of it is left. It is idempotent.
-func (c *Conn) Close() error {
-	c.closeOnce.Do(func() {
-		if c.session != nil {
-			// Closing stdin is the MCP way to ask a stdio server to stop;
-			// the tree is killed right after whatever it does.
-			_ = c.session.Close()
-		}
-		_ = c.proc.Kill()
-		// A pump blocked on a stdout nobody reads would hold Wait forever.
-		_ = c.stdout.Close()
-		<-c.exited
-		_, err := c.proc.Wait()
-		c.closeErr = closeProblem(err)
-	})
-	return c.closeErr
 }
 
 // closeProblem keeps what Close should report of the tree's end: neither

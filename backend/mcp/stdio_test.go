@@ -92,7 +92,7 @@ func TestStdioConnectListCallClose(t *testing.T) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 
-	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hi"})
+	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hi"}, nil)
 	if err != nil {
 		t.Fatalf("CallTool echo: %v", err)
 	}
@@ -100,13 +100,13 @@ func TestStdioConnectListCallClose(t *testing.T) {
 		t.Fatalf("echo result = %+v", res)
 	}
 
-	res, err = c.CallTool(t.Context(), "fail", nil)
+	res, err = c.CallTool(t.Context(), "fail", nil, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("fail: res = %+v, err = %v; want an IsError result", res, err)
 	}
 
 	// A grandchild of the server: Close must end it too.
-	res, err = c.CallTool(t.Context(), "spawn", nil)
+	res, err = c.CallTool(t.Context(), "spawn", nil, nil)
 	if err != nil || res.IsError {
 		t.Fatalf("spawn: res = %+v, err = %v", res, err)
 	}
@@ -136,7 +136,7 @@ func TestStdioConnectListCallClose(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "late"}); !errs.Is(err, errs.MCPServerUnavailable) {
+	if _, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "late"}, nil); !errs.Is(err, errs.MCPServerUnavailable) {
 		t.Errorf("call after Close: %v, want MCP_SERVER_UNAVAILABLE", err)
 	}
 }

@@ -14,6 +14,7 @@ export const EVENT = {
   agentToolResult: 'agent:tool_result',
   agentTurn: 'agent:turn',
   devEvent: 'dev:event',
+  mcpChanged: 'mcp:changed',
   permissionRequest: 'permission:request',
   permissionResolved: 'permission:resolved',
   projectsChanged: 'projects:changed',

@@ -130,7 +130,8 @@ describe('the wire fixture rendered by Go', () => {
 describe('event names', () => {
   // Events Go emits that the UI does not subscribe to by name (the dev
   // envelope is unwrapped by events.ts before any subscriber sees it).
-  const unsubscribed: EventName[] = [EVENT.agentMode, EVENT.devEvent];
+  // mcp:changed waits for Settings → MCP servers (issue 15).
+  const unsubscribed: EventName[] = [EVENT.agentMode, EVENT.devEvent, EVENT.mcpChanged];
 
   it('subscribes to or deliberately skips every event Go emits', () => {
     const subscribed = [

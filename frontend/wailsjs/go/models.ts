@@ -418,6 +418,225 @@ export namespace api {
 	        this.isolated = source["isolated"];
 	    }
 	}
+	export class MCPHeader {
+	    name: string;
+	    value: string;
+	    secret: boolean;
+	    hasValue: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPHeader(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.value = source["value"];
+	        this.secret = source["secret"];
+	        this.hasValue = source["hasValue"];
+	    }
+	}
+	export class MCPSelection {
+	    serverId: string;
+	    tools: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPSelection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.tools = source["tools"];
+	    }
+	}
+	export class MCPTool {
+	    name: string;
+	    modelName: string;
+	    title: string;
+	    description: string;
+	    enabled: boolean;
+	    schemaTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.modelName = source["modelName"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.enabled = source["enabled"];
+	        this.schemaTokens = source["schemaTokens"];
+	    }
+	}
+	export class MCPServer {
+	    id: string;
+	    scope: string;
+	    projectId: string;
+	    source: string;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    env: MCPHeader[];
+	    cwd: string;
+	    url: string;
+	    headers: MCPHeader[];
+	    enabled: boolean;
+	    state: string;
+	    errorCode: string;
+	    error: string;
+	    logTail: string[];
+	    restarts: number;
+	    trusted: boolean;
+	    definitionHash: string;
+	    tools: MCPTool[];
+	    omittedTools: number;
+	    schemaTokens: number;
+	    connectTimeoutMs: number;
+	    callTimeoutMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.scope = source["scope"];
+	        this.projectId = source["projectId"];
+	        this.source = source["source"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = this.convertValues(source["env"], MCPHeader);
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = this.convertValues(source["headers"], MCPHeader);
+	        this.enabled = source["enabled"];
+	        this.state = source["state"];
+	        this.errorCode = source["errorCode"];
+	        this.error = source["error"];
+	        this.logTail = source["logTail"];
+	        this.restarts = source["restarts"];
+	        this.trusted = source["trusted"];
+	        this.definitionHash = source["definitionHash"];
+	        this.tools = this.convertValues(source["tools"], MCPTool);
+	        this.omittedTools = source["omittedTools"];
+	        this.schemaTokens = source["schemaTokens"];
+	        this.connectTimeoutMs = source["connectTimeoutMs"];
+	        this.callTimeoutMs = source["callTimeoutMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPServerInput {
+	    id: string;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    env: MCPHeader[];
+	    cwd: string;
+	    url: string;
+	    headers: MCPHeader[];
+	    enabled: boolean;
+	    connectTimeoutMs: number;
+	    callTimeoutMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = this.convertValues(source["env"], MCPHeader);
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = this.convertValues(source["headers"], MCPHeader);
+	        this.enabled = source["enabled"];
+	        this.connectTimeoutMs = source["connectTimeoutMs"];
+	        this.callTimeoutMs = source["callTimeoutMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPTestResult {
+	    ok: boolean;
+	    errorCode: string;
+	    error: string;
+	    tools: MCPTool[];
+	    logTail: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.errorCode = source["errorCode"];
+	        this.error = source["error"];
+	        this.tools = this.convertValues(source["tools"], MCPTool);
+	        this.logTail = source["logTail"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Project {
 	    id: string;
 	    name: string;
@@ -439,6 +658,36 @@ export namespace api {
 	        this.updatedAt = source["updatedAt"];
 	        this.setupCommand = source["setupCommand"];
 	    }
+	}
+	export class PromptOptions {
+	    mcp: MCPSelection[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptOptions(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mcp = this.convertValues(source["mcp"], MCPSelection);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Session {
 	    id: string;

@@ -30,6 +30,10 @@ export function SendPrompt(arg1, arg2) {
   return window['go']['desktop']['Agent']['SendPrompt'](arg1, arg2);
 }
 
+export function SendPromptWith(arg1, arg2, arg3) {
+  return window['go']['desktop']['Agent']['SendPromptWith'](arg1, arg2, arg3);
+}
+
 export function StopSession(arg1) {
   return window['go']['desktop']['Agent']['StopSession'](arg1);
 }
