@@ -76,3 +76,33 @@ func TestServerLogLongAndInvalidLines(t *testing.T) {
 		t.Errorf("invalid UTF-8 leaked: %q", tail[1])
 	}
 }
+
+// Whatever a server writes, in whatever chunks, the log stays within its
+// bound, keeps the newest byte, and reads as valid UTF-8.
+func FuzzServerLog(f *testing.F) {
+	f.Add([]byte("hello\nworld\n"), uint8(3))
+	f.Add([]byte("\xff\xfe\r\n\n"), uint8(1))
+	f.Add([]byte(strings.Repeat("long line ", 40)), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
+		l := newServerLog(64)
+		step := int(chunk)%16 + 1
+		for i := 0; i < len(data); i += step {
+			l.Write(data[i:min(i+step, len(data))])
+		}
+		got := l.String()
+		if len(got) > 64*3 { // invalid bytes grow to 3-byte U+FFFD
+			t.Fatalf("log of %d bytes, bound 64", len(got))
+		}
+		if !utf8.ValidString(got) {
+			t.Fatalf("invalid UTF-8: %q", got)
+		}
+		if len(data) > 0 && data[len(data)-1] < 0x80 && !strings.HasSuffix(got, string(data[len(data)-1:])) {
+			t.Fatalf("newest byte %q lost: %q", data[len(data)-1:], got)
+		}
+		for _, line := range l.Tail(5) {
+			if line == "" || strings.ContainsAny(line, "\r\n") || !utf8.ValidString(line) {
+				t.Fatalf("bad tail line %q", line)
+			}
+		}
+	})
+}

@@ -59,7 +59,8 @@ type ManagerOptions struct {
 	// OnChange is called after a server's state, settings or tools changed
 	// (also when it was removed). It runs on the manager's goroutines,
 	// without the manager's lock, possibly for several keys at once; it must
-	// not block for long. Read the new state with Status.
+	// not block for long, nor call Stop or Close (they wait for the
+	// goroutine calling it). Read the new state with Status.
 	OnChange func(Key)
 
 	MaxServers  int // live servers at once (16)

@@ -676,3 +676,39 @@ func TestManagerRestartUnknown(t *testing.T) {
 		t.Error("log of an unknown server")
 	}
 }
+
+// An invalid definition fails without a dial; of two servers with one id
+// the first counts; an app and a project server of one id both run.
+func TestManagerDefinitions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeServers(t)
+		f.add("a", "echo")
+		f.add("b", "echo")
+		m, _ := newFakeManager(t, f, mcp.ManagerOptions{})
+		bad := def("bad")
+		bad.URL = "not a url"
+		second := def("a")
+		second.Enabled = false
+		m.Sync("", []mcp.Server{bad, def("a"), second})
+		m.Sync("/p", []mcp.Server{def("a")})
+		synctest.Wait()
+		st := wantState(t, m, app("bad"), mcp.StateFailed, errs.InvalidArgument)
+		if f.dialCount("bad") != 0 || !strings.Contains(st.Error, "url") {
+			t.Errorf("invalid definition: %d dials, %q", f.dialCount("bad"), st.Error)
+		}
+		wantState(t, m, app("a"), mcp.StateReady, "")
+		wantState(t, m, mcp.Key{Scope: "/p", ID: "a"}, mcp.StateReady, "")
+		if n := f.dialCount("a"); n != 2 {
+			t.Errorf("a dialed %d times, want once per scope", n)
+		}
+		m.Close()
+	})
+}
+
+func TestDefaultBackoff(t *testing.T) {
+	for attempt, want := range map[int]time.Duration{0: time.Second, 1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 7: time.Minute, 100: time.Minute} {
+		if got := mcp.DefaultBackoff(attempt); got != want {
+			t.Errorf("DefaultBackoff(%d) = %s, want %s", attempt, got, want)
+		}
+	}
+}
