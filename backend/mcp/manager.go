@@ -231,6 +231,9 @@ func (m *Manager) syncLocked(k Key, s Server) bool {
 // app servers first, then id) their slot: pending ones start, the rest
 // fail naming the limit. It returns the keys whose status changed.
 func (m *Manager) rebalanceLocked() []Key {
+	if m.closed {
+		return nil
+	}
 	var keys []Key
 	for k, e := range m.entries {
 		if e.def.Enabled {

@@ -190,6 +190,9 @@ func (m *Manager) connect(ctx context.Context, s Server, env DialEnv, dials *syn
 	var conn *Conn
 	select {
 	case r := <-ch:
+		if r.err == nil && r.c == nil {
+			r.err = errors.New("dial returned no connection and no error")
+		}
 		if r.err != nil {
 			return nil, nil, connectError(ctx, dctx, s, r.err)
 		}

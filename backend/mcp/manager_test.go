@@ -629,6 +629,15 @@ func TestManagerClose(t *testing.T) {
 		if _, ok := m.Status(app("b")); ok {
 			t.Error("Sync after Close added a server")
 		}
+		// Stopping after Close frees a slot, but starts nothing.
+		m.Stop(app("a"))
+		if err := m.Restart(app("hang")); !errs.Is(err, errs.MCPServerUnavailable) {
+			t.Errorf("Restart after Close: %v", err)
+		}
+		synctest.Wait()
+		if n := f.dialCount("hang"); n != 1 {
+			t.Errorf("hang dialed %d times", n)
+		}
 	})
 }
 
@@ -711,4 +720,16 @@ func TestDefaultBackoff(t *testing.T) {
 			t.Errorf("DefaultBackoff(%d) = %s, want %s", attempt, got, want)
 		}
 	}
+}
+
+// A Dial that returns neither a connection nor an error fails the server
+// rather than the manager.
+func TestManagerDialWithoutConnection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := mcp.NewManager(mcp.ManagerOptions{Dial: func(context.Context, mcp.Server, mcp.DialEnv) (*mcp.Conn, error) { return nil, nil }})
+		defer m.Close()
+		m.Sync("", []mcp.Server{def("odd")})
+		synctest.Wait()
+		wantState(t, m, app("odd"), mcp.StateFailed, errs.MCPServerUnavailable)
+	})
 }
