@@ -208,7 +208,7 @@ func (m *Manager) syncLocked(k Key, s Server) bool {
 		e.pending = s.Enabled
 		return true
 	}
-	old := e.def
+	old, oldHash := e.def, e.hash
 	e.def, e.hash = s, hash
 	switch {
 	case !s.Enabled:
@@ -218,7 +218,7 @@ func (m *Manager) syncLocked(k Key, s Server) bool {
 		m.stopLocked(e, StateDisabled, nil)
 		e.pending, e.overLimit = false, false
 		return true
-	case !old.Enabled || old.DefinitionHash() != hash:
+	case !old.Enabled || oldHash != hash:
 		e.restarts = 0
 		e.pending = true
 		return true
