@@ -6,54 +6,12 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
 // DefaultMaxTools is how many tools of one server the host keeps (issue
 // 15); the rest are listed as omitted, so one huge server cannot flood the
 // catalog.
 const DefaultMaxTools = 64
-
-// State is where a server is in its lifecycle. The values are the wire
-// values of api.MCPState*.
-type State string
-
-const (
-	StateDisabled   State = "disabled"   // the user switched it off; never started
-	StateConnecting State = "connecting" // starting, handshaking, or waiting to restart after a crash
-	StateReady      State = "ready"      // connected, tools listed
-	StateFailed     State = "failed"     // gave up: see Status.Error; Restart tries again
-	StateNeedsAuth  State = "needs_auth" // the server wants the user to sign in; Restart after signing in
-)
-
-// Status is a snapshot of one server: its state, why it is not ready, its
-// stderr tail and its tool catalog.
-type Status struct {
-	Key   Key
-	State State
-	// ErrorCode and Error explain failed and needs_auth (and, while
-	// connecting after a crash, why it restarts). Error is the message meant
-	// for the user, never an internal cause.
-	ErrorCode errs.Code
-	Error     string
-	// LogTail is the last lines of the server's stderr (LogTailLines).
-	LogTail []string
-	// Restarts counts the automatic restarts after the server exited by
-	// itself, since Sync or Restart last started it.
-	Restarts int
-	// DefinitionHash is the hash of the definition the server runs with.
-	DefinitionHash string
-	// Pid is a running stdio server's process id (0 otherwise).
-	Pid int
-	// Tools are the kept tools, sorted by name (at most MaxTools); Omitted
-	// names, sorted, the ones past the limit.
-	Tools   []ToolInfo
-	Omitted []string
-	// SchemaTokens is the sum of the enabled kept tools' SchemaTokens: what
-	// loading every tool of the server would cost.
-	SchemaTokens int
-}
 
 // ToolInfo is one kept tool of a server.
 type ToolInfo struct {

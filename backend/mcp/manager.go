@@ -390,58 +390,6 @@ func (m *Manager) Close() {
 	close(m.closeC)
 }
 
-// Status is a snapshot of key's server; false when the manager does not
-// know it.
-func (m *Manager) Status(key Key) (Status, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e := m.entries[key]
-	if e == nil {
-		return Status{}, false
-	}
-	return e.statusLocked(), true
-}
-
-// Statuses are the snapshots of scope's servers, sorted by id.
-func (m *Manager) Statuses(scope string) []Status {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []Status
-	for k, e := range m.entries {
-		if k.Scope == scope {
-			out = append(out, e.statusLocked())
-		}
-	}
-	slices.SortFunc(out, func(a, b Status) int { return compareKeys(a.Key, b.Key) })
-	return out
-}
-
-// Log is key's whole kept stderr log ("" for an unknown server).
-func (m *Manager) Log(key Key) string {
-	m.mu.Lock()
-	e := m.entries[key]
-	m.mu.Unlock()
-	if e == nil {
-		return ""
-	}
-	return e.log.String()
-}
-
-func (e *liveServer) statusLocked() Status {
-	s := Status{Key: e.key, State: e.state, Restarts: e.restarts, DefinitionHash: e.hash,
-		LogTail: e.log.Tail(LogTailLines), Omitted: slices.Clone(e.cat.omitted)}
-	if x := errs.As(e.err); x != nil {
-		s.ErrorCode, s.Error = x.Code, x.Message
-	} else if e.err != nil {
-		s.ErrorCode, s.Error = errs.Internal, "the MCP server failed; see its log"
-	}
-	if e.conn != nil {
-		s.Pid = e.conn.Pid()
-	}
-	s.Tools, s.SchemaTokens = e.cat.tools(e.def)
-	return s
-}
-
 // notify reports keys (each once) to OnChange.
 func (m *Manager) notify(keys []Key) {
 	slices.SortFunc(keys, compareKeys)
