@@ -189,7 +189,14 @@ func TestStdioConnectCancelled(t *testing.T) {
 	s, o, _ := testServer(t, "silent")
 	s.ConnectTimeout = time.Minute
 	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(500*time.Millisecond, cancel)
+	// Cancel once the server runs (its pid file is written), not after a
+	// fixed delay a loaded machine may not start it within.
+	go func() {
+		defer cancel()
+		for deadline := time.Now().Add(30 * time.Second); serverPid(t, s) == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	start := time.Now()
 	_, err := mcp.ConnectStdio(ctx, s, o)
 	if !errors.Is(err, context.Canceled) {

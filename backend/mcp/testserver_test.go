@@ -65,6 +65,22 @@ func runTestServer(mode string) int {
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			return nil, nil, fmt.Errorf("the failure the test asked for (pid %s)", strconv.Itoa(os.Getpid()))
 		})
+	if mode == "crash" {
+		// Exits by itself soon after it listed its tools: the manager has
+		// seen it ready, then sees it go.
+		s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+			return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+				res, err := next(ctx, method, req)
+				if method == "tools/list" {
+					time.AfterFunc(100*time.Millisecond, func() {
+						fmt.Fprintf(os.Stderr, "fatal: lost the plot (pid %d)\n", os.Getpid())
+						os.Exit(7)
+					})
+				}
+				return res, err
+			}
+		})
+	}
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "test server:", err)
 		return 1
