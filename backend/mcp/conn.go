@@ -70,12 +70,27 @@ func (c *Conn) newClient(h Hooks) *sdk.Client {
 // servers in this process (tests). The connection ends when the session
 // does.
 func ConnectTransport(ctx context.Context, s Server, t sdk.Transport, h Hooks) (*Conn, error) {
-	c := &Conn{exited: make(chan struct{})}
+	return connectSession(ctx, s, t, h, &Conn{exited: make(chan struct{})}, nil)
+}
+
+// connectSession is ConnectTransport for a c that may hold closers already;
+// explain (may be nil, or return nil) names a failed handshake from what
+// the transport saw (an HTTP status, a refused connection) before the
+// generic reasons.
+func connectSession(ctx context.Context, s Server, t sdk.Transport, h Hooks, c *Conn, explain func() error) (*Conn, error) {
 	connectCtx, cancel := context.WithTimeout(ctx, s.EffectiveConnectTimeout())
 	defer cancel()
 	session, err := c.newClient(h).Connect(connectCtx, t, nil)
 	if err != nil {
 		close(c.exited)
+		for _, f := range c.closers {
+			f()
+		}
+		if ctx.Err() == nil && explain != nil {
+			if e := explain(); e != nil {
+				return nil, e
+			}
+		}
 		return nil, c.handshakeError(ctx, connectCtx, s, err)
 	}
 	c.session = session
