@@ -150,6 +150,10 @@ func (c *Conn) Tools(ctx context.Context) ([]*sdk.Tool, error) {
 // a result, not an error: the caller reports it as the tool's failure with
 // the server's message. Cancelling ctx sends notifications/cancelled.
 func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any, onProgress func(Progress)) (*sdk.CallToolResult, error) {
+	if args == nil {
+		// "arguments": null is refused by servers that validate it.
+		args = map[string]any{}
+	}
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	if onProgress != nil {
 		token := "pi-" + strconv.FormatInt(c.progressSeq.Add(1), 10)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -45,7 +46,36 @@ func connectRemote(ctx context.Context, s Server, o ConnectOptions) (*Conn, erro
 	default:
 		t = &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: &client}
 	}
-	return connectSession(ctx, s, t, o.Hooks, c, func() error { return rt.explain(s) })
+	// Requests still in flight when the handshake gives up are cut: the
+	// SDK would otherwise wait for them (its cancellation notice, for one)
+	// for seconds past the connect timeout. Close cuts them too.
+	c.closers = append(c.closers, rt.abort)
+	hsCtx, hsCancel := context.WithTimeout(ctx, s.EffectiveConnectTimeout())
+	defer hsCancel()
+	var mu sync.Mutex
+	handshaking := true
+	stop := context.AfterFunc(hsCtx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if handshaking {
+			rt.abort()
+		}
+	})
+	defer stop()
+	conn, err := connectSession(ctx, s, t, o.Hooks, c, func() error { return rt.explain(s) })
+	mu.Lock()
+	handshaking = false
+	aborted := rt.aborted.Err() != nil
+	mu.Unlock()
+	if err == nil && aborted { // the deadline struck as the handshake ended
+		_ = conn.Close()
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, errs.New(errs.MCPConnectTimeout,
+			"MCP server %q did not complete the MCP handshake within %s; raise its connect timeout", s.ID, s.EffectiveConnectTimeout()).With("server", s.ID)
+	}
+	return conn, err
 }
 
 // baseClient is the caller's client, or one of the connection's own (its
@@ -108,6 +138,11 @@ type remoteTransport struct {
 	headers map[string]string
 	tokens  *savedSignIn // nil: not signed in
 
+	// aborted ends every request made through the transport when abort is
+	// called.
+	aborted context.Context
+	abort   context.CancelFunc
+
 	mu    sync.Mutex
 	first *failure
 }
@@ -126,7 +161,21 @@ func newRemoteTransport(s Server, base http.RoundTripper, tokens *savedSignIn) (
 	if err != nil { // Validate parsed it already
 		return nil, errs.Wrap(err, errs.InvalidArgument, "MCP server %q: %q is not a URL", s.ID, s.URL).With("server", s.ID)
 	}
-	return &remoteTransport{base: base, origin: u, headers: s.Headers, tokens: tokens}, nil
+	aborted, abort := context.WithCancel(context.Background())
+	return &remoteTransport{base: base, origin: u, headers: s.Headers, tokens: tokens, aborted: aborted, abort: abort}, nil
+}
+
+// bodyCloser runs done once the response body is closed.
+type bodyCloser struct {
+	io.ReadCloser
+	once sync.Once
+	done func()
+}
+
+func (b *bodyCloser) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.done)
+	return err
 }
 
 func (rt *remoteTransport) sameOrigin(u *url.URL) bool {
@@ -134,9 +183,12 @@ func (rt *remoteTransport) sameOrigin(u *url.URL) bool {
 }
 
 func (rt *remoteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(req.Context())
+	stop := context.AfterFunc(rt.aborted, cancel)
+	release := func() { stop(); cancel() }
+	// A RoundTripper must not change the request it was given.
+	req = req.Clone(ctx)
 	if rt.sameOrigin(req.URL) {
-		// A RoundTripper must not change the request it was given.
-		req = req.Clone(req.Context())
 		for k, v := range rt.headers {
 			req.Header.Set(k, v)
 		}
@@ -144,6 +196,7 @@ func (rt *remoteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		if rt.tokens != nil && req.Header.Get("Authorization") == "" {
 			tok, err := rt.tokens.token(req.Context())
 			if err != nil {
+				release()
 				rt.note(&failure{url: req.URL.String(), authErr: err})
 				return nil, err
 			}
@@ -151,6 +204,11 @@ func (rt *remoteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		}
 	}
 	resp, err := rt.base.RoundTrip(req)
+	if err != nil {
+		release()
+	} else {
+		resp.Body = &bodyCloser{ReadCloser: resp.Body, done: release}
+	}
 	switch {
 	case err != nil:
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
