@@ -172,6 +172,10 @@ func (c *Conn) callError(err error, what string) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	// The transport's own verdict (a sign-in that expired mid-session).
+	if e := errs.As(err); e != nil && e.Code == errs.MCPAuthRequired {
+		return e
+	}
 	select {
 	case <-c.exited:
 		return errs.Wrap(err, errs.MCPServerUnavailable, "the MCP server is no longer running; it could not %s", what)

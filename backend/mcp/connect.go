@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
@@ -26,6 +27,8 @@ type ConnectOptions struct {
 	// TokenKey names the server in Tokens, as the caller keys servers
 	// (scope and id); "" = the server's id.
 	TokenKey string
+
+	now func() time.Time // the sign-in's clock; nil = time.Now (tests move it)
 }
 
 // Connect reaches s over its transport and completes the MCP handshake

@@ -22,7 +22,7 @@ import (
 // remembers what went wrong so a failed handshake gets its stable code.
 func connectRemote(ctx context.Context, s Server, o ConnectOptions) (*Conn, error) {
 	base, owned := baseClient(o.HTTPClient)
-	tokens, err := loadTokens(s, o.Tokens, tokenKey(s, o.TokenKey), base)
+	tokens, err := loadTokens(s, o.Tokens, tokenKey(s, o.TokenKey), base, o.now)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ type savedSignIn struct {
 
 // loadTokens reads the sign-in saved for s; nil when there is none, or
 // when it was made for another URL.
-func loadTokens(s Server, store TokenStore, key string, client *http.Client) (*savedSignIn, error) {
+func loadTokens(s Server, store TokenStore, key string, client *http.Client, now func() time.Time) (*savedSignIn, error) {
 	if store == nil {
 		return nil, nil
 	}
@@ -86,7 +86,10 @@ func loadTokens(s Server, store TokenStore, key string, client *http.Client) (*s
 	if json.Unmarshal(raw, &b) != nil || b.Version != signInVersion || b.Resource != s.URL || b.Token == nil {
 		return nil, nil
 	}
-	return &savedSignIn{serverID: s.ID, key: key, store: store, client: client, now: time.Now, blob: b}, nil
+	if now == nil {
+		now = time.Now
+	}
+	return &savedSignIn{serverID: s.ID, key: key, store: store, client: client, now: now, blob: b}, nil
 }
 
 // token returns a usable access token, renewing it first when it expires
