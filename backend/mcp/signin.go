@@ -187,6 +187,11 @@ type loopback struct {
 	mu    sync.Mutex
 	state string // "" until the flow has begun
 	taken bool
+	// ended is set once await has its answer: the SDK may ask again (it
+	// retries its first request after a failed authorization), and the
+	// user must not see a second browser tab for one sign-in.
+	ended    bool
+	endedErr error
 }
 
 type callbackResult struct {
@@ -245,8 +250,24 @@ func (l *loopback) await(ctx context.Context, authURL string, open func(string) 
 		return nil, fmt.Errorf("authorization URL without a state")
 	}
 	l.mu.Lock()
+	if l.ended {
+		err := l.endedErr
+		l.mu.Unlock()
+		if err == nil {
+			err = fmt.Errorf("MCP server %q refused the token it just granted", l.serverID)
+		}
+		return nil, err
+	}
 	l.state = u.Query().Get("state")
 	l.mu.Unlock()
+	res, err := l.answer(ctx, authURL, open)
+	l.mu.Lock()
+	l.ended, l.endedErr = true, err
+	l.mu.Unlock()
+	return res, err
+}
+
+func (l *loopback) answer(ctx context.Context, authURL string, open func(string) error) (*auth.AuthorizationResult, error) {
 	if err := open(authURL); err != nil {
 		return nil, errs.Wrap(err, errs.MCPAuthRequired, "could not open the browser to sign in to MCP server %q; retry", l.serverID).With("server", l.serverID)
 	}
