@@ -376,3 +376,26 @@ func TestRemoteConnectErrors(t *testing.T) {
 		}
 	}
 }
+
+// A remote session that the server ends closes Exited, so the host can
+// show the server as failed and reconnect.
+func TestSSEServerGone(t *testing.T) {
+	t.Parallel()
+	srv := echoServer(nil)
+	hs := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	defer hs.Close()
+	c, err := mcp.Connect(t.Context(), mcp.Server{ID: "legacy", Transport: mcp.TransportSSE, URL: hs.URL}, mcp.ConnectOptions{})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer c.Close()
+	hs.CloseClientConnections()
+	select {
+	case <-c.Exited():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Exited not closed after the server dropped the session")
+	}
+	if _, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "x"}, nil); !errs.Is(err, errs.MCPServerUnavailable) {
+		t.Errorf("call after the server left: %v, want MCP_SERVER_UNAVAILABLE", err)
+	}
+}
