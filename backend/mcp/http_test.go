@@ -377,6 +377,34 @@ func TestRemoteConnectErrors(t *testing.T) {
 	}
 }
 
+// Giving up on a connect (the app quits) returns at once with the
+// context's error, whatever the connect timeout.
+func TestRemoteConnectCancelled(t *testing.T) {
+	t.Parallel()
+	quit := make(chan struct{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-quit:
+		}
+	}))
+	defer hs.Close()
+	defer close(quit)
+	for _, transport := range []mcp.Transport{mcp.TransportHTTP, mcp.TransportSSE} {
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		start := time.Now()
+		_, err := mcp.Connect(ctx, mcp.Server{ID: "slow", Transport: transport, URL: hs.URL, ConnectTimeout: time.Minute}, mcp.ConnectOptions{})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", transport, err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s: the cancelled connect took %s", transport, d)
+		}
+	}
+}
+
 // A remote session that the server ends closes Exited, so the host can
 // show the server as failed and reconnect.
 func TestSSEServerGone(t *testing.T) {
