@@ -62,7 +62,18 @@ func connectRemote(ctx context.Context, s Server, o ConnectOptions) (*Conn, erro
 		}
 	})
 	defer stop()
-	conn, err := connectSession(ctx, s, t, o.Hooks, c, func() error { return rt.explain(s) })
+	// hsCtx may expire a moment before the SDK's own connect deadline, and
+	// its abort then fails the handshake first: still a timeout.
+	explain := func() error {
+		if e := rt.explain(s); e != nil {
+			return e
+		}
+		if errors.Is(hsCtx.Err(), context.DeadlineExceeded) {
+			return remoteTimeout(s)
+		}
+		return nil
+	}
+	conn, err := connectSession(ctx, s, t, o.Hooks, c, explain)
 	mu.Lock()
 	handshaking = false
 	aborted := rt.aborted.Err() != nil
@@ -72,10 +83,15 @@ func connectRemote(ctx context.Context, s Server, o ConnectOptions) (*Conn, erro
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		return nil, errs.New(errs.MCPConnectTimeout,
-			"MCP server %q did not complete the MCP handshake within %s; raise its connect timeout", s.ID, s.EffectiveConnectTimeout()).With("server", s.ID)
+		return nil, remoteTimeout(s)
 	}
 	return conn, err
+}
+
+func remoteTimeout(s Server) error {
+	return errs.New(errs.MCPConnectTimeout,
+		"MCP server %q at %s did not complete the MCP handshake within its connect timeout (%s); check that the server is up, or raise its connect timeout",
+		s.ID, s.URL, s.EffectiveConnectTimeout()).With("server", s.ID).With("url", s.URL)
 }
 
 // baseClient is the caller's client, or one of the connection's own (its
