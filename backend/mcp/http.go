@@ -204,22 +204,27 @@ func (rt *remoteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	release := func() { stop(); cancel() }
 	// A RoundTripper must not change the request it was given.
 	req = req.Clone(ctx)
+	var bearer string // the saved sign-in's access token this request carries
 	if rt.sameOrigin(req.URL) {
 		for k, v := range rt.headers {
 			req.Header.Set(k, v)
 		}
 		// A configured Authorization header is the user's explicit choice.
 		if rt.tokens != nil && req.Header.Get("Authorization") == "" {
-			tok, err := rt.tokens.token(req.Context())
+			tok, err := rt.tokens.token(ctx)
 			if err != nil {
 				release()
 				rt.note(&failure{url: req.URL.String(), authErr: err})
 				return nil, err
 			}
 			tok.SetAuthHeader(req)
+			bearer = tok.AccessToken
 		}
 	}
 	resp, err := rt.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && bearer != "" {
+		resp, err = rt.retryRenewed(req, resp, bearer)
+	}
 	if err != nil {
 		release()
 	} else {
@@ -236,6 +241,33 @@ func (rt *remoteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		rt.note(&failure{url: req.URL.String(), status: resp.StatusCode, challenge: bearerChallenge(resp.Header)})
 	}
 	return resp, err
+}
+
+// retryRenewed answers a 401 to a token that had not expired yet (the
+// server revoked or forgot it) by renewing the token and sending the
+// request once more, so a sign-in is asked for only when renewal fails.
+func (rt *remoteTransport) retryRenewed(req *http.Request, refused *http.Response, bearer string) (*http.Response, error) {
+	replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	if !replayable {
+		return refused, nil
+	}
+	fresh, err := rt.tokens.renew(req.Context(), bearer)
+	if err != nil {
+		// The renewal's verdict (sign in again) says more than the 401.
+		refused.Body.Close()
+		rt.note(&failure{url: req.URL.String(), authErr: err})
+		return nil, err
+	}
+	retry := req.Clone(req.Context())
+	if req.GetBody != nil {
+		if retry.Body, err = req.GetBody(); err != nil {
+			return refused, nil
+		}
+	}
+	fresh.SetAuthHeader(retry)
+	_, _ = io.Copy(io.Discard, io.LimitReader(refused.Body, 4<<10))
+	refused.Body.Close()
+	return rt.base.RoundTrip(retry)
 }
 
 func (rt *remoteTransport) note(f *failure) {

@@ -102,6 +102,23 @@ func (t *savedSignIn) token(ctx context.Context) (*oauth2.Token, error) {
 	if tok.AccessToken != "" && (tok.Expiry.IsZero() || tok.Expiry.Sub(t.now()) > refreshMargin) {
 		return tok, nil
 	}
+	return t.renewLocked(ctx)
+}
+
+// renew replaces an access token the server refused before its expiry
+// (revoked, or forgotten by a restarted server), unless another request
+// renewed it meanwhile.
+func (t *savedSignIn) renew(ctx context.Context, refused string) (*oauth2.Token, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.blob.Token.AccessToken != refused {
+		return t.blob.Token, nil
+	}
+	return t.renewLocked(ctx)
+}
+
+func (t *savedSignIn) renewLocked(ctx context.Context) (*oauth2.Token, error) {
+	tok := t.blob.Token
 	if tok.RefreshToken == "" {
 		return nil, t.expired(nil)
 	}
@@ -119,6 +136,10 @@ func (t *savedSignIn) token(ctx context.Context) (*oauth2.Token, error) {
 		}
 		return nil, errs.Wrap(err, errs.MCPServerUnavailable,
 			"could not reach the authorization server of MCP server %q to renew its sign-in; check the network, then retry", t.serverID).With("server", t.serverID)
+	}
+	if fresh.ExpiresIn > 0 {
+		// Dated by the clock that judges it (oauth2 dates it by its own).
+		fresh.Expiry = t.now().Add(time.Duration(fresh.ExpiresIn) * time.Second)
 	}
 	t.blob.Token = fresh
 	if raw, err := json.Marshal(t.blob); err == nil {

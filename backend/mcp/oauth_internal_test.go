@@ -234,6 +234,12 @@ func (a *authServer) protect(next http.Handler) http.Handler {
 	})
 }
 
+func (a *authServer) forgetAccessTokens() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	clear(a.access)
+}
+
 func (a *authServer) revokeRefreshTokens() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -355,14 +361,30 @@ func TestOAuthSignInRefreshRevoke(t *testing.T) {
 			if err := call(c); err != nil {
 				t.Fatal(err)
 			}
+			if _, n := as.counts(); n != 2 {
+				t.Errorf("%d refreshes, want 2", n)
+			}
+
+			// The server forgets its access tokens (a restart): the next
+			// request renews the token and goes through.
+			as.forgetAccessTokens()
+			if err := call(c); err != nil {
+				t.Fatalf("call after the server forgot the access token: %v", err)
+			}
+			if _, n := as.counts(); n != 3 {
+				t.Errorf("%d refreshes, want 3", n)
+			}
 
 			// The refresh token is revoked: the live session and new
 			// connections ask for a sign-in, and never open a browser.
+			// (A refused write ends a legacy SSE session, so only the first
+			// call is asked; a new Connect says the same.)
 			as.revokeRefreshTokens()
-			clock.advance(as.accessTTL)
+			as.forgetAccessTokens()
 			err = call(c)
-			wantSignIn(t, err, "call after the refresh token was revoked")
+			wantSignIn(t, err, "call refused with the refresh token revoked")
 			c.Close()
+			clock.advance(as.accessTTL)
 			_, err = Connect(t.Context(), s, opts)
 			wantSignIn(t, err, "Connect after the refresh token was revoked")
 			if opened != 1 {
