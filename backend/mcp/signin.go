@@ -102,6 +102,7 @@ func SignIn(ctx context.Context, s Server, o SignInOptions) error {
 	if err != nil {
 		return err
 	}
+	defer rt.abort()
 	client := *base
 	client.Transport = rt
 	err = authorize(ctx, s, &client, handler)
