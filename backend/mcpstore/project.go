@@ -158,7 +158,7 @@ func mapValues(m map[string]ProjectServer) []ProjectServer {
 }
 
 func fileProblem(source, format string, args ...any) *errs.Error {
-	return errs.New(errs.InvalidArgument, source+": "+format, args...).With("source", source)
+	return errs.New(errs.InvalidArgument, source+" "+format, args...).With("source", source)
 }
 
 // readProjectFile reads name (slash-separated, under the root). A missing
@@ -249,7 +249,7 @@ func parseServerFile(source string, data []byte, oneServer bool) []ProjectServer
 		if e != nil {
 			msg = strings.ReplaceAll(e.Message, ProjectConfigFile, "the file")
 		}
-		return []ProjectServer{{Source: source, Problem: fileProblem(source, "%s", msg)}}
+		return []ProjectServer{{Source: source, Problem: fileProblem(source, "cannot be used: %s", msg)}}
 	}
 	out := make([]ProjectServer, 0, len(cfg.Servers)+len(cfg.Problems))
 	for _, s := range cfg.Servers {
