@@ -263,3 +263,10 @@ func TestProjectServerAPI(t *testing.T) {
 		t.Errorf("trusted entry = %+v", s)
 	}
 }
+
+func writeFile(t *testing.T, root, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

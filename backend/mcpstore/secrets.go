@@ -6,9 +6,23 @@ import (
 	"regexp"
 
 	"github.com/google/uuid"
-
-	"github.com/pi-desktop/pi-desktop/backend/provider"
 )
+
+// KeyStore keeps secret values by name (provider.Keys: the OS keychain
+// where one is reachable, else the data directory's 0600 key file). It is
+// declared here so this package does not pull in the model clients.
+type KeyStore interface {
+	// Get returns name's value ("" with a nil error when none is saved).
+	Get(name string) (string, error)
+	// Set saves name's value; "" removes it.
+	Set(name, value string) error
+	// Locate says where name's value is ("" when none is saved).
+	Locate(name string) (string, error)
+}
+
+// accountPrefix starts every name this package saves; provider.Keys lets
+// names with it (accountPrefix) reach the OS keychain.
+const accountPrefix = "mcp/"
 
 // Kinds of secret, as they appear in account names.
 const (
@@ -30,10 +44,10 @@ func secretAccount(secretID, kind, name string) string {
 		sum := sha256.Sum256([]byte(name))
 		name = "~" + hex.EncodeToString(sum[:8])
 	}
-	return provider.MCPAccountPrefix + secretID + "/" + kind + "/" + name
+	return accountPrefix + secretID + "/" + kind + "/" + name
 }
 
 // tokenAccount is where a server's OAuth token blob is kept.
 func tokenAccount(secretID string) string {
-	return provider.MCPAccountPrefix + secretID + "/oauth"
+	return accountPrefix + secretID + "/oauth"
 }

@@ -1,6 +1,6 @@
 // Package mcpstore is where MCP servers come from and who trusts them: the
 // app's own servers (SQLite, their secret header and env values in the OS
-// keychain through provider.KeyStore), a project's servers (its .mcp.json
+// keychain through a KeyStore such as provider.Keys), a project's servers (its .mcp.json
 // and .agents/servers/*.json, read without running anything), the user's
 // trust in a project's server for its exact definition, per-project
 // switches, and OAuth token blobs. It starts nothing; backend/mcp connects.
@@ -19,7 +19,6 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
-	"github.com/pi-desktop/pi-desktop/backend/provider"
 )
 
 // SourceApp is the Source of an app server.
@@ -28,13 +27,13 @@ const SourceApp = "app"
 // Service reads and writes MCP server definitions, secrets and trust.
 type Service struct {
 	db   *sql.DB
-	keys provider.KeyStore
+	keys KeyStore
 	now  func() time.Time
 }
 
 // New returns the Service over db; keys holds the secret values and OAuth
 // tokens. now may be nil.
-func New(db *sql.DB, keys provider.KeyStore, now func() time.Time) *Service {
+func New(db *sql.DB, keys KeyStore, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}

@@ -458,3 +458,7 @@ func TestTokens(t *testing.T) {
 		t.Error("a token blob reached the database")
 	}
 }
+
+// provider.Keys is the key store the host passes, and the names this
+// package saves are the ones it lets into the keychain.
+var _ mcpstore.KeyStore = (*provider.Keys)(nil)
