@@ -119,7 +119,10 @@ func boundMCP(r Result, info MCPToolInfo, c *Call) Result {
 	if len(content) <= ResultMaxBytes && strings.Count(content, "\n") < ResultMaxLines {
 		return r
 	}
-	lines := strings.Count(content, "\n") + 1
+	lines := strings.Count(content, "\n")
+	if !strings.HasSuffix(content, "\n") {
+		lines++
+	}
 	// Room for the marker, so the pipeline's backstop (Bound) keeps it.
 	cut := headCut(content, ResultMaxBytes-1024, ResultMaxLines-1)
 	kept := strings.Count(content[:cut], "\n")
