@@ -111,7 +111,9 @@ func newLab(t *testing.T) *lab {
 		})
 	text := func(name, desc string, res func(ctx context.Context, req *sdk.CallToolRequest) *sdk.CallToolResult) {
 		s.AddTool(&sdk.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return res(ctx, req), nil })
+			func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return res(ctx, req), nil
+			})
 	}
 	text("big", "Return 5 MB of text.", func(context.Context, *sdk.CallToolRequest) *sdk.CallToolResult {
 		var b strings.Builder
