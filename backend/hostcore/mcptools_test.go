@@ -1,18 +1,26 @@
 package hostcore_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
+	"github.com/pi-desktop/pi-desktop/internal/mcpservers"
 )
 
 // labEnv is a host whose sessions have the in-process lab server.
@@ -240,5 +248,105 @@ func TestMCPEverythingLongRunningStop(t *testing.T) {
 	img := e.call(e.session.ID, "mcp_everything_get-tiny-image", map[string]any{})
 	if !img.OK || !strings.Contains(img.Content, "[image: image/png, ") {
 		t.Errorf("tiny image = %+v", img)
+	}
+}
+
+// The reference server over streamable HTTP: list, call, progress, Stop.
+func TestMCPEverythingOverStreamableHTTP(t *testing.T) {
+	url := mcpservers.EverythingHTTP(t)
+	c, err := mcp.ConnectTransport(t.Context(), mcp.Server{ID: "everything", Transport: mcp.TransportHTTP, URL: url, Enabled: true, ConnectTimeout: 60 * time.Second},
+		&sdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, mcp.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	e, ev := newMCPEnv(t, newConnSource(t, map[string]*mcp.Conn{"everything": c}), nil)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	if sum := e.call(e.session.ID, "mcp_everything_get-sum", map[string]any{"a": 40, "b": 2}); !sum.OK || !strings.Contains(sum.Content, "42") {
+		t.Errorf("get-sum = %+v", sum)
+	}
+	done := make(chan tools.Result, 1)
+	go func() {
+		done <- e.core.Execute(t.Context(), hostcore.ToolRequest{SessionID: e.session.ID, TurnID: "turn", ToolCallID: "long-http",
+			Tool: "mcp_everything_trigger-long-running-operation", Args: json.RawMessage(`{"duration":60,"steps":120}`)})
+	}()
+	for deadline := time.Now().Add(20 * time.Second); len(ev.progress()) < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no live progress over HTTP")
+		}
+	}
+	e.core.StopSession(e.session.ID)
+	select {
+	case res := <-done:
+		if res.Code != errs.ToolAborted {
+			t.Errorf("stopped = %+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Execute did not return after Stop")
+	}
+}
+
+// A call past the server's call timeout is TOOL_TIMEOUT, and the server
+// is told to cancel it.
+func TestMCPCallTimeout(t *testing.T) {
+	l := newLab(t)
+	src := newConnSource(t, map[string]*mcp.Conn{"lab": l.conn})
+	for i := range src.entries {
+		src.entries[i].CallTimeout = 300 * time.Millisecond
+	}
+	e, _ := newMCPEnv(t, src, nil)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	res := e.call(e.session.ID, "mcp_lab_slow", map[string]any{})
+	if res.Code != errs.ToolTimeout || res.Details["timeoutMs"] != int64(300) {
+		t.Errorf("slow = %+v", res)
+	}
+	select {
+	case <-l.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server never saw the cancellation")
+	}
+}
+
+// rootSource records the project root each catalog was asked for.
+type rootSource struct {
+	hostcore.MCPSource
+	mu    sync.Mutex
+	roots []string
+}
+
+func (s *rootSource) Tools(ctx context.Context, root string) ([]hostcore.MCPToolEntry, error) {
+	s.mu.Lock()
+	s.roots = append(s.roots, root)
+	s.mu.Unlock()
+	return s.MCPSource.Tools(ctx, root)
+}
+
+func (s *rootSource) last() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.roots[len(s.roots)-1]
+}
+
+// A session's catalog is its project's: the source is asked with the
+// project's path, and with "" for a temporary session.
+func TestMCPCatalogFollowsTheSessionsProject(t *testing.T) {
+	src := &rootSource{MCPSource: newConnSource(t, map[string]*mcp.Conn{"lab": newLab(t).conn})}
+	e, _ := newMCPEnv(t, src, nil)
+	if cat := e.core.DeferredForTest(t.Context(), e.session.ID, api.ModeAgent); len(cat) == 0 || src.last() == "" {
+		t.Fatalf("project session: catalog %d tools, root %q", len(cat), src.last())
+	}
+	if real, _ := filepath.EvalSymlinks(e.project); src.last() != real {
+		t.Errorf("root = %q, want %q", src.last(), real)
+	}
+	tmp, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.core.DeferredForTest(t.Context(), tmp.ID, api.ModeAgent)
+	if src.last() != "" {
+		t.Errorf("temporary session root = %q", src.last())
+	}
+	if plan := e.core.DeferredForTest(t.Context(), e.session.ID, api.ModePlan); slices.ContainsFunc(plan, func(d agent.DeferredTool) bool { return strings.HasPrefix(d.Name, "mcp_") }) {
+		t.Error("Plan mode's catalog offers MCP tools")
 	}
 }
