@@ -146,8 +146,8 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		// Not a builtin: perhaps one of the session's MCP tools, whose
 		// catalog depends on the project.
 		e, found, err := c.mcpTool(ctx, binding.Project, req.Tool)
-		if err != nil {
-			return tools.Failure(err)
+		if err != nil && strings.HasPrefix(req.Tool, "mcp_") {
+			return tools.Failure(err) // the catalog is unreadable: say why, not "no such tool"
 		}
 		if found {
 			tool, known, spec = e.tool, true, e.tool.Spec()

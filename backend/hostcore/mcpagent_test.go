@@ -192,3 +192,44 @@ func TestMCPComposerSelection(t *testing.T) {
 		t.Errorf("the preloaded call did not run: %.1000s", b[max(0, len(b)-1000):])
 	}
 }
+
+// Stop during a turn's MCP call: the turn waits for the started call (the
+// server is told to cancel), which ends aborted, and the turn ends aborted.
+func TestMCPStopDuringATurnWaitsForTheCall(t *testing.T) {
+	srv := providertest.NewAnthropicServer(t,
+		providertest.Turn{ToolCalls: []providertest.Call{{Name: "mcp_lab_slow", Input: map[string]any{}}}},
+	)
+	l := newLab(t)
+	e, ev := newMCPEnv(t, newConnSource(t, map[string]*mcp.Conn{"lab": l.conn}), srv)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	if err := e.core.StartTurnWithToolsForTest(t.Context(), e.session.ID, "work slowly", []string{"mcp_lab_slow"}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(ev.progress()) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no live progress")
+		}
+	}
+	e.core.StopSession(e.session.ID)
+	for deadline := time.Now().Add(20 * time.Second); e.core.TurnRunningForTest(e.session.ID); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the turn did not end after Stop")
+		}
+	}
+	select {
+	case <-l.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server never saw the cancellation")
+	}
+	rows, _ := e.core.AuditRows(t.Context(), e.session.ID)
+	if len(rows) != 1 || rows[0].Tool != "mcp_lab_slow" || rows[0].ErrorCode != string(errs.ToolAborted) {
+		t.Errorf("audit = %+v: the call had not returned when the turn ended", rows)
+	}
+	tr, err := e.core.Transcript(t.Context(), e.session.ID)
+	if err != nil || len(tr.Turns) != 1 || tr.Turns[0].State != "aborted" {
+		t.Errorf("turn = %+v, %v", tr.Turns, err)
+	}
+	if srv.Count() != 1 {
+		t.Errorf("%d model requests after Stop", srv.Count())
+	}
+}

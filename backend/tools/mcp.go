@@ -13,6 +13,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/redact"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
@@ -144,7 +145,7 @@ func (l *liveProgress) send(p mcp.Progress) {
 	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
 		return
 	}
-	text := FormatProgress(p) + "\n"
+	text := redact.String(FormatProgress(p)) + "\n" // shown as a command's output is (spec §8)
 	l.sent += len(text)
 	l.c.Env.Emit(EventToolOutput, map[string]any{"sessionId": l.c.SessionID, "toolCallId": l.c.Env.ToolCallID,
 		"stream": "progress", "seq": l.seq, "text": text})
