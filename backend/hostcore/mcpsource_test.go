@@ -40,7 +40,7 @@ func (s *connSource) Call(ctx context.Context, e hostcore.MCPToolEntry, args map
 
 // newConnSource lists every server's tools and names them over the whole
 // catalog, as the manager does.
-func newConnSource(t *testing.T, conns map[string]*mcp.Conn) *connSource {
+func newConnSource(t testing.TB, conns map[string]*mcp.Conn) *connSource {
 	t.Helper()
 	src := &connSource{conns: conns}
 	var refs []mcp.ToolRef
@@ -97,7 +97,7 @@ const bigLines = 100_000 // × 52 bytes: a 5 MB result
 
 var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
-func newLab(t *testing.T) *lab {
+func newLab(t testing.TB) *lab {
 	t.Helper()
 	l := &lab{cancelled: make(chan string, 4)}
 	s := sdk.NewServer(&sdk.Implementation{Name: "lab", Version: "1"}, nil)
