@@ -64,15 +64,20 @@ func (c *Core) mcpCatalog(ctx context.Context, projectRoot string) ([]mcpEntry, 
 	}
 	out := make([]mcpEntry, 0, len(list))
 	for _, e := range list {
-		info := tools.MCPToolInfo{Server: e.ServerID, Tool: e.Tool, Title: e.Title, ModelName: e.ModelName,
-			Description: e.Description, Schema: e.InputSchema, Timeout: callTimeout(e.CallTimeout)}
-		t := tools.NewMCPTool(info, func(ctx context.Context, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
-			return src.Call(ctx, e, args, onProgress)
-		})
-		schema, bad := c.mcpSchemas.compile(t.Spec())
-		out = append(out, mcpEntry{MCPToolEntry: e, tool: t, schema: schema, bad: bad})
+		out = append(out, c.mcpEntry(src, e))
 	}
 	return out, nil
+}
+
+// mcpEntry makes e a pipeline tool calling through src.
+func (c *Core) mcpEntry(src MCPSource, e MCPToolEntry) mcpEntry {
+	info := tools.MCPToolInfo{Server: e.ServerID, Tool: e.Tool, Title: e.Title, ModelName: e.ModelName,
+		Description: e.Description, Schema: e.InputSchema, Timeout: callTimeout(e.CallTimeout)}
+	t := tools.NewMCPTool(info, func(ctx context.Context, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
+		return src.Call(ctx, e, args, onProgress)
+	})
+	schema, bad := c.mcpSchemas.compile(t.Spec())
+	return mcpEntry{MCPToolEntry: e, tool: t, schema: schema, bad: bad}
 }
 
 // callTimeout is the server's call timeout, the default when unset, at most
@@ -86,16 +91,17 @@ func callTimeout(d time.Duration) time.Duration {
 
 // mcpTool looks name up in the catalog of the session in projectRoot.
 func (c *Core) mcpTool(ctx context.Context, projectRoot, name string) (mcpEntry, bool, error) {
-	if c.cfg.MCP == nil {
+	src := c.cfg.MCP
+	if src == nil {
 		return mcpEntry{}, false, nil
 	}
-	list, err := c.mcpCatalog(ctx, projectRoot)
+	list, err := src.Tools(ctx, projectRoot)
 	if err != nil {
 		return mcpEntry{}, false, err
 	}
 	for _, e := range list {
 		if e.ModelName == name {
-			return e, true, nil
+			return c.mcpEntry(src, e), true, nil // only this one: a call costs one tool, not the catalog
 		}
 	}
 	return mcpEntry{}, false, nil
