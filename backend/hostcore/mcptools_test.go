@@ -350,3 +350,34 @@ func TestMCPCatalogFollowsTheSessionsProject(t *testing.T) {
 		t.Error("Plan mode's catalog offers MCP tools")
 	}
 }
+
+// The reference filesystem server confined to a folder: a write through
+// the pipeline needs the card like any MCP tool and lands inside; a path
+// outside is the server's own refusal, TOOL_FAILED with its message.
+func TestMCPFilesystemServerConfined(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "notes.txt"), "remember the milk\n")
+	command, args := mcpservers.Filesystem(t, root)
+	c, err := mcp.ConnectStdio(t.Context(), mcp.Server{ID: "fs", Transport: mcp.TransportStdio, Command: command, Args: args, Enabled: true,
+		ConnectTimeout: 60 * time.Second}, mcp.StdioOptions{BaseEnv: os.Environ(), Dir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	e, _ := newMCPEnv(t, newConnSource(t, map[string]*mcp.Conn{"fs": c}), nil)
+	read, card := e.callAnswering(e.session.ID, "mcp_fs_read_text_file", map[string]any{"path": filepath.Join(root, "notes.txt")}, permission.AllowOnce)
+	if !read.OK || !strings.Contains(read.Content, "remember the milk") || card.Server != "fs" || card.ServerTool != "read_text_file" {
+		t.Errorf("read = %+v, card %+v", read, card)
+	}
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	if w := e.call(e.session.ID, "mcp_fs_write_file", map[string]any{"path": filepath.Join(root, "out.txt"), "content": "written\n"}); !w.OK {
+		t.Errorf("write = %+v", w)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "out.txt")); string(data) != "written\n" {
+		t.Errorf("out.txt = %q", data)
+	}
+	outside := e.call(e.session.ID, "mcp_fs_read_text_file", map[string]any{"path": filepath.Join(e.project, "..", "elsewhere.txt")})
+	if outside.OK || outside.Code != errs.ToolFailed || !strings.Contains(strings.ToLower(outside.Message), "access denied") {
+		t.Errorf("outside = %+v", outside)
+	}
+}
