@@ -15,6 +15,8 @@ export const queryKeys = {
   mcpAll: ['mcp'] as const,
   /** The app's MCP servers and a project's ("" = the app's alone). */
   mcpServers: (projectId: string) => ['mcp', projectId] as const,
+  /** A server's stderr log; under its list, so mcp:changed refreshes it too. */
+  mcpLog: (projectId: string, serverId: string) => ['mcp', projectId, 'log', serverId] as const,
   projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
   /** Every session list, active and archived. */
   sessionLists: ['sessions'] as const,
