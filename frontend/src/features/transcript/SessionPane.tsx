@@ -14,6 +14,7 @@ import type { ReviewApi } from '../review/useReviewChanges';
 import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
 import { ModelPicker } from '../composer/ModelPicker';
 import { MCPPicker } from '../composer/MCPPicker';
+import { MCPCatalogProvider } from '../mcp/MCPCatalog';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
@@ -105,17 +106,19 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
 
   return (
     <>
-      <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
-        <Transcript
-          state={t.state}
-          running={t.running}
-          reviews={review.byId}
-          onResolve={t.resolveApproval}
-          onRollback={onRollback}
-          onRetryLoad={t.reload}
-          onLoadOlder={t.loadOlder}
-        />
-      </VizProvider>
+      <MCPCatalogProvider projectId={session.projectId}>
+        <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
+          <Transcript
+            state={t.state}
+            running={t.running}
+            reviews={review.byId}
+            onResolve={t.resolveApproval}
+            onRollback={onRollback}
+            onRetryLoad={t.reload}
+            onLoadOlder={t.loadOlder}
+          />
+        </VizProvider>
+      </MCPCatalogProvider>
       <Composer
         onSend={onSend}
         onStop={t.stop}
