@@ -41,7 +41,10 @@ describe('MCP picker', () => {
     expect(picker.getAllByRole('checkbox').map((c) => c.closest('label')?.querySelector('strong')?.textContent)).toEqual(['everything', 'docs']);
     expect(picker.getByRole('checkbox', { name: /everything/ })).toHaveFocus();
 
-    await user.click(picker.getByRole('checkbox', { name: /everything/ }));
+    // Enter toggles a box; it never sends the prompt.
+    await user.keyboard('{Enter}');
+    expect(picker.getByRole('checkbox', { name: /everything/ })).toBeChecked();
+    expect(bridge.sendPrompt).not.toHaveBeenCalled();
     const tools = within(picker.getByRole('list', { name: 'Tools of everything' }));
     // Only the enabled tools.
     expect(tools.getAllByRole('checkbox')).toHaveLength(2);

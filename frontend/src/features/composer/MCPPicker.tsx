@@ -66,6 +66,12 @@ export function MCPPicker({ projectId, selection, onChange, onOpenSettings }: MC
     );
 
   const onKeyDown = (e: KeyboardEvent) => {
+    // Enter on a checkbox would submit the composer's form: it toggles the box instead.
+    if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type === 'checkbox') {
+      e.preventDefault();
+      e.target.click();
+      return;
+    }
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();

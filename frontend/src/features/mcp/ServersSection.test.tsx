@@ -273,6 +273,13 @@ describe('Settings → the project’s MCP servers', () => {
     expect(group.queryByRole('listitem', { name: 'everything' })).not.toBeInTheDocument();
   });
 
+  it('says when a project server replaces an app server of the same name', async () => {
+    seed({ mcpServers: [mcpServer('db'), { ...untrusted, trusted: true, state: 'ready' }] });
+    const { group } = await openProject();
+    const item = within(await group.findByRole('listitem', { name: 'db' }));
+    expect(await item.findByText('In this project’s sessions it replaces the app server db.')).toBeInTheDocument();
+  });
+
   it('asks again when the project changes the definition', async () => {
     seed({ mcpServers: [{ ...untrusted, trusted: true, state: 'ready' }] });
     const { group } = await openProject();

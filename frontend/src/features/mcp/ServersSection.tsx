@@ -114,6 +114,8 @@ export function ServersSection() {
 /** The servers a project's files define (.mcp.json, .agents/servers/*.json). */
 function ProjectServers({ project, onChanged }: { project: Project; onChanged: () => void }) {
   const q = useQuery({ queryKey: queryKeys.mcpServers(project.id), queryFn: () => bridge.listMCPServers(project.id) });
+  const apps = useQuery({ queryKey: queryKeys.mcpServers(''), queryFn: () => bridge.listMCPServers('') });
+  const appIds = new Set((apps.data ?? []).map((s) => s.id));
   const loadError = q.error ? toBridgeError(q.error) : null;
   const servers = (q.data ?? []).filter((s) => s.scope === 'project');
   const title = `MCP servers of ${project.name}`;
@@ -135,7 +137,9 @@ function ProjectServers({ project, onChanged }: { project: Project; onChanged: (
       ) : (
         <ul className="provider-list" aria-label="Project servers">
           {servers.map((s) => (
-            <ServerItem key={s.id} server={s} onChanged={onChanged} />
+            <ServerItem key={s.id} server={s} onChanged={onChanged}>
+              {appIds.has(s.id) && <p className="field-help mcp-override">In this project’s sessions it replaces the app server {s.id}.</p>}
+            </ServerItem>
           ))}
         </ul>
       )}
