@@ -19,9 +19,9 @@ export interface MCPPickerProps {
   onOpenSettings?: () => void;
 }
 
-/** A server the picker offers: ready, with at least one enabled tool. */
+/** A server the picker offers: trusted, ready, with at least one enabled tool. */
 function offered(s: MCPServer): boolean {
-  return s.state === 'ready' && s.enabled && s.tools.some((t) => t.enabled);
+  return s.trusted && s.state === 'ready' && s.enabled && s.tools.some((t) => t.enabled);
 }
 
 /** "everything", or "everything: echo, add" when some tools were chosen. */

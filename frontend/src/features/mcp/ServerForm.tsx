@@ -18,8 +18,10 @@ interface Row {
   name: string;
   value: string;
   secret: boolean;
-  /** A secret value is saved for this name (only then may value stay ""). */
+  /** A secret value is saved for this row (only then may value stay ""). */
   saved: boolean;
+  /** The name it is saved under: a renamed row needs its value again. */
+  savedName: string;
 }
 
 interface Draft {
@@ -39,7 +41,7 @@ interface Draft {
 
 function toDraft(s: MCPServer | null, nextKey: () => number): Draft {
   const rows = (hs: MCPHeader[]) =>
-    hs.map((h) => ({ key: nextKey(), name: h.name, value: h.secret ? '' : h.value, secret: h.secret, saved: h.secret && h.hasValue }));
+    hs.map((h) => ({ key: nextKey(), name: h.name, value: h.secret ? '' : h.value, secret: h.secret, saved: h.secret && h.hasValue, savedName: h.name }));
   const seconds = (ms: number) => (ms > 0 ? String(Math.round(ms / 1000)) : '');
   return {
     id: s?.id ?? '',
@@ -74,8 +76,9 @@ function rowsError(rows: Row[], what: 'variable' | 'header'): string | null {
     if (what === 'variable' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) return `“${n}” is not a variable name: use letters, digits and underscores, not starting with a digit.`;
     if (what === 'header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n)) return `“${n}” is not a header name.`;
     if (names.indexOf(n) !== i) return `${n} is listed twice; remove one.`;
-    if (r.secret && r.value === '' && !r.saved) return `Enter the secret value of ${n}.`;
-    if (!r.secret && r.saved && r.value === '') return `The saved secret of ${n} is not shown here: enter its value again to make it visible, or keep it secret.`;
+    const kept = r.saved && n === r.savedName;
+    if (r.secret && r.value === '' && !kept) return `Enter the secret value of ${n}.`;
+    if (!r.secret && kept && r.value === '') return `The saved secret of ${n} is not shown here: enter its value again to make it visible, or keep it secret.`;
   }
   return null;
 }
@@ -128,7 +131,8 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
     if (call === null) errs.callTimeoutMs = `Enter whole seconds from 1 to ${MAX_CALL_TIMEOUT_S}, or leave it empty for ${DEFAULT_CALL_TIMEOUT_S} s.`;
     setFieldErrors(errs);
     if (Object.keys(errs).length > 0 || connect === null || call === null) return null;
-    const rows = (rs: Row[]): MCPHeader[] => rs.map((r) => ({ name: r.name.trim(), value: r.value, secret: r.secret, hasValue: r.saved }));
+    const rows = (rs: Row[]): MCPHeader[] =>
+      rs.map((r) => ({ name: r.name.trim(), value: r.value, secret: r.secret, hasValue: r.saved && r.name.trim() === r.savedName }));
     return {
       id: name,
       transport: draft.transport,
@@ -346,7 +350,7 @@ function Rows({ label, what, help, rows, onChange, nextKey, error, errorId }: Ro
                 type={r.secret ? 'password' : 'text'}
                 spellCheck={false}
                 autoComplete={r.secret ? 'new-password' : 'off'}
-                placeholder={r.saved ? 'Saved — leave empty to keep' : 'value'}
+                placeholder={r.saved && r.secret && r.name.trim() === r.savedName ? 'Saved — leave empty to keep' : 'value'}
                 value={r.value}
                 onChange={(e) => set(r.key, { value: e.target.value })}
               />
@@ -361,7 +365,7 @@ function Rows({ label, what, help, rows, onChange, nextKey, error, errorId }: Ro
         </ul>
       )}
       <div>
-        <Button size="sm" icon={<Plus size={13} aria-hidden="true" />} onClick={() => onChange([...rows, { key: nextKey(), name: '', value: '', secret: what === 'header', saved: false }])}>
+        <Button size="sm" icon={<Plus size={13} aria-hidden="true" />} onClick={() => onChange([...rows, { key: nextKey(), name: '', value: '', secret: what === 'header', saved: false, savedName: '' }])}>
           {what === 'variable' ? 'Add variable' : 'Add header'}
         </Button>
       </div>

@@ -32,7 +32,8 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
   const [showTools, setShowTools] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const toolsId = useId();
-  const untrusted = s.scope === 'project' && !s.trusted;
+  // Fails closed: whatever its scope, a server not marked trusted offers only the trust card.
+  const untrusted = !s.trusted || s.state === 'untrusted';
   const failed = s.state === 'failed' || s.state === 'needs_auth';
 
   const run = async (action: () => Promise<void>) => {

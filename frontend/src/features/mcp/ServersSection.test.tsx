@@ -145,6 +145,15 @@ describe('Settings → MCP servers', () => {
     );
     await waitFor(() => expect(mcp.queryByRole('form')).not.toBeInTheDocument());
     expect(backend.mcpSecrets['gh/Authorization']).toBe('secret-Authorization');
+
+    // A renamed secret row is not the saved one: its value must be typed again.
+    await user.click(mcp.getByRole('button', { name: 'Edit gh' }));
+    const again = within(mcp.getByRole('form', { name: 'Edit gh' }));
+    await user.type(again.getByRole('textbox', { name: 'Header 1 name' }), '-2');
+    expect(again.getByLabelText('Header 1 value')).toHaveAttribute('placeholder', 'value');
+    await user.click(again.getByRole('button', { name: 'Save server' }));
+    expect(again.getByRole('group', { name: 'Headers' })).toHaveAccessibleDescription(/Enter the secret value of Authorization-2/);
+    expect(bridge.saveMCPServer).toHaveBeenCalledTimes(1);
     expect(container).not.toHaveTextContent('secret-Authorization');
   });
 
