@@ -7,11 +7,13 @@ import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { MCPHeader, MCPServer, MCPServerInput, MCPTestResult, MCPTransport } from '../../bridge/types';
 import { Button, IconButton } from '../../ui/Button';
 import { Toggle } from '../../ui/Toggle';
-import { DEFAULT_CALL_TIMEOUT_S, DEFAULT_CONNECT_TIMEOUT_S, MAX_CALL_TIMEOUT_S, MCP_TRANSPORT_LABEL } from './labels';
+import { DEFAULT_CALL_TIMEOUT_S, DEFAULT_CONNECT_TIMEOUT_S, MAX_CALL_TIMEOUT_S, MAX_CONNECT_TIMEOUT_S, MCP_TRANSPORT_LABEL } from './labels';
 import { TestOutcome } from './TestOutcome';
 
 type Field = 'id' | 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers' | 'connectTimeoutMs' | 'callTimeoutMs';
 const FIELDS: readonly Field[] = ['id', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'connectTimeoutMs', 'callTimeoutMs'];
+/** The names backend/mcp's definition check gives some fields. */
+const FIELD_ALIASES: Record<string, Field> = { type: 'transport', connectTimeout: 'connectTimeoutMs', callTimeout: 'callTimeoutMs' };
 
 interface Row {
   key: number;
@@ -115,7 +117,7 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
 
   /** The form as the backend takes it, or null after marking the invalid fields. */
   const input = (): MCPServerInput | null => {
-    const connect = parseSeconds(draft.connectTimeout, MAX_CALL_TIMEOUT_S);
+    const connect = parseSeconds(draft.connectTimeout, MAX_CONNECT_TIMEOUT_S);
     const call = parseSeconds(draft.callTimeout, MAX_CALL_TIMEOUT_S);
     const errs: Partial<Record<Field, string>> = {};
     const name = draft.id.trim();
@@ -127,7 +129,7 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
     if (envError) errs.env = envError;
     const headersError = stdio ? null : rowsError(draft.headers, 'header');
     if (headersError) errs.headers = headersError;
-    if (connect === null) errs.connectTimeoutMs = `Enter whole seconds from 1 to ${MAX_CALL_TIMEOUT_S}, or leave it empty for ${DEFAULT_CONNECT_TIMEOUT_S} s.`;
+    if (connect === null) errs.connectTimeoutMs = `Enter whole seconds from 1 to ${MAX_CONNECT_TIMEOUT_S}, or leave it empty for ${DEFAULT_CONNECT_TIMEOUT_S} s.`;
     if (call === null) errs.callTimeoutMs = `Enter whole seconds from 1 to ${MAX_CALL_TIMEOUT_S}, or leave it empty for ${DEFAULT_CALL_TIMEOUT_S} s.`;
     setFieldErrors(errs);
     if (Object.keys(errs).length > 0 || connect === null || call === null) return null;
@@ -151,8 +153,9 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
   const showError = (err: unknown) => {
     const be = toBridgeError(err);
     // details.field may point inside a list ("env[1].name", "headers.0.value").
-    const field = be.field?.split(/[.[]/)[0] as Field | undefined;
-    if (field && FIELDS.includes(field)) setFieldErrors((f) => ({ ...f, [field]: be.message }));
+    const named = be.field?.split(/[.[]/)[0] ?? '';
+    const field = FIELD_ALIASES[named] ?? (named as Field);
+    if (FIELDS.includes(field)) setFieldErrors((f) => ({ ...f, [field]: be.message }));
     else setError(be);
   };
 
@@ -261,7 +264,7 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
         label="Connect timeout (seconds)"
         inputMode="numeric"
         value={draft.connectTimeout}
-        placeholder={`default ${DEFAULT_CONNECT_TIMEOUT_S}`}
+        placeholder={`default ${DEFAULT_CONNECT_TIMEOUT_S}, at most ${MAX_CONNECT_TIMEOUT_S}`}
         onChange={(v) => edit({ connectTimeout: v }, 'connectTimeoutMs')}
         {...errorProps('connectTimeoutMs')}
       />

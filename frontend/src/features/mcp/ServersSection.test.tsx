@@ -181,6 +181,11 @@ describe('Settings → MCP servers', () => {
     await user.click(form.getByRole('button', { name: 'Add server' }));
     expect(await form.findByText('the host example.com is not reachable')).toBeInTheDocument();
     expect(form.getByRole('textbox', { name: 'URL' })).toHaveAttribute('aria-invalid', 'true');
+    // backend/mcp names the timeouts without "Ms".
+    bridge.saveMCPServer.mockRejectedValueOnce(new BridgeError('INVALID_ARGUMENT', 'the call timeout must be between 0 (default 100s) and 10m0s', { field: 'callTimeout' }));
+    await user.click(form.getByRole('button', { name: 'Add server' }));
+    expect(await form.findByText(/the call timeout must be between/)).toBeInTheDocument();
+    expect(form.getByRole('textbox', { name: 'Tool call timeout (seconds)' })).toHaveAttribute('aria-invalid', 'true');
     bridge.saveMCPServer.mockRejectedValueOnce(new BridgeError('MCP_SERVER_UNAVAILABLE', 'MCP servers are not available in this build yet'));
     await user.click(form.getByRole('button', { name: 'Add server' }));
     const alert = await form.findByText(/not available in this build/);

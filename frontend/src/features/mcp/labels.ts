@@ -21,8 +21,9 @@ export const MCP_TRANSPORT_LABEL: Record<MCPTransport, string> = {
 /** Short transport words for a list row. */
 export const MCP_TRANSPORT_SHORT: Record<MCPTransport, string> = { stdio: 'stdio', http: 'HTTP', sse: 'SSE' };
 
-/** The defaults the backend applies to a 0 timeout, and the call timeout's ceiling. */
+/** The defaults the backend applies to a 0 timeout, and the ceilings it holds to (backend/mcp). */
 export const DEFAULT_CONNECT_TIMEOUT_S = 10;
+export const MAX_CONNECT_TIMEOUT_S = 300;
 export const DEFAULT_CALL_TIMEOUT_S = 100;
 export const MAX_CALL_TIMEOUT_S = 600;
 
