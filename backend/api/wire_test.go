@@ -151,6 +151,10 @@ func shapes() map[string]any {
 		"MergePreview":       worktree.Preview{},
 		"MergeResult":        worktree.MergeResult{},
 		"ActivityPage":       audit.Page{},
+		"MCPServer":          api.MCPServer{},
+		"MCPTool":            api.MCPTool{},
+		"MCPHeader":          api.MCPHeader{},
+		"MCPTestResult":      api.MCPTestResult{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
@@ -170,6 +174,7 @@ func shapes() map[string]any {
 		bgtask.EventExited:          bgtask.Task{},
 		bgtask.EventOutput:          bgtask.OutputEvent{},
 		hostcore.EventWorktreeSetup: hostcore.SetupResult{},
+		api.EventMCPServersChanged:  api.MCPServersChanged{},
 	}
 }
 
@@ -193,6 +198,9 @@ func enums() map[string]string {
 		agent.EventProposal + ".state":   "approved",
 		"QuestionRequest.state":          "answered",
 		"Proposal.state":                 "approved",
+		"MCPServer.state":                "ready",
+		"MCPServer.scope":                "project",
+		"MCPServer.transport":            "http",
 	}
 }
 

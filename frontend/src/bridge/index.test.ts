@@ -30,6 +30,10 @@ const App = vi.hoisted(() => ({
   GetSessionProvider: vi.fn(),
   SetSessionProvider: vi.fn(),
   WorkspaceFiles: vi.fn(),
+  SendPromptWith: vi.fn(),
+  ListServers: vi.fn(),
+  SaveServer: vi.fn(),
+  TestServer: vi.fn(),
 }));
 vi.mock('../../wailsjs/go/desktop/Shell', () => App);
 vi.mock('../../wailsjs/go/desktop/Projects', () => App);
@@ -40,6 +44,7 @@ vi.mock('../../wailsjs/go/desktop/Tasks', () => App);
 vi.mock('../../wailsjs/go/desktop/Files', () => App);
 vi.mock('../../wailsjs/go/desktop/Settings', () => App);
 vi.mock('../../wailsjs/go/desktop/Providers', () => App);
+vi.mock('../../wailsjs/go/desktop/MCP', () => App);
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
 beforeEach(() => {
@@ -50,6 +55,26 @@ beforeEach(() => {
 });
 
 describe('bridge calls', () => {
+  it('sendPromptWith passes the MCP selection as PromptOptions', async () => {
+    vi.mocked(App.SendPromptWith).mockResolvedValue(undefined);
+    await bridge.sendPromptWith('s1', 'hi', { mcp: [{ serverId: 'everything', tools: ['echo'] }, { serverId: 'fs', tools: [] }] });
+    expect(App.SendPromptWith).toHaveBeenCalledWith('s1', 'hi', { mcp: [{ serverId: 'everything', tools: ['echo'] }, { serverId: 'fs', tools: [] }] });
+  });
+
+  it('MCP calls parse what Go sends and reject MCP_SERVER_UNAVAILABLE as a BridgeError', async () => {
+    vi.mocked(App.ListServers).mockResolvedValueOnce(null).mockResolvedValueOnce([{ id: 'x', state: 'bogus', args: null, tools: null }]);
+    expect(await bridge.listMCPServers('')).toEqual([]);
+    const [x] = await bridge.listMCPServers('p1');
+    expect(x).toMatchObject({ id: 'x', state: 'failed', args: [], tools: [], env: [], headers: [] });
+    expect(App.ListServers).toHaveBeenLastCalledWith('p1');
+
+    vi.mocked(App.TestServer).mockRejectedValue({ code: 'MCP_SERVER_UNAVAILABLE', message: 'MCP servers are not available in this build yet' });
+    const input = { id: 'x', transport: 'stdio' as const, command: 'npx', args: [], env: [], cwd: '', url: '', headers: [], enabled: true, connectTimeoutMs: 0, callTimeoutMs: 0 };
+    const err = await bridge.testMCPServer(input).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BridgeError);
+    expect(err).toMatchObject({ code: 'MCP_SERVER_UNAVAILABLE' });
+  });
+
   it('rejects with a BridgeError carrying the Go payload', async () => {
     vi.mocked(App.Info).mockRejectedValue({ code: 'SCHEMA_TOO_NEW', message: 'the database was written by a newer version', details: { schema: 9 } });
     const err = await bridge.info().catch((e: unknown) => e);

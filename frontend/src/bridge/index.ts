@@ -9,6 +9,7 @@ import * as TasksApi from '../../wailsjs/go/desktop/Tasks';
 import * as FilesApi from '../../wailsjs/go/desktop/Files';
 import * as SettingsApi from '../../wailsjs/go/desktop/Settings';
 import * as ProvidersApi from '../../wailsjs/go/desktop/Providers';
+import * as MCPApi from '../../wailsjs/go/desktop/MCP';
 import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { toBridgeError } from './errors';
@@ -20,6 +21,7 @@ import {
   EVENT_PROJECTS_CHANGED,
   EVENT_SESSIONS_CHANGED,
   EVENT_PROVIDERS_CHANGED,
+  EVENT_MCP_CHANGED,
   EVENT_SETTINGS_CHANGED,
   EVENT_TODOS,
   EVENT_WORKTREE_SETUP,
@@ -36,7 +38,12 @@ import {
   type QuestionRequest,
   type BackgroundTask,
   type CreateSessionInput,
+  type MCPServer,
+  type MCPServerInput,
+  type MCPServersChanged,
+  type MCPTestResult,
   type MergePreview,
+  type PromptOptions,
   type MergeResult,
   type ProviderInput,
   type ProviderList,
@@ -231,6 +238,19 @@ export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
   return call(() => AgentApi.SendPrompt(sessionId, prompt));
 }
 
+/**
+ * sendPrompt with the composer's options: the MCP servers (and tools) chosen are loaded
+ * for this prompt. Rejects before the turn opens for an unknown server, a tool of
+ * another server or a selection with no tool the mode allows (e.g. MCP_SERVER_UNAVAILABLE).
+ */
+export function sendPromptWith(sessionId: string, prompt: string, options: PromptOptions): Promise<void> {
+  return call(() =>
+    AgentApi.SendPromptWith(sessionId, prompt, {
+      mcp: options.mcp.map((m) => ({ serverId: m.serverId, tools: [...m.tools] })),
+    } as Parameters<typeof AgentApi.SendPromptWith>[2]),
+  );
+}
+
 /** Stops the session's running turn; resolves with how many calls were cancelled. */
 export function stopSession(sessionId: string): Promise<number> {
   return call(async () => Number(await AgentApi.StopSession(sessionId)) || 0);
@@ -400,4 +420,76 @@ export function workspaceFiles(sessionId: string, query: string, limit = 0): Pro
   return call(async () => {
     return norm.workspaceFiles(await FilesApi.WorkspaceFiles(sessionId, query, limit));
   });
+}
+
+// --- MCP servers -------------------------------------------------------------------
+
+/** The Go side's MCPServerInput: exactly the form's fields. */
+function mcpInputArg(input: MCPServerInput): Parameters<typeof MCPApi.SaveServer>[0] {
+  const header = (h: MCPServerInput['headers'][number]) => ({ name: h.name, value: h.value, secret: h.secret, hasValue: h.hasValue });
+  return {
+    id: input.id, transport: input.transport, command: input.command, args: [...input.args], env: input.env.map(header),
+    cwd: input.cwd, url: input.url, headers: input.headers.map(header), enabled: input.enabled,
+    connectTimeoutMs: input.connectTimeoutMs, callTimeoutMs: input.callTimeoutMs,
+  } as Parameters<typeof MCPApi.SaveServer>[0];
+}
+
+/**
+ * The app's servers and, for projectId, that project's (a project server overriding an
+ * app server of the same id), with state and trust. Listing never starts a server.
+ */
+export function listMCPServers(projectId: string): Promise<MCPServer[]> {
+  return call(async () => (await MCPApi.ListServers(projectId) ?? []).map(norm.mcpServer));
+}
+
+/**
+ * Adds or replaces an app server; a secret value "" keeps the saved one. Rejects
+ * INVALID_ARGUMENT with details.field naming the form field.
+ */
+export function saveMCPServer(input: MCPServerInput): Promise<MCPServer> {
+  return call(async () => norm.mcpServer(await MCPApi.SaveServer(mcpInputArg(input))));
+}
+
+/** Deletes an app server, its secrets and tokens, and ends its processes. */
+export function removeMCPServer(id: string): Promise<void> {
+  return call(() => MCPApi.RemoveServer(id));
+}
+
+/** projectId "" names an app server. */
+export function setMCPServerEnabled(projectId: string, serverId: string, enabled: boolean): Promise<void> {
+  return call(() => MCPApi.SetServerEnabled(projectId, serverId, enabled));
+}
+
+/** tool is the server's own tool name. */
+export function setMCPToolEnabled(projectId: string, serverId: string, tool: string, enabled: boolean): Promise<void> {
+  return call(() => MCPApi.SetToolEnabled(projectId, serverId, tool, enabled));
+}
+
+/** Connects with the form's definition, lists the tools and disconnects; a failure is a result, not a rejection. */
+export function testMCPServer(input: MCPServerInput): Promise<MCPTestResult> {
+  return call(async () => norm.mcpTestResult(await MCPApi.TestServer(mcpInputArg(input))));
+}
+
+/** Trusts a project's server with the definition the user saw; a changed definition is not trusted by it. */
+export function trustMCPServer(projectId: string, serverId: string, definitionHash: string): Promise<void> {
+  return call(() => MCPApi.TrustServer(projectId, serverId, definitionHash));
+}
+
+export function restartMCPServer(projectId: string, serverId: string): Promise<void> {
+  return call(() => MCPApi.RestartServer(projectId, serverId));
+}
+
+/** Runs a remote server's OAuth sign-in in the system browser. */
+export function signInMCPServer(projectId: string, serverId: string): Promise<void> {
+  return call(() => MCPApi.SignIn(projectId, serverId));
+}
+
+/** A stdio server's bounded stderr log. */
+export function mcpServerLog(projectId: string, serverId: string): Promise<string> {
+  return call(async () => String((await MCPApi.ServerLog(projectId, serverId)) ?? ''));
+}
+
+/** mcp:changed: a server was added, edited, removed, trusted, or changed state or tools. */
+export function onMCPServersChanged(cb: (e: MCPServersChanged) => void): Unsubscribe {
+  return EventsOn(EVENT_MCP_CHANGED, (payload?: unknown) => cb(norm.mcpServersChanged(payload)));
 }

@@ -11,6 +11,11 @@ import type {
   AskAnswer,
   BackgroundTask,
   DecisionEvent,
+  MCPHeader,
+  MCPServer,
+  MCPServersChanged,
+  MCPTestResult,
+  MCPTool,
   MergePreview,
   MergeResult,
   PermissionEvent,
@@ -66,6 +71,11 @@ export const askAnswer: (x: unknown) => AskAnswer = parser(w.AskAnswer);
 export const questionRequest: (x: unknown) => QuestionRequest = parser(w.QuestionRequest);
 export const proposal: (x: unknown) => Proposal = parser(w.Proposal);
 export const workspaceFiles: (x: unknown) => WorkspaceFiles = parser(w.WorkspaceFiles);
+export const mcpHeader: (x: unknown) => MCPHeader = parser(w.MCPHeader);
+export const mcpTool: (x: unknown) => MCPTool = parser(w.MCPTool);
+export const mcpServer: (x: unknown) => MCPServer = parser(w.MCPServer);
+export const mcpTestResult: (x: unknown) => MCPTestResult = parser(w.MCPTestResult);
+export const mcpServersChanged: (x: unknown) => MCPServersChanged = parser(w.MCPServersChanged);
 
 /** agent:todos; null without a session id. */
 export function todosEvent(payload: unknown): TodosEvent | null {

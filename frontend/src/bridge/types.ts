@@ -47,6 +47,50 @@ export type ShellOption = Out<typeof w.ShellOption>;
 export type AppInfo = Out<typeof w.AppInfo>;
 export type SessionsChangedEvent = Out<typeof w.SessionsChangedEvent>;
 
+// ---------------------------------------------------------------------------
+// MCP servers (backend/api/mcp.go).
+
+export type MCPState = (typeof w.MCP_STATES)[number];
+export type MCPTransport = (typeof w.MCP_TRANSPORTS)[number];
+export type MCPHeader = Out<typeof w.MCPHeader>;
+export type MCPTool = Out<typeof w.MCPTool>;
+export type MCPServer = Out<typeof w.MCPServer>;
+export type MCPTestResult = Out<typeof w.MCPTestResult>;
+export type MCPServersChanged = Out<typeof w.MCPServersChanged>;
+
+/**
+ * The add/edit form of an app server (api.MCPServerInput). A secret header or env value
+ * left "" keeps the saved one.
+ */
+export interface MCPServerInput {
+  id: string;
+  transport: MCPTransport;
+  command: string;
+  args: string[];
+  env: MCPHeader[];
+  cwd: string;
+  url: string;
+  headers: MCPHeader[];
+  enabled: boolean;
+  /** 0 = the default (10 s). */
+  connectTimeoutMs: number;
+  /** 0 = the default (100 s), at most 600 s. */
+  callTimeoutMs: number;
+}
+
+/** The composer's choice of one server for a prompt; tools [] = all the mode allows. */
+export interface MCPSelection {
+  serverId: string;
+  /** The server's own tool names. */
+  tools: string[];
+}
+
+export interface PromptOptions {
+  mcp: MCPSelection[];
+}
+
+export const EVENT_MCP_CHANGED = EVENT.mcpChanged;
+
 export const EVENT_PROJECTS_CHANGED = EVENT.projectsChanged;
 export const EVENT_SESSIONS_CHANGED = EVENT.sessionsChanged;
 export const EVENT_SETTINGS_CHANGED = EVENT.settingsChanged;

@@ -4,7 +4,7 @@ import { activityPage } from './activity';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
-import { AGENT_EVENTS, DECISION_EVENTS, EVENT_PROJECTS_CHANGED, EVENT_PROVIDERS_CHANGED, EVENT_SESSIONS_CHANGED, EVENT_SETTINGS_CHANGED, EVENT_TODOS, EVENT_WORKTREE_SETUP, PERMISSION_EVENTS, TASK_EVENTS } from './types';
+import { AGENT_EVENTS, DECISION_EVENTS, EVENT_MCP_CHANGED, EVENT_PROJECTS_CHANGED, EVENT_PROVIDERS_CHANGED, EVENT_SESSIONS_CHANGED, EVENT_SETTINGS_CHANGED, EVENT_TODOS, EVENT_WORKTREE_SETUP, PERMISSION_EVENTS, TASK_EVENTS } from './types';
 import * as w from './wire';
 
 // testdata/wire.gen.json is rendered by Go (backend/api TestWireFixtureGolden) from the
@@ -46,6 +46,11 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   Todo: norm.todo,
   TranscriptPage: norm.transcriptPage,
   WorkspaceFiles: norm.workspaceFiles,
+  MCPServer: norm.mcpServer,
+  MCPTool: norm.mcpTool,
+  MCPHeader: norm.mcpHeader,
+  MCPTestResult: norm.mcpTestResult,
+  [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,
   [EVENT.agentTurn]: (x) => norm.agentEvent(EVENT.agentTurn, x),
@@ -130,13 +135,12 @@ describe('the wire fixture rendered by Go', () => {
 describe('event names', () => {
   // Events Go emits that the UI does not subscribe to by name (the dev
   // envelope is unwrapped by events.ts before any subscriber sees it).
-  // mcp:changed waits for Settings → MCP servers (issue 15).
-  const unsubscribed: EventName[] = [EVENT.agentMode, EVENT.devEvent, EVENT.mcpChanged];
+  const unsubscribed: EventName[] = [EVENT.agentMode, EVENT.devEvent];
 
   it('subscribes to or deliberately skips every event Go emits', () => {
     const subscribed = [
       ...AGENT_EVENTS, ...PERMISSION_EVENTS, ...TASK_EVENTS, ...DECISION_EVENTS, EVENT_TODOS, EVENT_WORKTREE_SETUP,
-      EVENT_PROJECTS_CHANGED, EVENT_SESSIONS_CHANGED, EVENT_SETTINGS_CHANGED, EVENT_PROVIDERS_CHANGED,
+      EVENT_PROJECTS_CHANGED, EVENT_SESSIONS_CHANGED, EVENT_SETTINGS_CHANGED, EVENT_PROVIDERS_CHANGED, EVENT_MCP_CHANGED,
     ];
     expect([...subscribed, ...unsubscribed].sort()).toEqual(Object.values(EVENT).sort());
   });

@@ -235,6 +235,70 @@ export const ProviderList = record({
 /** A connection test's outcome; code is a stable error code when ok is false. */
 export const ProviderTestResult = record({ ok: bool, code: str, message: str, durationMs: num });
 
+// --- MCP servers (backend/api/mcp.go) -----------------------------------------------
+
+export const MCP_STATES = ['disabled', 'untrusted', 'connecting', 'ready', 'failed', 'needs_auth'] as const;
+export const MCP_SCOPES = ['user', 'project'] as const;
+export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
+
+/**
+ * An HTTP header or env variable of a server. A secret value never reaches the window:
+ * value is "" and hasValue says whether one is saved.
+ */
+export const MCPHeader = record({ name: str, value: str, secret: bool, hasValue: bool });
+
+/** One tool of a server; name is the server's own, modelName what the model calls (mcp_<server>_<tool>). */
+export const MCPTool = record({
+  name: str,
+  modelName: str,
+  title: str,
+  description: str,
+  enabled: bool,
+  /** What the tool's name, description and schema cost in context once loaded. */
+  schemaTokens: num,
+});
+
+/** One configured server and its live state. A project server is untrusted until the user trusts its definitionHash. */
+export const MCPServer = record({
+  id: str,
+  scope: oneOf(MCP_SCOPES, 'user'),
+  /** The project of a project server; "" for an app server. */
+  projectId: str,
+  /** "app", ".mcp.json" or ".agents/servers/<file>.json". */
+  source: str,
+  transport: oneOf(MCP_TRANSPORTS, 'stdio'),
+  command: str,
+  args: strList,
+  env: list(MCPHeader),
+  cwd: str,
+  url: str,
+  headers: list(MCPHeader),
+  enabled: bool,
+  /** An unknown state reads as failed: nothing is offered as ready that is not. */
+  state: oneOf(MCP_STATES, 'failed'),
+  errorCode: str,
+  error: str,
+  /** The last lines of a stdio server's stderr. */
+  logTail: strList,
+  restarts: num,
+  trusted: bool,
+  definitionHash: str,
+  /** The kept tools (at most 64); omittedTools counts the rest. */
+  tools: list(MCPTool),
+  omittedTools: num,
+  schemaTokens: num,
+  /** 0 = the default (10 s). */
+  connectTimeoutMs: num,
+  /** 0 = the default (100 s). */
+  callTimeoutMs: num,
+});
+
+/** What Test found: the tools, or the error with its code and the server's last stderr lines. */
+export const MCPTestResult = record({ ok: bool, errorCode: str, error: str, tools: list(MCPTool), logTail: strList });
+
+/** mcp:changed: which project's list to reload ("" = the app's servers, part of every list). */
+export const MCPServersChanged = record({ projectId: str, serverId: str });
+
 // --- review records (backend/review) ------------------------------------------------
 
 export const ReviewHunk = record({

@@ -11,6 +11,12 @@ export const queryKeys = {
   providers: ['providers'] as const,
   sessionProvider: (sessionId: string) => ['providers', 'session', sessionId] as const,
   projects: ['projects'] as const,
+  /** Every MCP server list. */
+  mcpAll: ['mcp'] as const,
+  /** The app's MCP servers and a project's ("" = the app's alone). */
+  mcpServers: (projectId: string) => ['mcp', projectId] as const,
+  /** A server's stderr log; under its list, so mcp:changed refreshes it too. */
+  mcpLog: (projectId: string, serverId: string) => ['mcp', projectId, 'log', serverId] as const,
   projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
   /** Every session list, active and archived. */
   sessionLists: ['sessions'] as const,

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
-import type { AgentEvent, ApprovalAnswer, PermissionEvent } from '../bridge/types';
+import type { AgentEvent, ApprovalAnswer, MCPSelection, PermissionEvent } from '../bridge/types';
 import { useEventRouter } from './LiveData';
 import { initialTranscript, transcriptReducer, type TranscriptAction, type TranscriptState } from './transcript';
 
@@ -18,8 +18,11 @@ export interface TranscriptApi {
   running: boolean;
   /** True while SendPrompt is on its way. */
   sending: boolean;
-  /** Resolves once the turn started; rejects with a BridgeError (the text is the caller's to keep). */
-  send: (text: string) => Promise<void>;
+  /**
+   * Resolves once the turn started; rejects with a BridgeError (the text is the caller's
+   * to keep). MCP servers chosen in the composer go with this prompt (SendPromptWith).
+   */
+  send: (text: string, mcp?: MCPSelection[]) => Promise<void>;
   stop: () => Promise<void>;
   resolveApproval: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
   reload: () => void;
@@ -102,11 +105,12 @@ export function useTranscript(sessionId: string): TranscriptApi {
   }, [olderWanted, sessionId]);
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, mcp: MCPSelection[] = []) => {
       dispatch({ type: 'promptSubmitted', text });
       setSending(true);
       try {
-        await bridge.sendPrompt(sessionId, text);
+        if (mcp.length > 0) await bridge.sendPromptWith(sessionId, text, { mcp });
+        else await bridge.sendPrompt(sessionId, text);
       } catch (err) {
         dispatch({ type: 'promptRejected' });
         throw toBridgeError(err);

@@ -17,6 +17,9 @@ import {
   TASK_EVENTS,
   type AppInfo,
   type EnvironmentModel,
+  type MCPServer,
+  type MCPServersChanged,
+  type MCPTool,
   type Project,
   type ProviderProfile,
   type ReviewChange,
@@ -65,6 +68,10 @@ export interface Seed {
   sessionProviders?: Record<string, string>;
   /** Workspace files by session id, for @-references. */
   files?: Record<string, string[]>;
+  /** MCP servers, app and project ones (see mcpServer()); saved secret values are "secret-<name>". */
+  mcpServers?: MCPServer[];
+  /** ServerLog text by "<projectId>/<serverId>". */
+  mcpLogs?: Record<string, string>;
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -108,6 +115,22 @@ export function provider(id: string, name: string, extra: Partial<ProviderProfil
   };
 }
 
+/** An MCP tool as listServers returns it. */
+export function mcpTool(server: string, name: string, extra: Partial<MCPTool> = {}): MCPTool {
+  return { name, modelName: `mcp_${server}_${name}`, title: '', description: `The ${name} tool.`, enabled: true, schemaTokens: 120, ...extra };
+}
+
+/** An app stdio server, ready, with the tools echo and add unless extra says otherwise. */
+export function mcpServer(id: string, extra: Partial<MCPServer> = {}): MCPServer {
+  const tools = [mcpTool(id, 'echo'), mcpTool(id, 'add')];
+  return {
+    id, scope: 'user', projectId: '', source: 'app', transport: 'stdio', command: 'npx', args: ['-y', `@example/${id}`], env: [], cwd: '',
+    url: '', headers: [], enabled: true, state: 'ready', errorCode: '', error: '', logTail: [], restarts: 0, trusted: true,
+    definitionHash: `hash-${id}`, tools, omittedTools: 0, schemaTokens: tools.reduce((n, t) => n + t.schemaTokens, 0),
+    connectTimeoutMs: 0, callTimeoutMs: 0, ...extra,
+  };
+}
+
 export const defaultSettings: Settings = {
   defaultPermissionMode: 'ask',
   defaultCommandShell: 'bash',
@@ -131,6 +154,8 @@ const names = [
   'listProviders', 'saveProvider', 'removeProvider', 'setDefaultProvider', 'testProvider', 'getSessionProvider',
   'setSessionProvider', 'onProvidersChanged',
   'workspaceFiles',
+  'sendPromptWith', 'listMCPServers', 'saveMCPServer', 'removeMCPServer', 'setMCPServerEnabled', 'setMCPToolEnabled',
+  'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -159,6 +184,9 @@ export interface FakeBackend {
   providerKeys: Record<string, string>;
   sessionProviders: Record<string, string>;
   files: Record<string, string[]>;
+  mcpServers: MCPServer[];
+  /** Saved secret env/header values by "<serverId>/<name>" (the UI must never see them). */
+  mcpSecrets: Record<string, string>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -231,6 +259,11 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     environment: seed.environment ?? null,
     sessionProviders: { ...seed.sessionProviders },
     files: { ...seed.files },
+    mcpServers: (seed.mcpServers ?? []).map((x) => structuredClone(x)),
+    mcpSecrets: Object.fromEntries(
+      (seed.mcpServers ?? []).flatMap((x) => [...x.env, ...x.headers].filter((h) => h.secret && h.hasValue).map((h) => [`${x.id}/${h.name}`, `secret-${h.name}`])),
+    ),
+    mcpLogs: { ...seed.mcpLogs },
   };
   let clock = NOW;
   let nextId = 1;
@@ -393,6 +426,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     return () => offs.forEach((off) => off());
   };
   b.sendPrompt.mockImplementation(async (id) => void find(id));
+  b.sendPromptWith.mockImplementation(async (id) => void find(id));
+  installMCP(db, emit, on);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -570,6 +605,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get files() {
       return db.files;
     },
+    get mcpServers() {
+      return db.mcpServers;
+    },
+    get mcpSecrets() {
+      return db.mcpSecrets;
+    },
     emit,
   };
 }
@@ -621,4 +662,92 @@ export function transcriptPageOf(raw: unknown, q: Bridge.TranscriptPageQuery): R
     messages: messages.filter((m) => page.has(m.turnId) || (newest && !listed.has(m.turnId))),
     more: from > 0,
   };
+}
+
+interface MCPDb {
+  mcpServers: MCPServer[];
+  mcpSecrets: Record<string, string>;
+  mcpLogs: Record<string, string>;
+}
+
+/** The MCP calls, like hostcore's: app servers in every list, a project's own overriding one of the same id. */
+function installMCP(db: MCPDb, emit: (event: string, payload?: unknown) => void, on: (event: string, cb: Listener) => () => void) {
+  const b = bridgeModule;
+  const listOf = (projectId: string) => {
+    const own = projectId === '' ? [] : db.mcpServers.filter((x) => x.scope === 'project' && x.projectId === projectId);
+    const apps = db.mcpServers.filter((x) => x.scope === 'user' && !own.some((o) => o.id === x.id));
+    return [...apps, ...own];
+  };
+  const find = (projectId: string, id: string) => {
+    const x = listOf(projectId).find((s) => s.id === id);
+    if (!x) throw new BridgeError('NOT_FOUND', `no MCP server "${id}"; reload the list`);
+    return x;
+  };
+  const changed = (x: MCPServer) => emit('mcp:changed', { projectId: x.projectId, serverId: x.id } satisfies MCPServersChanged);
+  const check = (input: Bridge.MCPServerInput) => {
+    if (!/^[A-Za-z0-9_-]+$/.test(input.id)) throw new BridgeError('INVALID_ARGUMENT', 'the name may hold letters, digits, _ and - only', { field: 'id' });
+    if (input.transport === 'stdio' && input.command.trim() === '') throw new BridgeError('INVALID_ARGUMENT', 'enter the command that starts the server', { field: 'command' });
+    if (input.transport !== 'stdio' && !/^https?:\/\//.test(input.url)) throw new BridgeError('INVALID_ARGUMENT', 'enter an http(s) URL', { field: 'url' });
+  };
+  /** Stores secret values apart and masks them, as the keychain does. */
+  const keep = (id: string, rows: Bridge.MCPHeader[]) =>
+    rows.map((h) => {
+      if (!h.secret) return { ...h, hasValue: h.value !== '' };
+      const k = `${id}/${h.name}`;
+      if (h.value !== '') db.mcpSecrets[k] = h.value;
+      return { name: h.name, value: '', secret: true, hasValue: k in db.mcpSecrets };
+    });
+  b.listMCPServers.mockImplementation(async (projectId) => listOf(projectId).map((x) => structuredClone(x)));
+  b.saveMCPServer.mockImplementation(async (input) => {
+    check(input);
+    const old = db.mcpServers.find((x) => x.scope === 'user' && x.id === input.id);
+    const saved = mcpServer(input.id, {
+      ...old, transport: input.transport, command: input.command, args: [...input.args], env: keep(input.id, input.env), cwd: input.cwd,
+      url: input.url, headers: keep(input.id, input.headers), enabled: input.enabled, state: input.enabled ? 'ready' : 'disabled',
+      connectTimeoutMs: input.connectTimeoutMs, callTimeoutMs: input.callTimeoutMs,
+    });
+    db.mcpServers = old ? db.mcpServers.map((x) => (x === old ? saved : x)) : [...db.mcpServers, saved];
+    changed(saved);
+    return structuredClone(saved);
+  });
+  b.removeMCPServer.mockImplementation(async (id) => {
+    const x = find('', id);
+    db.mcpServers = db.mcpServers.filter((s) => s !== x);
+    changed(x);
+  });
+  b.setMCPServerEnabled.mockImplementation(async (projectId, id, enabled) => {
+    const x = find(projectId, id);
+    x.enabled = enabled;
+    x.state = !enabled ? 'disabled' : x.trusted ? 'ready' : 'untrusted';
+    changed(x);
+  });
+  b.setMCPToolEnabled.mockImplementation(async (projectId, id, tool, enabled) => {
+    const x = find(projectId, id);
+    const t = x.tools.find((t) => t.name === tool);
+    if (!t) throw new BridgeError('TOOL_NOT_FOUND', `${id} has no tool "${tool}"`);
+    t.enabled = enabled;
+    changed(x);
+  });
+  b.testMCPServer.mockImplementation(async (input) => {
+    check(input);
+    return { ok: true, errorCode: '', error: '', tools: [mcpTool(input.id, 'echo'), mcpTool(input.id, 'add')], logTail: [] };
+  });
+  b.trustMCPServer.mockImplementation(async (projectId, id, hash) => {
+    const x = find(projectId, id);
+    if (x.definitionHash !== hash) throw new BridgeError('CONFLICT', 'the definition changed since you saw it; review it again');
+    Object.assign(x, { trusted: true, state: x.enabled ? 'ready' : 'disabled' });
+    changed(x);
+  });
+  b.restartMCPServer.mockImplementation(async (projectId, id) => {
+    const x = find(projectId, id);
+    Object.assign(x, { state: 'ready', error: '', errorCode: '', logTail: [] });
+    changed(x);
+  });
+  b.signInMCPServer.mockImplementation(async (projectId, id) => {
+    const x = find(projectId, id);
+    Object.assign(x, { state: 'ready', error: '', errorCode: '' });
+    changed(x);
+  });
+  b.mcpServerLog.mockImplementation(async (projectId, id) => db.mcpLogs[`${find(projectId, id).projectId}/${id}`] ?? '');
+  b.onMCPServersChanged.mockImplementation((cb) => on('mcp:changed', (p) => cb(norm.mcpServersChanged(p))));
 }

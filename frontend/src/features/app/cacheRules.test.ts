@@ -41,3 +41,24 @@ describe('cacheRules: sessions:changed', () => {
     expect(stale()).toEqual(want);
   });
 });
+
+describe('cacheRules: mcp:changed', () => {
+  const servers = { app: queryKeys.mcpServers(''), p1: queryKeys.mcpServers('p1'), p2: queryKeys.mcpServers('p2') };
+  const staleServers = () =>
+    Object.entries(servers)
+      .filter(([, key]) => client.getQueryState(key)?.isInvalidated)
+      .map(([name]) => name);
+  beforeEach(() => {
+    for (const key of Object.values(servers)) client.setQueryData(key, []);
+  });
+
+  it.each([
+    { name: "a project's server refreshes only that project's list", projectId: 'p1', want: ['p1'] },
+    // The app's servers are part of every project's list.
+    { name: 'an app server refreshes every list', projectId: '', want: ['app', 'p1', 'p2'] },
+  ])('$name', ({ projectId, want }) => {
+    backend.emit('mcp:changed', { projectId, serverId: 'everything' });
+    expect(staleServers()).toEqual(want);
+    expect(stale()).toEqual([]);
+  });
+});

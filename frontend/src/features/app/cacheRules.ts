@@ -14,6 +14,11 @@ export function cacheRules(client: QueryClient, router: SessionEventRouter): () 
       if (addsActivity(e)) topUpActivity(client, e.sessionId);
     }),
     bridge.onProvidersChanged(() => void client.invalidateQueries({ queryKey: queryKeys.providers })),
+    bridge.onMCPServersChanged((e) => {
+      // The app's servers are part of every project's list.
+      if (e.projectId === '') void client.invalidateQueries({ queryKey: queryKeys.mcpAll });
+      else void client.invalidateQueries({ queryKey: queryKeys.mcpServers(e.projectId) });
+    }),
     bridge.onSettingsChanged((s) => client.setQueryData(queryKeys.settings, s)),
     bridge.onProjectsChanged(() => {
       // A project's sessions come and go with it.

@@ -14,6 +14,7 @@ import { Toggle } from '../../ui/Toggle';
 import { EnvPolicyFields, envNamesError, formatEnvNames, parseEnvNames } from './EnvPolicyFields';
 import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
+import { ServersSection as MCPServersSection } from '../mcp/ServersSection';
 
 type Field = keyof Settings;
 type Draft = Omit<Settings, 'permissionTimeoutSeconds' | 'envPassthrough' | 'envDrop'> & {
@@ -135,6 +136,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
         ) : (
           <>
           <ProvidersSection />
+          <MCPServersSection />
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">
               <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />

@@ -6,6 +6,7 @@ import { clip } from '../../lib/tools';
 import type { ApprovalItem } from '../../state/transcript';
 import { ApprovalDiff } from './ApprovalDiff';
 import { escapeName } from '../../lib/names';
+import { useMCPToolName } from '../mcp/MCPCatalog';
 
 export const PREVIEW_CHARS = 2_000;
 
@@ -41,6 +42,9 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
     }
   };
   const titleId = `approval-title-${r.id}`;
+  // An MCP tool is named by its own name and its server, not mcp_<server>_<tool>.
+  const mcp = useMCPToolName(r.tool);
+  const toolLabel = mcp ? `${mcp.tool}${mcp.title && mcp.title !== mcp.tool ? ` (${mcp.title})` : ''}${mcp.server ? ` from ${mcp.server}` : ''}` : r.tool;
   return (
     <section
       className={`approval-card risk-${r.risk || 'unknown'}${outcome ? ' is-resolved' : ''}${r.external ? ' is-external' : ''}`}
@@ -50,7 +54,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
       <header className="approval-head">
         <ShieldAlert size={15} aria-hidden="true" />
         <h3 id={titleId} className="approval-title">
-          {outcome ? `${r.tool}` : `Allow ${r.tool}?`}
+          {outcome ? toolLabel : `Allow ${toolLabel}?`}
         </h3>
         {r.risk && <span className={`badge badge-risk risk-${r.risk}`}>{r.risk} risk</span>}
         {r.delegate && <span className="approval-delegate">requested by {r.delegate}</span>}

@@ -1,6 +1,6 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
-import { useCallback } from 'react';
-import type { Project, ReviewChange, Session } from '../../bridge/types';
+import { useCallback, useState } from 'react';
+import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
 import { useTranscript } from '../../state/useTranscript';
@@ -13,6 +13,8 @@ import { PanelButtons, PanelSlot, useSessionPanels } from '../review/SidePanels'
 import type { ReviewApi } from '../review/useReviewChanges';
 import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
 import { ModelPicker } from '../composer/ModelPicker';
+import { MCPPicker } from '../composer/MCPPicker';
+import { MCPCatalogProvider } from '../mcp/MCPCatalog';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
@@ -70,6 +72,16 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
   const { settings } = useApp();
   const confirm = useConfirm();
   const t = useTranscript(session.id);
+  // The MCP servers chosen for the next prompt only.
+  const [mcp, setMcp] = useState<MCPSelection[]>([]);
+  const { send } = t;
+  const onSend = useCallback(
+    async (text: string) => {
+      await send(text, mcp);
+      setMcp([]);
+    },
+    [send, mcp],
+  );
   // The Review pane's records: one source for the pane and the inline rows.
   const { rollback } = review;
 
@@ -94,19 +106,21 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
 
   return (
     <>
-      <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
-        <Transcript
-          state={t.state}
-          running={t.running}
-          reviews={review.byId}
-          onResolve={t.resolveApproval}
-          onRollback={onRollback}
-          onRetryLoad={t.reload}
-          onLoadOlder={t.loadOlder}
-        />
-      </VizProvider>
+      <MCPCatalogProvider projectId={session.projectId}>
+        <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
+          <Transcript
+            state={t.state}
+            running={t.running}
+            reviews={review.byId}
+            onResolve={t.resolveApproval}
+            onRollback={onRollback}
+            onRetryLoad={t.reload}
+            onLoadOlder={t.loadOlder}
+          />
+        </VizProvider>
+      </MCPCatalogProvider>
       <Composer
-        onSend={t.send}
+        onSend={onSend}
         onStop={t.stop}
         running={t.running}
         onOpenSettings={() => ws.showView('settings')}
@@ -122,6 +136,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
               onChange={(permissionMode) => void ws.configureSession(session, { operatingMode: '', permissionMode })}
             />
             <ModelPicker sessionId={session.id} onOpenSettings={() => ws.showView('settings')} />
+            <MCPPicker projectId={session.projectId} selection={mcp} onChange={setMcp} onOpenSettings={() => ws.showView('settings')} />
           </>
         }
       />

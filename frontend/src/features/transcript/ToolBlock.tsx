@@ -20,6 +20,8 @@ import { clip, formatDuration, isExternal, toolTarget } from '../../lib/tools';
 import type { OutputChunk, ToolItem, ToolStatus } from '../../state/transcript';
 import { DecisionDetails, DecisionSummary, decisionStatus, decisionTarget, isDecisionTool } from '../decisions/ToolDecision';
 import { escapeName } from '../../lib/names';
+import { useMCPToolName } from '../mcp/MCPCatalog';
+import type { MCPToolName } from '../mcp/toolNames';
 
 /** Characters shown of a result's text; the model saw the full (bounded) result. */
 export const RESULT_VIEW_CHARS = 20_000;
@@ -86,6 +88,8 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
   const showLive = item.output.length > 0 && item.result === null;
   const changes = item.result?.review ?? [];
   const detailsId = `tool-details-${item.toolCallId}`;
+  const mcp = useMCPToolName(item.tool);
+  const progress = mcp && item.status === 'running' ? lastLine(item.output) : '';
 
   return (
     <div className={`tool-block tool-${item.status}${external ? ' tool-external' : ''}`} data-tool={item.tool}>
@@ -100,7 +104,7 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
         <span className={`tool-status-icon status-${item.status}`}>
           <StatusIcon status={item.status} />
         </span>
-        <span className="tool-name">{item.tool || 'Tool'}</span>
+        {mcp ? <MCPName name={mcp} modelName={item.tool} /> : <span className="tool-name">{item.tool || 'Tool'}</span>}
         {target && (
           <span className="tool-target" title={target}>
             {target}
@@ -114,7 +118,12 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
         <span className={`tool-status status-${item.status}`}>{statusLabel}</span>
         <Duration item={item} />
       </button>
-      {showLive && <LiveOutput chunks={item.output} paused={item.outputPaused} />}
+      {progress && (
+        <p className="tool-progress" role="status">
+          {progress}
+        </p>
+      )}
+      {showLive && !mcp && <LiveOutput chunks={item.output} paused={item.outputPaused} />}
       {decision && <DecisionSummary item={item} />}
       {expanded && (
         <div id={detailsId} className="tool-details">
@@ -132,6 +141,30 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
     </div>
   );
 });
+
+/** An MCP tool's server and own name (and title) instead of the model-facing mcp_<server>_<tool>. */
+function MCPName({ name, modelName }: { name: MCPToolName; modelName: string }) {
+  return (
+    <span className="tool-name tool-name-mcp" title={modelName}>
+      {name.server && (
+        <>
+          <span className="badge tool-mcp-server">{name.server}</span>{' '}
+        </>
+      )}
+      <span>{name.tool}</span>
+      {name.title && name.title !== name.tool && <span className="tool-mcp-title"> — {name.title}</span>}
+    </span>
+  );
+}
+
+/** The newest line of a call's live output: an MCP server's latest progress message. */
+function lastLine(chunks: OutputChunk[]): string {
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const lines = chunks[i]!.text.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (lines.length > 0) return lines[lines.length - 1]!;
+  }
+  return '';
+}
 
 function ToolDetails({ item, failed }: { item: ToolItem; failed: boolean }) {
   const r = item.result;
