@@ -12,12 +12,19 @@ import (
 // KeychainLocation is what Where and Locate say for a key in the OS keychain.
 const KeychainLocation = "keychain"
 
-// accountPrefix marks the names that may live in the OS keychain: the keys
-// of saved provider configurations, whose ids are unique across data
-// directories. Any other name (the API-style names of older versions) stays
-// in its data directory's file, so two data directories cannot share one
-// keychain entry.
-const accountPrefix = "provider/"
+// accountPrefix and MCPAccountPrefix mark the names that may live in the OS
+// keychain: the keys of saved provider configurations and the secrets of MCP
+// servers, both named by ids unique across data directories. Any other name
+// (the API-style names of older versions) stays in its data directory's
+// file, so two data directories cannot share one keychain entry.
+const (
+	accountPrefix    = "provider/"
+	MCPAccountPrefix = "mcp/"
+)
+
+func keychainName(name string) bool {
+	return strings.HasPrefix(name, accountPrefix) || strings.HasPrefix(name, MCPAccountPrefix)
+}
 
 // Account is the key name of the saved provider configuration id.
 func Account(id string) string { return accountPrefix + id }
@@ -100,7 +107,7 @@ func probe(kc Keychain, timeout time.Duration) bool {
 // moveLocked moves name's key from the file into the keychain; the file
 // copy is removed only once the keychain holds it.
 func (k *Keys) moveLocked(name string) error {
-	if !strings.HasPrefix(name, accountPrefix) {
+	if !keychainName(name) {
 		return nil
 	}
 	v, err := k.file.Get(name)
@@ -118,7 +125,7 @@ func (k *Keys) Get(name string) (string, error) {
 	if err := checkAPIName(name); err != nil {
 		return "", err
 	}
-	if kc := k.keychain(); kc != nil && strings.HasPrefix(name, accountPrefix) {
+	if kc := k.keychain(); kc != nil && keychainName(name) {
 		v, err := kc.Get(name)
 		switch {
 		case err == nil:
@@ -149,7 +156,7 @@ func (k *Keys) Set(name, key string) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.found.Delete(name)
-	if kc == nil || !strings.HasPrefix(name, accountPrefix) {
+	if kc == nil || !keychainName(name) {
 		return k.file.Set(name, key)
 	}
 	if key == "" {
@@ -193,7 +200,7 @@ func (k *Keys) Locate(name string) (string, error) {
 }
 
 func (k *Keys) locate(kc Keychain, name string) (string, error) {
-	if kc != nil && strings.HasPrefix(name, accountPrefix) {
+	if kc != nil && keychainName(name) {
 		_, err := kc.Get(name)
 		switch {
 		case err == nil:

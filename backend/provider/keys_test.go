@@ -259,3 +259,26 @@ func TestKeysLocateReadsTheKeychainOnce(t *testing.T) {
 		t.Errorf("Locate after delete = %q", loc)
 	}
 }
+
+// MCP server secrets are named by a random id per server, so they may live
+// in the keychain like provider keys; other names stay in the file.
+func TestKeysKeepMCPSecretsInTheKeychain(t *testing.T) {
+	dir := t.TempDir()
+	kc := providertest.NewKeychain()
+	ks := provider.NewKeys(dir, kc, 0)
+	name := provider.MCPAccountPrefix + "0190-abc/header/Authorization"
+	for n, v := range map[string]string{name: "Bearer tok", "mcp-not-prefixed": "x"} {
+		if err := ks.Set(n, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := kc.Secrets(); len(got) != 1 || got[name] != "Bearer tok" {
+		t.Errorf("keychain = %v", got)
+	}
+	if f := fileKeys(t, dir); len(f) != 1 || f["mcp-not-prefixed"] != "x" {
+		t.Errorf("file = %v", f)
+	}
+	if loc, err := ks.Locate(name); err != nil || loc != provider.KeychainLocation {
+		t.Errorf("Locate = %q, %v", loc, err)
+	}
+}
