@@ -19,7 +19,7 @@ type goBench struct {
 }
 
 var goBenches = []goBench{
-	{"./backend/hostcore", "^(BenchmarkHostOverhead|BenchmarkRead10k|BenchmarkAuditInsert)$", "1s"},
+	{"./backend/hostcore", "^(BenchmarkHostOverhead|BenchmarkRead10k|BenchmarkAuditInsert|BenchmarkMCPCall)$", "1s"},
 	{"./backend/hashline", "^(BenchmarkDecodeTag10k|BenchmarkPlan50Ops)$", "1s"},
 	{"./backend/bash", "^(BenchmarkCaptureVsCopy|BenchmarkCaptureVsCopyPipe|BenchmarkCaptureMemory)$", "1s"},
 }
@@ -112,6 +112,11 @@ func benchGo(rep *report, count int) error {
 	single, batched := res.vals("BenchmarkAuditInsert/single", "ns/row"), res.vals("BenchmarkAuditInsert/batched128", "ns/row")
 	rep.add(row{section: "Host", figure: "Audit insert per row: batched (128 per transaction, what the writer does under load) vs single (one row per transaction, waited for)",
 		ours: cell(batched, us), peer: cell(single, us) + " single", ratio: fmt.Sprintf("%.3f×", batched.median()/single.median()), budget: "— (off the hot path: Execute only queues the row)"})
+	viaHost, viaSDK := res.vals("BenchmarkMCPCall/execute", "ns/op"), res.vals("BenchmarkMCPCall/sdk", "ns/op")
+	if q := viaHost.median() / viaSDK.median(); len(viaHost) > 0 {
+		rep.add(row{section: "Host", figure: "MCP tool call through Execute vs straight through the SDK client (in-process server, where the host's share is largest)",
+			ours: cell(viaHost, us), peer: cell(viaSDK, us), ratio: fmt.Sprintf("%.2f×", q), budget: "≤ 1.2×", meets: verdict(q <= 1.2)})
+	}
 	for _, l := range []string{"500", "2000"} {
 		name := "BenchmarkRead10k/limit" + l
 		p50 := res.vals(name, "p50-ns")

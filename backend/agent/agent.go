@@ -205,6 +205,21 @@ const errBusy = "a turn is already running in this session; wait for it to finis
 // turn is persisted and the result says how it ended; the error is non-nil
 // (with the turn's code) unless it ended done.
 func (a *Agent) Run(ctx context.Context, sessionID, prompt string) (TurnResult, error) {
+	return a.RunWith(ctx, sessionID, prompt, RunOptions{})
+}
+
+// RunOptions are the options of one prompt.
+type RunOptions struct {
+	// Preload names on-demand tools loaded for this prompt without a
+	// ToolSearch round trip (the composer's MCP selection, checked by the
+	// host before the turn); a name the session's catalog lacks by the
+	// time the turn starts is ignored. Later prompts restore them only from
+	// evidence, as for ToolSearch (a successful call).
+	Preload []string
+}
+
+// RunWith is Run with the prompt's options.
+func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunOptions) (TurnResult, error) {
 	if strings.TrimSpace(prompt) == "" {
 		return TurnResult{}, errs.New(errs.InvalidArgument, "the prompt is empty; type what the agent should do").With("field", "prompt")
 	}
@@ -225,7 +240,7 @@ func (a *Agent) Run(ctx context.Context, sessionID, prompt string) (TurnResult, 
 	}()
 
 	dbctx := context.WithoutCancel(ctx)
-	if err := r.setup(ctx); err != nil {
+	if err := r.setup(ctx, opts.Preload); err != nil {
 		return TurnResult{}, err
 	}
 	now := a.now().UnixMilli()
@@ -258,7 +273,7 @@ func (a *Agent) Run(ctx context.Context, sessionID, prompt string) (TurnResult, 
 }
 
 // setup resolves everything a turn needs before it is persisted.
-func (r *run) setup(ctx context.Context) error {
+func (r *run) setup(ctx context.Context, preload []string) error {
 	a := r.a
 	prov, err := a.providers(r.sessionID)
 	if err != nil {
@@ -277,7 +292,7 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	r.info, r.instructions = info, instr
-	r.catalog = a.host.Deferred(info.OperatingMode)
+	r.catalog = a.host.Deferred(ctx, r.sessionID, info.OperatingMode)
 	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog})
 	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
 	if err != nil {
@@ -288,6 +303,11 @@ func (r *run) setup(ctx context.Context) error {
 	// A new prompt starts from what the effective context proves was
 	// loaded, never from the previous turn's memory (spec §2.1).
 	r.active = restoreActive(tr, r.catalog)
+	for _, name := range preload {
+		if inCatalog(r.catalog, name) {
+			r.active[name] = true
+		}
+	}
 	r.buildTools()
 	return nil
 }

@@ -135,7 +135,7 @@ func (r *run) start(ctx context.Context, c *prepared) {
 		r.dbErr = err
 	}
 	r.a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
-		ToolUseID: c.toolUseID, Tool: c.tool, Phase: PhaseRunning, Args: c.args})
+		ToolUseID: c.toolUseID, Tool: c.tool, Phase: PhaseRunning, Args: c.args, MCP: r.origin(c.tool)})
 }
 
 // exec runs one call through the host. On Stop it aborts the call and

@@ -37,6 +37,16 @@ func catalogNames(catalog []DeferredTool) []string {
 	return out
 }
 
+// origin is the MCP origin of tool in the catalog (nil when none).
+func (r *run) origin(tool string) *ToolOrigin {
+	for _, d := range r.catalog {
+		if d.Name == tool {
+			return d.Origin
+		}
+	}
+	return nil
+}
+
 func inCatalog(catalog []DeferredTool, name string) bool {
 	return slices.ContainsFunc(catalog, func(d DeferredTool) bool { return d.Name == name })
 }

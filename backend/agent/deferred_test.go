@@ -317,3 +317,44 @@ func TestActivationEvidenceRules(t *testing.T) {
 		t.Errorf("restored %v, want [A C D E]", names)
 	}
 }
+
+// A prompt's preloaded tools (the composer's MCP selection) are offered
+// from its first request, with no ToolSearch round trip, for that prompt
+// only; an MCP tool's calls carry its origin on every tool-call event.
+func TestRunWithPreloadsToolsForOnePrompt(t *testing.T) {
+	mcpTool := deferredTool("mcp_lab_echo", "[MCP lab] Echo the text back.")
+	mcpTool.Origin = &ToolOrigin{Server: "lab", Tool: "echo", Title: "Echo"}
+	f := newFixture(t,
+		callTools(provider.StopToolUse, use{"tu_1", "mcp_lab_echo", `{"x":"hi"}`}),
+		say("Echoed."),
+		say("Nothing to do."),
+	)
+	f.host.mu.Lock()
+	f.host.deferred = map[string][]DeferredTool{"agent": {alpha, mcpTool}}
+	f.host.mu.Unlock()
+	res, err := f.a.RunWith(t.Context(), sid, "echo hi", RunOptions{Preload: []string{"mcp_lab_echo", "NotInTheCatalog"}})
+	if err != nil || res.Text != "Echoed." {
+		t.Fatalf("RunWith = %+v, %v", res, err)
+	}
+	reqs := f.prov.requests()
+	if !hasTool(reqs[0], "mcp_lab_echo") || hasTool(reqs[0], "Alpha") || hasTool(reqs[0], "NotInTheCatalog") {
+		t.Errorf("first request tools = %v", toolNames(reqs[0]))
+	}
+	if names := f.host.execNames(); !slices.Equal(names, []string{"mcp_lab_echo"}) {
+		t.Errorf("executed = %v", names)
+	}
+	for _, p := range f.rec.named(EventToolCall) {
+		e := p.(ToolCallEvent)
+		if e.MCP == nil || *e.MCP != *mcpTool.Origin {
+			t.Errorf("%s event without the MCP origin: %+v", e.Phase, e)
+		}
+	}
+	// The next prompt restores it from the evidence (its successful call),
+	// not from the selection.
+	if _, err := f.run("again"); err != nil {
+		t.Fatal(err)
+	}
+	if reqs = f.prov.requests(); !hasTool(reqs[2], "mcp_lab_echo") {
+		t.Errorf("a called tool was not restored: %v", toolNames(reqs[2]))
+	}
+}

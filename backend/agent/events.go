@@ -70,6 +70,9 @@ type ToolCallEvent struct {
 	Phase      string          `json:"phase"`
 	ArgsDelta  string          `json:"argsDelta,omitempty"`
 	Args       json.RawMessage `json:"args,omitempty"`
+	// MCP names the server and the tool's own name and title of an MCP
+	// tool (nil for the others).
+	MCP *ToolOrigin `json:"mcp,omitempty"`
 }
 
 // ToolResultEvent reports a finished call; events of a parallel batch may

@@ -371,7 +371,7 @@ func (h *fakeHost) Tools(mode string) []OfferedTool {
 		out = append(out, OfferedTool{Def: provider.ToolDef{Name: n, Description: n + " tool", Schema: json.RawMessage(`{"type":"object"}`)},
 			Parallel: n == ToolRead || n == ToolGlob || n == ToolGrep})
 	}
-	onDemand := len(h.Deferred(mode)) > 0
+	onDemand := len(h.Deferred(context.Background(), "", mode)) > 0
 	for _, name := range h.runtime.Names() {
 		t, _ := h.runtime.Lookup(name)
 		s := t.Spec()
@@ -383,7 +383,7 @@ func (h *fakeHost) Tools(mode string) []OfferedTool {
 	return out
 }
 
-func (h *fakeHost) Deferred(mode string) []DeferredTool {
+func (h *fakeHost) Deferred(_ context.Context, _, mode string) []DeferredTool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]DeferredTool(nil), h.deferred[mode]...)

@@ -30,11 +30,12 @@ type Host interface {
 	// which), in the order the model sees them; the runtime's own tools
 	// among them act on the turn through ToolCall.Turn.
 	Tools(mode string) []OfferedTool
-	// Deferred returns mode's on-demand catalog (spec §2.1): optional tools
-	// the model loads with ToolSearch before it can call them. A tool the
-	// policy hard-denies in mode is not in it. Loaded or not, their calls go
-	// through Execute like any other.
-	Deferred(mode string) []DeferredTool
+	// Deferred returns the session's on-demand catalog in mode (spec §2.1):
+	// optional tools the model loads with ToolSearch before it can call
+	// them. It depends on the session (its project's MCP servers). A tool
+	// the policy hard-denies in mode is not in it. Loaded or not, their
+	// calls go through Execute like any other.
+	Deferred(ctx context.Context, sessionID, mode string) []DeferredTool
 
 	// The seams of the runtime-owned tools (run by Execute, they call back
 	// into the turn, which uses these).
@@ -64,6 +65,16 @@ type DeferredTool struct {
 	Summary  string           // one line for the system prompt's catalog
 	Def      provider.ToolDef // the full schema, sent once loaded
 	Parallel bool             // may run in a parallel batch
+	// Origin names the MCP server a tool comes from (nil for the others).
+	Origin *ToolOrigin
+}
+
+// ToolOrigin is where an MCP tool comes from, for the transcript: the
+// server's id and the tool's own name and title there.
+type ToolOrigin struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	Title  string `json:"title,omitempty"`
 }
 
 // Artifact is a stored Plan/Goal document.

@@ -160,5 +160,5 @@ func (a *Agent) Prompt(ctx context.Context, sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(info.OperatingMode)}), nil
+	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(ctx, sessionID, info.OperatingMode)}), nil
 }

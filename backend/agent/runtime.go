@@ -28,7 +28,7 @@ func (r *run) refresh(ctx context.Context) error {
 	}
 	info.ShellID, info.ShellDialect = r.info.ShellID, r.info.ShellDialect
 	r.info = info
-	r.setCatalog(r.a.host.Deferred(info.OperatingMode))
+	r.setCatalog(r.a.host.Deferred(ctx, r.sessionID, info.OperatingMode))
 	r.system = BuildPrompt(PromptInput{Info: info, Instructions: r.instructions, Today: r.a.now(), OnDemand: r.catalog})
 	r.buildTools()
 	return nil

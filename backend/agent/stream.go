@@ -83,17 +83,17 @@ func (s *streamRecorder) event(ctx context.Context, ev provider.Event) error {
 			s.callIDs[ev.ToolUseID], s.names[ev.ToolUseID] = a.newID(), ev.ToolName
 		}
 		a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
-			ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseStreaming})
+			ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseStreaming, MCP: r.origin(ev.ToolName)})
 	case provider.EventToolUseDelta:
 		a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
-			ToolUseID: ev.ToolUseID, Tool: s.names[ev.ToolUseID], Phase: PhaseStreaming, ArgsDelta: ev.Text})
+			ToolUseID: ev.ToolUseID, Tool: s.names[ev.ToolUseID], Phase: PhaseStreaming, ArgsDelta: ev.Text, MCP: r.origin(s.names[ev.ToolUseID])})
 	case provider.EventToolUseFinish:
 		if _, ok := s.callIDs[ev.ToolUseID]; !ok {
 			s.callIDs[ev.ToolUseID] = a.newID()
 		}
 		s.blocks = append(s.blocks, provider.Block{Type: provider.BlockToolUse, ToolUseID: ev.ToolUseID, ToolName: ev.ToolName, Input: ev.Input})
 		a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
-			ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseReady, Args: ev.Input})
+			ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseReady, Args: ev.Input, MCP: r.origin(ev.ToolName)})
 		s.flush(ctx, true)
 		return s.err
 	}

@@ -102,7 +102,9 @@ func (h agentHost) Instructions(ctx context.Context, sessionID string) (string, 
 // order: those the policy does not refuse in mode, without the on-demand
 // ones, and ToolSearch only where the mode has on-demand tools to load.
 func (h agentHost) Tools(mode string) []agent.OfferedTool {
-	onDemand := len(h.Deferred(mode)) > 0
+	// MCP tools are denied wherever no builtin is on demand (Plan, Goal),
+	// so the builtins decide alone.
+	onDemand := len(h.builtinDeferred(mode)) > 0
 	var out []agent.OfferedTool
 	for _, name := range h.c.registry.Names() {
 		t, _ := h.c.registry.Lookup(name)
@@ -119,11 +121,17 @@ func toolDef(s tools.Spec) provider.ToolDef {
 	return provider.ToolDef{Name: s.Name, Description: s.Description, Schema: s.Schema}
 }
 
-// Deferred is mode's on-demand catalog: the registered tools marked
-// deferred (the builtin BashOutput and BashStop, and the seam for plugin
-// and MCP tools), in registration order, without those the policy
+// Deferred is the session's on-demand catalog in mode: the builtin ones,
+// then the session's MCP tools (mcpDeferred).
+func (h agentHost) Deferred(ctx context.Context, sessionID, mode string) []agent.DeferredTool {
+	return append(h.builtinDeferred(mode), h.c.mcpDeferred(ctx, sessionID, mode)...)
+}
+
+// builtinDeferred is mode's on-demand catalog of registered tools: those
+// marked deferred (the builtin BashOutput and BashStop, and the seam for
+// plugin tools), in registration order, without those the policy
 // hard-denies in mode (a plugin tool without plan-safe actions in Plan).
-func (h agentHost) Deferred(mode string) []agent.DeferredTool {
+func (h agentHost) builtinDeferred(mode string) []agent.DeferredTool {
 	var out []agent.DeferredTool
 	for _, name := range h.c.registry.Names() {
 		t, _ := h.c.registry.Lookup(name)
@@ -288,6 +296,12 @@ func (c *Core) providerFor(sessionID string) (provider.Provider, error) {
 // arrive as agent:* events. Errors that prevent the turn are returned at
 // once, so the composer keeps the text.
 func (c *Core) StartTurn(ctx context.Context, sessionID, prompt string) error {
+	return c.startTurnWithTools(ctx, sessionID, prompt, nil)
+}
+
+// startTurnWithTools is StartTurn with on-demand tools loaded for this
+// prompt (names from resolveMCPSelection).
+func (c *Core) startTurnWithTools(ctx context.Context, sessionID, prompt string, names []string) error {
 	if _, err := c.sessions.Get(ctx, sessionID); err != nil {
 		return err
 	}
@@ -303,7 +317,7 @@ func (c *Core) StartTurn(ctx context.Context, sessionID, prompt string) error {
 	go func() {
 		defer c.life.calls.Done()
 		// The turn belongs to the host, not to the call that started it.
-		if _, err := c.agent.Run(context.WithoutCancel(ctx), sessionID, prompt); err != nil {
+		if _, err := c.agent.RunWith(context.WithoutCancel(ctx), sessionID, prompt, agent.RunOptions{Preload: names}); err != nil {
 			c.log.Info("turn ended", "session", sessionID, "code", errs.CodeOf(err))
 		}
 	}()

@@ -142,6 +142,20 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
+	if !known {
+		// Not a builtin: perhaps one of the session's MCP tools, whose
+		// catalog depends on the project.
+		e, found, err := c.mcpTool(ctx, binding.Project, req.Tool)
+		if err != nil && strings.HasPrefix(req.Tool, "mcp_") {
+			return tools.Failure(err) // the catalog is unreadable: say why, not "no such tool"
+		}
+		if found {
+			tool, known, spec = e.tool, true, e.tool.Spec()
+			if args, fields, verr = e.validate(req.Args); verr == nil {
+				st.row.ArgsHash = audit.Hash(args)
+			}
+		}
+	}
 	st.row.OperatingMode = binding.Session.OperatingMode
 	settings, err := view.settings(ctx)
 	if err != nil {
@@ -341,6 +355,10 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: st.row.ArgsPreview, External: v.External,
 		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant,
 	}
+	if m, ok := tool.(tools.MCPOrigin); ok {
+		info := m.MCPInfo()
+		card.Server, card.ServerTool, card.ToolTitle = info.Server, info.Tool, info.Title
+	}
 	if call.Target != nil {
 		card.Path = call.Target.Abs
 		// What the change would do, computed read-only through the same
@@ -398,6 +416,11 @@ func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *
 	switch {
 	case spec.Class == permission.ClassExec || spec.Class.Control():
 		return tool.Run(ctx, call)
+	case spec.Class == permission.ClassMCP:
+		// A started MCP call is waited for (spec §3): a Stop sends
+		// notifications/cancelled and the call returns once the SDK has.
+		// The tool bounds and spills its own result.
+		return tools.Bound(tool.Run(ctx, call))
 	case spec.Mutates:
 		return tools.Bound(tool.Run(ctx, call))
 	}

@@ -80,6 +80,9 @@ type Config struct {
 	// start from, before the environment policy filters it (nil = this
 	// process's; tests craft one).
 	Environ []string
+	// MCP is the MCP side of sessions: their MCP tools and the way to call
+	// them (nil = no MCP tools).
+	MCP MCPSource
 }
 
 // Core is the running backend.
@@ -116,6 +119,8 @@ type Core struct {
 	admission *admission
 	cfgCache  *configCache
 	roots     pathguard.RootCache
+	// mcpSchemas compiles each MCP tool's input schema once.
+	mcpSchemas schemaCache
 }
 
 // newCore is New before its errors are put in the user's terms. What it

@@ -77,7 +77,7 @@ func TestEveryOfferedToolIsRegistered(t *testing.T) {
 		c.registry = tc.registry
 		h := agentHost{c}
 		for _, mode := range []string{api.ModeAgent, api.ModePlan, api.ModeGoal} {
-			catalog := h.Deferred(mode)
+			catalog := h.Deferred(t.Context(), "", mode)
 			if (len(catalog) > 0) != tc.onDemand {
 				t.Fatalf("%s, %s: catalog %v", tc.name, mode, catalog)
 			}

@@ -38,6 +38,11 @@ type Request struct {
 	External   bool   `json:"external"`  // outside the session's roots
 	Workspace  string `json:"workspace"` // the session's workspace root
 	Delegate   string `json:"delegate,omitempty"`
+	// Server, ServerTool and ToolTitle name an MCP tool's origin: the
+	// server's id and the tool's own name and title there.
+	Server     string `json:"server,omitempty"`
+	ServerTool string `json:"serverTool,omitempty"`
+	ToolTitle  string `json:"toolTitle,omitempty"`
 	// Diff is a bounded unified diff of what a Write or Edit would change
 	// (hunk headers and " ", "-", "+" lines, a "[diff truncated: …]" marker
 	// at the end when cut); DiffNote says why there is none or what it

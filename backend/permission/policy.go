@@ -212,6 +212,11 @@ func ContractDeny(in Input) (Verdict, bool) {
 		return deny(errs.ToolDisabledInPlan, in.Tool)
 	case in.Class == ClassPlugin && !in.PlanSafe:
 		return deny(errs.PluginDisabledInPlan, in.Tool)
+	case in.Class == ClassMCP:
+		// An MCP server's tool may change anything the server reaches; its
+		// own read-only claims are not trusted (spec §6, §10).
+		return Verdict{Decision: Deny, Code: errs.ToolDisabledInPlan,
+			Reason: in.Tool + " is an MCP server tool, not available in " + in.OperatingMode + " mode; switch the session to Agent mode to use it"}, true
 	case in.Class == "":
 		return deny(errs.ToolDisabledInPlan, in.Tool) // unknown tools
 	}

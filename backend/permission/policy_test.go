@@ -128,6 +128,8 @@ func TestMatrixRules(t *testing.T) {
 			want(t, name, v, permission.Deny, errs.EditDisabledInPlan)
 		case contract && tr.label == "plugin":
 			want(t, name, v, permission.Deny, errs.PluginDisabledInPlan)
+		case contract && tr.label == "mcp(claims low)":
+			want(t, name, v, permission.Deny, errs.ToolDisabledInPlan)
 		case contract && tr.label == "unknown":
 			want(t, name, v, permission.Deny, errs.ToolDisabledInPlan)
 		case contract && strings.HasPrefix(tr.label, "Write("):

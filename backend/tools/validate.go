@@ -53,7 +53,31 @@ func (r *Registry) Validate(name string, raw json.RawMessage) (json.RawMessage, 
 	if !ok {
 		return nil, nil, errs.New(errs.ToolNotFound, "there is no tool named %q; use one of %s", name, strings.Join(r.order, ", ")).With("tool", name)
 	}
-	spec, cs := t.Spec(), r.schemas[name]
+	return validateArgs(t, r.schemas[name], raw)
+}
+
+// Schema is a compiled input schema for a tool outside the registry (an
+// MCP server's tool): its calls are checked by the same validator as the
+// builtins'.
+type Schema struct{ cs *compiledSchema }
+
+// CompileSchema compiles s.Schema; an error means the schema is unusable.
+func CompileSchema(s Spec) (*Schema, error) {
+	cs, err := compileSchema(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{cs: cs}, nil
+}
+
+// Validate checks raw against the schema for t, as Registry.Validate does.
+func (s *Schema) Validate(t Tool, raw json.RawMessage) (json.RawMessage, map[string]any, error) {
+	return validateArgs(t, s.cs, raw)
+}
+
+func validateArgs(t Tool, cs *compiledSchema, raw json.RawMessage) (json.RawMessage, map[string]any, error) {
+	spec := t.Spec()
+	name := spec.Name
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("{}")
 	}

@@ -452,6 +452,13 @@ export const TranscriptPage = record({
 
 // --- permission cards (backend/permission/broker.go) ------------------------------------
 
+/** Where an MCP tool comes from. */
+export const ToolOrigin = record({
+  server: str,
+  tool: str,
+  title: str,
+});
+
 export const ApprovalRequest = record({
   id: str,
   sessionId: str,
@@ -467,6 +474,10 @@ export const ApprovalRequest = record({
   external: bool,
   workspace: str,
   delegate: str,
+  /** An MCP tool's server id, and the tool's own name and title there; "" for other tools. */
+  server: str,
+  serverTool: str,
+  toolTitle: str,
   /**
    * Write/Edit: a bounded unified diff of what the call would change ("@@ -a,b +c,d @@"
    * headers, " ", "-", "+" lines, a final "[diff truncated: N more lines]" when cut);
@@ -684,6 +695,8 @@ export const agentEvents = {
     phase: oneOf(['streaming', 'ready', 'running'], 'streaming'),
     argsDelta: str,
     args: raw,
+    /** An MCP tool's origin: the server's id, the tool's own name and title; null for other tools. */
+    mcp: v.nullish(ToolOrigin, null),
   }),
   [EVENT.agentToolResult]: tagged('tool_result', {
     ...inTurn,

@@ -1,0 +1,150 @@
+package hostcore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/mcp"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// MCPSource is the MCP side of a session: the tools its scope offers and
+// the way to call them. The MCP manager implements it; nil means no MCP
+// tools.
+type MCPSource interface {
+	// Tools is the catalog of a session in projectRoot ("" = a temporary
+	// session): the app's servers and that project's trusted ones (a
+	// project server overriding an app server of the same id), ready
+	// servers only, enabled tools only, ModelName already unique
+	// (mcp.Names over the whole catalog). It never starts a server.
+	Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry, error)
+	// Call calls e on its server; cancelling ctx sends
+	// notifications/cancelled and returns once the call is over.
+	Call(ctx context.Context, e MCPToolEntry, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error)
+}
+
+// MCPToolEntry is one tool of a session's MCP catalog.
+type MCPToolEntry struct {
+	Scope       string // api.MCPScopeUser or api.MCPScopeProject: with ServerID, the server's key
+	ServerID    string
+	Tool        string // the tool's own name on the server
+	ModelName   string // what the model calls
+	Title       string
+	Description string
+	InputSchema json.RawMessage
+	CallTimeout time.Duration // 0 = mcp.DefaultCallTimeout
+}
+
+// mcpEntry is a catalog entry made a pipeline tool. schema is nil when the
+// server's input schema does not compile: the tool is then unusable and
+// left out of the on-demand catalog, never a crash.
+type mcpEntry struct {
+	MCPToolEntry
+	tool   tools.Tool
+	schema *tools.Schema
+	bad    error
+}
+
+// mcpCatalog is the session's MCP tools in the source's order; nil without
+// a source.
+func (c *Core) mcpCatalog(ctx context.Context, projectRoot string) ([]mcpEntry, error) {
+	src := c.cfg.MCP
+	if src == nil {
+		return nil, nil
+	}
+	list, err := src.Tools(ctx, projectRoot)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mcpEntry, 0, len(list))
+	for _, e := range list {
+		out = append(out, c.mcpEntry(src, e))
+	}
+	return out, nil
+}
+
+// mcpEntry makes e a pipeline tool calling through src.
+func (c *Core) mcpEntry(src MCPSource, e MCPToolEntry) mcpEntry {
+	info := tools.MCPToolInfo{Server: e.ServerID, Tool: e.Tool, Title: e.Title, ModelName: e.ModelName,
+		Description: e.Description, Schema: e.InputSchema, Timeout: callTimeout(e.CallTimeout)}
+	t := tools.NewMCPTool(info, func(ctx context.Context, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
+		return src.Call(ctx, e, args, onProgress)
+	})
+	schema, bad := c.mcpSchemas.compile(t.Spec())
+	return mcpEntry{MCPToolEntry: e, tool: t, schema: schema, bad: bad}
+}
+
+// callTimeout is the server's call timeout, the default when unset, at most
+// the maximum.
+func callTimeout(d time.Duration) time.Duration {
+	if d <= 0 {
+		return mcp.DefaultCallTimeout
+	}
+	return min(d, mcp.MaxCallTimeout)
+}
+
+// mcpTool looks name up in the catalog of the session in projectRoot.
+func (c *Core) mcpTool(ctx context.Context, projectRoot, name string) (mcpEntry, bool, error) {
+	src := c.cfg.MCP
+	if src == nil {
+		return mcpEntry{}, false, nil
+	}
+	list, err := src.Tools(ctx, projectRoot)
+	if err != nil {
+		return mcpEntry{}, false, err
+	}
+	for _, e := range list {
+		if e.ModelName == name {
+			return c.mcpEntry(src, e), true, nil // only this one: a call costs one tool, not the catalog
+		}
+	}
+	return mcpEntry{}, false, nil
+}
+
+// validate checks a call's arguments against the server's schema with the
+// builtins' validator.
+func (e mcpEntry) validate(raw json.RawMessage) (json.RawMessage, map[string]any, error) {
+	if e.schema == nil {
+		return nil, nil, errs.Wrap(e.bad, errs.MCPProtocolError,
+			"%s cannot be called: the MCP server %q gave it an input schema that is not valid JSON Schema; ask the server's author to fix it", e.ModelName, e.ServerID).
+			With("server", e.ServerID)
+	}
+	return e.schema.Validate(e.tool, raw)
+}
+
+// schemaCacheMax bounds the compiled schemas kept; past it the cache starts
+// over (schemas are cheap to compile again).
+const schemaCacheMax = 4096
+
+// schemaCache compiles each distinct MCP input schema once, keyed by its
+// bytes' hash, as the catalog is rebuilt on every lookup.
+type schemaCache struct {
+	mu sync.Mutex
+	m  map[[32]byte]compiled
+}
+
+type compiled struct {
+	schema *tools.Schema
+	err    error
+}
+
+func (s *schemaCache) compile(spec tools.Spec) (*tools.Schema, error) {
+	key := sha256.Sum256(spec.Schema)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if got, ok := s.m[key]; ok {
+		return got.schema, got.err
+	}
+	schema, err := tools.CompileSchema(spec)
+	if s.m == nil || len(s.m) >= schemaCacheMax {
+		s.m = map[[32]byte]compiled{}
+	}
+	s.m[key] = compiled{schema, err}
+	return schema, err
+}
