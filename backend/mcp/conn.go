@@ -70,12 +70,27 @@ func (c *Conn) newClient(h Hooks) *sdk.Client {
 // servers in this process (tests). The connection ends when the session
 // does.
 func ConnectTransport(ctx context.Context, s Server, t sdk.Transport, h Hooks) (*Conn, error) {
-	c := &Conn{exited: make(chan struct{})}
+	return connectSession(ctx, s, t, h, &Conn{exited: make(chan struct{})}, nil)
+}
+
+// connectSession is ConnectTransport for a c that may hold closers already;
+// explain (may be nil, or return nil) names a failed handshake from what
+// the transport saw (an HTTP status, a refused connection) before the
+// generic reasons.
+func connectSession(ctx context.Context, s Server, t sdk.Transport, h Hooks, c *Conn, explain func() error) (*Conn, error) {
 	connectCtx, cancel := context.WithTimeout(ctx, s.EffectiveConnectTimeout())
 	defer cancel()
 	session, err := c.newClient(h).Connect(connectCtx, t, nil)
 	if err != nil {
 		close(c.exited)
+		for _, f := range c.closers {
+			f()
+		}
+		if ctx.Err() == nil && explain != nil {
+			if e := explain(); e != nil {
+				return nil, e
+			}
+		}
 		return nil, c.handshakeError(ctx, connectCtx, s, err)
 	}
 	c.session = session
@@ -135,6 +150,10 @@ func (c *Conn) Tools(ctx context.Context) ([]*sdk.Tool, error) {
 // a result, not an error: the caller reports it as the tool's failure with
 // the server's message. Cancelling ctx sends notifications/cancelled.
 func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any, onProgress func(Progress)) (*sdk.CallToolResult, error) {
+	if args == nil {
+		// "arguments": null is refused by servers that validate it.
+		args = map[string]any{}
+	}
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	if onProgress != nil {
 		token := "pi-" + strconv.FormatInt(c.progressSeq.Add(1), 10)
@@ -152,6 +171,10 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any, o
 func (c *Conn) callError(err error, what string) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
+	}
+	// The transport's own verdict (a sign-in that expired mid-session).
+	if e := errs.As(err); e != nil && e.Code == errs.MCPAuthRequired {
+		return e
 	}
 	select {
 	case <-c.exited:
