@@ -44,3 +44,21 @@ func FuzzParseServerFile(f *testing.F) {
 		}
 	})
 }
+
+// FuzzExpand: expansion never panics, leaves text without "${" alone, and
+// with every variable set to "" removes every well-formed reference.
+func FuzzExpand(f *testing.F) {
+	for _, seed := range []string{"${A}", "${A:-b}", "x${A}y${B:-}z", "${", "${}", "${1}", "$${A}", "${A:-${B}}", "}${A"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		out, missing := expandString(v, func(string) (string, bool) { return "", false })
+		if !strings.Contains(v, "${") && (out != v || missing != nil) {
+			t.Fatalf("expandString(%q) = %q, %v; want it unchanged", v, out, missing)
+		}
+		set, missing := expandString(v, func(string) (string, bool) { return "", true })
+		if missing != nil || len(set) > len(v) {
+			t.Fatalf("expandString(%q) with every variable set = %q, %v", v, set, missing)
+		}
+	})
+}

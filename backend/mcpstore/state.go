@@ -257,3 +257,14 @@ func (s *Service) ForgetProject(ctx context.Context, projectID string) error {
 	}
 	return nil
 }
+
+// ProjectCatalog is ProjectServers(root) with projectID's state applied:
+// what Settings lists and what the host may start (a server with a Problem,
+// untrusted, or switched off never starts). It runs nothing.
+func (s *Service) ProjectCatalog(ctx context.Context, projectID, root string) ([]ProjectServer, error) {
+	list, err := ProjectServers(root)
+	if err != nil {
+		return nil, err
+	}
+	return s.WithProjectState(ctx, projectID, list)
+}

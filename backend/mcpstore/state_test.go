@@ -79,13 +79,9 @@ func TestChangedProjectFileIsUntrusted(t *testing.T) {
 	root := tree(t, map[string]string{".agents/servers/git.json": oneServer})
 	state := func() mcpstore.ProjectServer {
 		t.Helper()
-		list, err := mcpstore.ProjectServers(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err = f.svc.WithProjectState(ctx, "p1", list)
+		list, err := f.svc.ProjectCatalog(ctx, "p1", root)
 		if err != nil || len(list) != 1 {
-			t.Fatalf("WithProjectState = %v, %v", list, err)
+			t.Fatalf("ProjectCatalog = %v, %v", list, err)
 		}
 		return list[0]
 	}

@@ -1,9 +1,3 @@
-// Package mcpstore is where MCP servers come from and who trusts them: the
-// app's own servers (SQLite, their secret header and env values in the OS
-// keychain through a KeyStore such as provider.Keys), a project's servers (its .mcp.json
-// and .agents/servers/*.json, read without running anything), the user's
-// trust in a project's server for its exact definition, per-project
-// switches, and OAuth token blobs. It starts nothing; backend/mcp connects.
 package mcpstore
 
 import (

@@ -462,3 +462,31 @@ func TestTokens(t *testing.T) {
 // provider.Keys is the key store the host passes, and the names this
 // package saves are the ones it lets into the keychain.
 var _ mcpstore.KeyStore = (*provider.Keys)(nil)
+
+// Without a reachable keychain the secrets go to the data directory's 0600
+// key file, still never to the database.
+func TestSecretsFallBackToTheKeyFile(t *testing.T) {
+	f := newFixture(t)
+	f.kc.Unreachable = true
+	got := f.save(t, httpInput("github"))
+	if !got.Headers[0].HasValue || got.Headers[0].Value != "" {
+		t.Errorf("secret header as the window sees it = %+v", got.Headers[0])
+	}
+	srv, err := f.svc.Resolve(t.Context(), "github")
+	if err != nil || srv.Headers["Authorization"] != headerSecret {
+		t.Fatalf("Resolve = %+v, %v", srv, err)
+	}
+	if bytes.Contains(f.dbBytes(t), []byte(headerSecret)) {
+		t.Error("the database holds the secret")
+	}
+	keyFile, err := os.ReadFile(filepath.Join(f.dir, provider.KeyFileName))
+	if err != nil || !bytes.Contains(keyFile, []byte(headerSecret)) {
+		t.Errorf("the key file does not hold the secret: %v", err)
+	}
+	if err := f.svc.Remove(t.Context(), "github"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, provider.KeyFileName)); !os.IsNotExist(err) {
+		t.Errorf("the key file outlived the server's only secret: %v", err)
+	}
+}
