@@ -32,6 +32,7 @@ type MCPSource interface {
 // MCPToolEntry is one tool of a session's MCP catalog.
 type MCPToolEntry struct {
 	Scope       string // api.MCPScopeUser or api.MCPScopeProject: with ServerID, the server's key
+	Root        string // a project server's project root ("" for an app server)
 	ServerID    string
 	Tool        string // the tool's own name on the server
 	ModelName   string // what the model calls
