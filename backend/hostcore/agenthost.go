@@ -102,8 +102,8 @@ func (h agentHost) Instructions(ctx context.Context, sessionID string) (string, 
 // order: those the policy does not refuse in mode, without the on-demand
 // ones, and ToolSearch only where the mode has on-demand tools to load.
 func (h agentHost) Tools(mode string) []agent.OfferedTool {
-	// MCP tools are denied wherever no builtin is on demand (Plan, Goal),
-	// so the builtins decide alone.
+	// Tools knows no session, so the builtins decide alone: every mode that
+	// allows MCP tools (Agent) has BashOutput and BashStop on demand too.
 	onDemand := len(h.builtinDeferred(mode)) > 0
 	var out []agent.OfferedTool
 	for _, name := range h.c.registry.Names() {

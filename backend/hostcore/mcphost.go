@@ -241,19 +241,15 @@ func (h *mcpHost) settled(ctx context.Context, scopes []string) []mcp.Status {
 }
 
 func entryOf(st mcp.Status, t mcp.ToolInfo, modelName string) MCPToolEntry {
-	scope := api.MCPScopeUser
-	if st.Key.Scope != "" {
-		scope = api.MCPScopeProject
-	}
 	// The SDK decodes a listed schema into a map; a schema that does not
 	// marshal back is left empty, and the pipeline reports the tool as
 	// unusable.
 	schema, _ := json.Marshal(t.Tool.InputSchema)
-	return MCPToolEntry{Scope: scope, Root: st.Key.Scope, ServerID: st.Key.ID, Tool: t.Tool.Name, ModelName: modelName,
+	return MCPToolEntry{Scope: st.Key.Scope, ServerID: st.Key.ID, Tool: t.Tool.Name, ModelName: modelName,
 		Title: t.Tool.Title, Description: t.Tool.Description, InputSchema: schema, CallTimeout: st.CallTimeout}
 }
 
 // Call calls e on its live server.
 func (h *mcpHost) Call(ctx context.Context, e MCPToolEntry, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
-	return h.mgr.Call(ctx, keyOf(e.Root, e.ServerID), e.Tool, args, onProgress)
+	return h.mgr.Call(ctx, keyOf(e.Scope, e.ServerID), e.Tool, args, onProgress)
 }

@@ -64,7 +64,7 @@ func newConnSource(t testing.TB, conns map[string]*mcp.Conn) *connSource {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src.entries = append(src.entries, hostcore.MCPToolEntry{Scope: api.MCPScopeUser, ServerID: r.Server, Tool: r.Tool,
+		src.entries = append(src.entries, hostcore.MCPToolEntry{ServerID: r.Server, Tool: r.Tool,
 			ModelName: names[r], Title: tool.Title, Description: tool.Description, InputSchema: schema})
 	}
 	return src

@@ -31,8 +31,10 @@ type MCPSource interface {
 
 // MCPToolEntry is one tool of a session's MCP catalog.
 type MCPToolEntry struct {
-	Scope       string // api.MCPScopeUser or api.MCPScopeProject: with ServerID, the server's key
-	Root        string // a project server's project root ("" for an app server)
+	// Scope and ServerID are the server's key as the source knows it (the
+	// manager's: "" for the app's list, else the project's root); the host
+	// only hands the entry back to Call.
+	Scope       string
 	ServerID    string
 	Tool        string // the tool's own name on the server
 	ModelName   string // what the model calls

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -168,10 +167,7 @@ func headCut(s string, maxBytes, maxLines int) int {
 		lines++
 	}
 	if cut == 0 {
-		cut = min(len(s), maxBytes)
-		for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
+		cut = len(truncate.Bytes(s, maxBytes))
 	}
 	return cut
 }
