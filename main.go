@@ -154,13 +154,13 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 	return 0
 }
 
-func openCore(dataDirFlag string, sink hostcore.Sink) (*hostcore.Core, error) {
+func openCore(dataDirFlag string, app *App) (*hostcore.Core, error) {
 	dir, err := paths.Resolve(dataDirFlag, paths.ProcessEnv(runtime.GOOS))
 	if err != nil {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot find a data directory: %v", err)
 	}
-	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: sink,
-		Keychain: provider.SystemKeychain(os.Getenv)})
+	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: app,
+		Keychain: provider.SystemKeychain(os.Getenv), OpenBrowser: app.OpenBrowser})
 	if err != nil && errs.As(err) == nil {
 		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
 	}
