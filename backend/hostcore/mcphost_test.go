@@ -73,7 +73,6 @@ func projectPath(t *testing.T, e *env) string {
 	return list[0].Path
 }
 
-
 func TestMCPAppServerSavedListedCalled(t *testing.T) {
 	e, _ := newMCPEnv(t, nil, nil)
 	saved, err := e.core.SaveMCPServer(t.Context(), everythingInput(t, "everything"))
