@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -134,14 +135,17 @@ func (t mcpTool) callFailure(ctx context.Context, err error) Result {
 // liveProgress shows a call's progress notifications on its tool row, as
 // a command's output is shown live (tool:output, stream "progress").
 type liveProgress struct {
+	// mu: notifications arrive on the SDK's goroutines, and one may race
+	// the call's return.
+	mu   sync.Mutex
 	c    *Call
 	seq  int
 	sent int
 }
 
-// send is called from the SDK's reading goroutine, one notification at a
-// time, never after the call returned.
 func (l *liveProgress) send(p mcp.Progress) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
 		return
 	}
