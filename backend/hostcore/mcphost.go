@@ -3,11 +3,14 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,6 +20,12 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
 	"github.com/pi-desktop/pi-desktop/backend/mcpstore"
 )
+
+// rediscover is how often a session's catalog re-reads its project's
+// server files: an edit shows within it, and a burst of calls does not read
+// the files once per call. (Trust is unaffected: a running server keeps
+// the definition it was trusted with, and Settings always reads the files.)
+const rediscover = 2 * time.Second
 
 // catalogWait bounds how long a session's catalog waits for its servers
 // that are still connecting, so the first turn after start-up (or after
@@ -31,18 +40,33 @@ type mcpHost struct {
 	store *mcpstore.Service
 	mgr   *mcp.Manager
 
+	// gen counts changes that can alter a catalog: a server's state or
+	// tools (the manager's OnChange) and the user's edits.
+	gen atomic.Uint64
+
 	mu       sync.Mutex
-	projects map[string]string // project root → id, for the servers it started
+	projects map[string]string        // project root → id, for the servers it started
+	catalogs map[string]cachedCatalog // project root ("" = none) → its last catalog
+	synced   map[string]string        // scope → what it was last synced with
+}
+
+// cachedCatalog is a session catalog as of gen, its project's files read
+// at read.
+type cachedCatalog struct {
+	gen     uint64
+	read    time.Time
+	entries []MCPToolEntry
 }
 
 func newMCPHost(c *Core) *mcpHost {
-	h := &mcpHost{c: c, store: mcpstore.New(c.store.DB(), c.keys, c.cfg.Now), projects: map[string]string{}}
+	h := &mcpHost{c: c, store: mcpstore.New(c.store.DB(), c.keys, c.cfg.Now), projects: map[string]string{}, catalogs: map[string]cachedCatalog{}, synced: map[string]string{}}
 	h.mgr = mcp.NewManager(mcp.ManagerOptions{Dial: h.dial, OnChange: h.changed})
 	return h
 }
 
 // changed announces a server's new state or tools to the window.
 func (h *mcpHost) changed(k mcp.Key) {
+	h.gen.Add(1)
 	h.c.emit(api.EventMCPServersChanged, api.MCPServersChanged{ProjectID: h.projectOf(k.Scope), ServerID: k.ID})
 }
 
@@ -136,8 +160,28 @@ func (h *mcpHost) syncApp(ctx context.Context) error {
 		}
 		servers = append(servers, srv)
 	}
-	h.mgr.Sync("", servers)
+	h.sync("", servers)
 	return nil
+}
+
+// sync hands a scope's servers to the manager; a set that differs from the
+// last one handed (a definition, a switch) makes every cached catalog old.
+func (h *mcpHost) sync(scope string, servers []mcp.Server) {
+	var b strings.Builder
+	for _, s := range servers {
+		b.WriteString(s.DefinitionHash())
+		b.WriteString(strconv.FormatBool(s.Enabled))
+		b.WriteString(strings.Join(slices.Sorted(maps.Keys(s.DisabledTools)), "\x00"))
+		b.WriteByte(0)
+	}
+	h.mgr.Sync(scope, servers)
+	h.mu.Lock()
+	changed := h.synced[scope] != b.String()
+	h.synced[scope] = b.String()
+	h.mu.Unlock()
+	if changed {
+		h.gen.Add(1)
+	}
 }
 
 // projectServers reads a project's servers with the user's trust and
@@ -157,13 +201,13 @@ func (h *mcpHost) projectServers(ctx context.Context, p api.Project) ([]mcpstore
 			run = append(run, ps.Server)
 		}
 	}
-	h.mgr.Sync(p.Path, run)
+	h.sync(p.Path, run)
 	return list, nil
 }
 
 // forgetProject ends a removed project's servers and its saved sign-ins.
 func (h *mcpHost) forgetProject(ctx context.Context, p api.Project) error {
-	h.mgr.Sync(p.Path, nil)
+	h.sync(p.Path, nil)
 	h.mu.Lock()
 	delete(h.projects, p.Path)
 	h.mu.Unlock()
@@ -175,6 +219,28 @@ func (h *mcpHost) forgetProject(ctx context.Context, p api.Project) error {
 // server of its id. It waits (at most catalogWait) for servers still
 // connecting.
 func (h *mcpHost) Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry, error) {
+	h.mu.Lock()
+	cached, ok := h.catalogs[projectRoot]
+	h.mu.Unlock()
+	if ok && cached.gen == h.gen.Load() && time.Since(cached.read) < rediscover {
+		return cached.entries, nil
+	}
+	read, gen := time.Now(), h.gen.Load()
+	entries, err := h.tools(ctx, projectRoot)
+	if err != nil {
+		return nil, err
+	}
+	// Kept only if nothing changed while it was built (the files read, a
+	// server connecting): otherwise the next call builds it again.
+	if h.gen.Load() == gen {
+		h.mu.Lock()
+		h.catalogs[projectRoot] = cachedCatalog{gen: gen, read: read, entries: entries}
+		h.mu.Unlock()
+	}
+	return entries, nil
+}
+
+func (h *mcpHost) tools(ctx context.Context, projectRoot string) ([]MCPToolEntry, error) {
 	scopes := []string{""}
 	if projectRoot != "" {
 		p, err := h.c.sessions.ProjectByPath(ctx, projectRoot)
