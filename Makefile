@@ -116,7 +116,7 @@ BENCH_FLAGS ?=
 deps-bench:
 	@scripts/ensure-apt.sh $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep fd-find
 
-bench: deps-bench build
+bench: deps-bench deps-mcp-servers build
 	go run ./bench -app $(BIN) $(BENCH_FLAGS)
 
 # The Linux app built with the Wails CLI v2.9.2 (cached in

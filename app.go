@@ -109,3 +109,13 @@ func (a *App) Emit(event string, payload any) {
 		wruntime.EventsEmit(ctx, name, data)
 	}
 }
+
+// OpenBrowser opens url in the system browser (an MCP server's sign-in).
+func (a *App) OpenBrowser(url string) error {
+	ctx := a.Window()
+	if ctx == nil {
+		return errs.New(errs.InvalidArgument, "the window is not open yet; try signing in again in a moment")
+	}
+	wruntime.BrowserOpenURL(ctx, url)
+	return nil
+}

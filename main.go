@@ -48,6 +48,7 @@ Usage:
                                   open the desktop app (on that session)
   pi-desktop run ... "prompt"     run one agent turn headless (pi-desktop run --help)
   pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
+  pi-desktop mcp ...              add, list, test and remove MCP servers (pi-desktop mcp --help)
   pi-desktop version              print the version, commit and build date
   pi-desktop --help               show this help
 
@@ -107,6 +108,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			Color:       colorTerminal(stdout),
 			Keychain:    provider.SystemKeychain(os.Getenv),
 		})
+	case "mcp":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return toolcli.MCP(ctx, fs.Args()[1:], cliEnv)
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (commit %s, built %s, %s/%s)\n", version, commit, date, runtime.GOOS, runtime.GOARCH)
 		return 0
@@ -154,13 +159,13 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 	return 0
 }
 
-func openCore(dataDirFlag string, sink hostcore.Sink) (*hostcore.Core, error) {
+func openCore(dataDirFlag string, app *App) (*hostcore.Core, error) {
 	dir, err := paths.Resolve(dataDirFlag, paths.ProcessEnv(runtime.GOOS))
 	if err != nil {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot find a data directory: %v", err)
 	}
-	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: sink,
-		Keychain: provider.SystemKeychain(os.Getenv)})
+	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: app,
+		Keychain: provider.SystemKeychain(os.Getenv), OpenBrowser: app.OpenBrowser})
 	if err != nil && errs.As(err) == nil {
 		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
 	}

@@ -80,9 +80,13 @@ type Config struct {
 	// start from, before the environment policy filters it (nil = this
 	// process's; tests craft one).
 	Environ []string
-	// MCP is the MCP side of sessions: their MCP tools and the way to call
-	// them (nil = no MCP tools).
+	// MCP replaces the MCP side of sessions, their MCP tools and the way to
+	// call them (tests); nil = the host's own servers (Settings → MCP
+	// servers and the projects' files).
 	MCP MCPSource
+	// OpenBrowser opens a URL in the system browser (an MCP server's
+	// sign-in); nil where there is none (the CLI).
+	OpenBrowser func(url string) error
 }
 
 // Core is the running backend.
@@ -107,6 +111,7 @@ type Core struct {
 	}
 	registry  *tools.Registry
 	keys      *provider.Keys
+	mcp       *mcpHost
 	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
 	probe     *shells.PathProbe
@@ -187,6 +192,10 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	c.keys = provider.NewKeys(cfg.DataDir, cfg.Keychain, cfg.KeychainProbeTimeout)
 	c.providers = providers.New(st.DB(), c.keys, cfg.Now)
+	c.mcp = newMCPHost(c)
+	if c.cfg.MCP == nil {
+		c.cfg.MCP = c.mcp
+	}
 	if err := c.providers.UpgradeLegacy(ctx); err != nil {
 		// The old model stays saved for the next start; nothing is lost.
 		log.Warn("upgrade the saved model to a provider", "code", errs.CodeOf(err), "err", err)
@@ -212,6 +221,13 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
 	c.probe.Start() // warm the login-PATH probe now, not in the first command
+	// The app's MCP servers connect in the background: nothing waits for
+	// them (a keychain read or a slow server must not hold the window).
+	go func() {
+		if err := c.mcp.syncApp(context.WithoutCancel(ctx)); err != nil {
+			log.Warn("start MCP servers", "code", errs.CodeOf(err))
+		}
+	}()
 	return c, nil
 }
 
@@ -259,6 +275,7 @@ func (c *Core) Close() error {
 	case <-time.After(shutdownGrace):
 		c.log.Warn("tool calls still running at shutdown", "grace", shutdownGrace)
 	}
+	c.mcp.close() // every server's process tree ends with the app
 	c.audit.Close()
 	c.log.Info("stopped")
 	c.cfgCache.close()

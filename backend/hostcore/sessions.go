@@ -29,7 +29,8 @@ func (c *Core) AddProject(ctx context.Context, path string) (api.Project, error)
 // DeleteSession does (turns and tasks stopped, worktrees removed); the
 // project's own files stay.
 func (c *Core) RemoveProject(ctx context.Context, id string) error {
-	if _, err := c.sessions.Project(ctx, id); err != nil {
+	p, err := c.sessions.Project(ctx, id)
+	if err != nil {
 		return err
 	}
 	for _, archived := range []bool{false, true} {
@@ -42,6 +43,11 @@ func (c *Core) RemoveProject(ctx context.Context, id string) error {
 				return err
 			}
 		}
+	}
+	// Its MCP servers end and their sign-ins leave the keychain before the
+	// rows that name them go.
+	if err := c.mcp.forgetProject(ctx, p); err != nil {
+		return err
 	}
 	if err := c.sessions.RemoveProject(ctx, id); err != nil {
 		return err

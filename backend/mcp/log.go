@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Bounds of a server's stderr log.
@@ -103,12 +104,5 @@ func (l *serverLog) Tail(n int) []string {
 
 func tailLine(b []byte) string {
 	s := strings.TrimRight(strings.ReplaceAll(string(b), "\r", ""), " \t")
-	if len(s) > maxTailLine {
-		cut := maxTailLine
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
+	return strings.ToValidUTF8(truncate.BytesEllipsis(s, maxTailLine), "\uFFFD")
 }

@@ -42,6 +42,9 @@ func compareKeys(a, b Key) int {
 
 // DialEnv is what the manager gives Dial for one connection.
 type DialEnv struct {
+	// Key is the server's key: its scope says which project a server's
+	// cwd and saved sign-in belong to.
+	Key Key
 	// Hooks must be passed to the connection (ConnectStdio, ConnectTransport).
 	Hooks Hooks
 	// Stderr is the server's log (stdio servers); safe for concurrent use.
@@ -50,7 +53,9 @@ type DialEnv struct {
 
 // DialFunc connects to s within ctx (whose deadline is s's connect
 // timeout), for any transport: the host passes its transport dispatcher.
-// An error carrying errs.MCPAuthRequired puts the server in needs_auth.
+// An MCP_AUTH_REQUIRED error with the detail "signIn" (Connect's, when a
+// sign-in would cure it) puts the server in needs_auth; any other error
+// fails it.
 type DialFunc func(ctx context.Context, s Server, env DialEnv) (*Conn, error)
 
 // ManagerOptions configure a Manager; zero fields take the defaults.

@@ -35,7 +35,7 @@ func (m *Manager) run(ctx context.Context, e *liveServer, gen int, s Server, pre
 		return
 	}
 	refresh := make(chan struct{}, 1)
-	env := DialEnv{Stderr: e.log, Hooks: Hooks{ToolsChanged: func() {
+	env := DialEnv{Key: e.key, Stderr: e.log, Hooks: Hooks{ToolsChanged: func() {
 		// Called on the SDK's reading goroutine: hand over, never block.
 		select {
 		case refresh <- struct{}{}:
@@ -50,7 +50,7 @@ func (m *Manager) run(ctx context.Context, e *liveServer, gen int, s Server, pre
 		}
 		if err != nil {
 			switch {
-			case errs.Is(err, errs.MCPAuthRequired):
+			case needsSignIn(err):
 				m.update(e, gen, func() { e.setLocked(StateNeedsAuth, err) })
 				return
 			case attempt == 0:
@@ -260,13 +260,23 @@ func (m *Manager) gaveUp(s Server, log *serverLog, attempts int, last error) err
 // live set (its process does not count against MaxServers). It returns
 // every listed tool sorted by name, and the last stderr lines, which also
 // come with an error.
-func (m *Manager) Test(ctx context.Context, s Server) (tools []*sdk.Tool, logTail []string, err error) {
+func (m *Manager) Test(ctx context.Context, key Key, s Server) (tools []*sdk.Tool, logTail []string, err error) {
 	log := newServerLog(m.o.LogSize)
-	conn, listed, err := m.connect(ctx, s, DialEnv{Stderr: log}, nil)
+	conn, listed, err := m.connect(ctx, s, DialEnv{Key: key, Stderr: log}, nil)
 	if err != nil {
 		return nil, log.Tail(LogTailLines), err
 	}
 	_ = conn.Close()
 	// Every tool, sorted and without repeats: the limit is the live set's.
 	return newCatalog(listed, len(listed)).kept, log.Tail(LogTailLines), nil
+}
+
+// needsSignIn tells a refusal that a sign-in can cure (Connect marks it
+// "signIn") from a rejected static header, which only an edit fixes.
+func needsSignIn(err error) bool {
+	if !errs.Is(err, errs.MCPAuthRequired) {
+		return false
+	}
+	signIn, _ := errs.ToPayload(err).Details["signIn"].(bool)
+	return signIn
 }

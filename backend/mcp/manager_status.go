@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"slices"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
@@ -44,6 +45,9 @@ type Status struct {
 	// SchemaTokens is the sum of the enabled kept tools' SchemaTokens: what
 	// loading every tool of the server would cost.
 	SchemaTokens int
+	// CallTimeout is the server's effective call timeout, which Call
+	// applies.
+	CallTimeout time.Duration
 }
 
 // Status is a snapshot of key's server; false when the manager does not
@@ -85,7 +89,7 @@ func (m *Manager) Log(key Key) string {
 
 func (e *liveServer) statusLocked() Status {
 	s := Status{Key: e.key, State: e.state, Restarts: e.restarts, DefinitionHash: e.hash,
-		LogTail: e.log.Tail(LogTailLines), Omitted: slices.Clone(e.cat.omitted)}
+		LogTail: e.log.Tail(LogTailLines), Omitted: slices.Clone(e.cat.omitted), CallTimeout: e.def.EffectiveCallTimeout()}
 	if x := errs.As(e.err); x != nil {
 		s.ErrorCode, s.Error = x.Code, x.Message
 	} else if e.err != nil {

@@ -201,7 +201,7 @@ func TestManagerNeedsAuth(t *testing.T) {
 		signedIn := false
 		f.setBefore("remote", func(context.Context) error {
 			if !signedIn {
-				return errs.New(errs.MCPAuthRequired, "sign in to remote")
+				return errs.New(errs.MCPAuthRequired, "sign in to remote").With("signIn", true)
 			}
 			return nil
 		})
@@ -222,6 +222,23 @@ func TestManagerNeedsAuth(t *testing.T) {
 		}
 		synctest.Wait()
 		wantState(t, m, app("remote"), mcp.StateReady, "")
+		m.Close()
+	})
+}
+
+// A rejected static header (no "signIn" detail) is not cured by a sign-in:
+// the server is failed, with the refusal's code and message.
+func TestManagerRejectedHeaderFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeServers(t)
+		f.add("remote", "echo")
+		f.setBefore("remote", func(context.Context) error {
+			return errs.New(errs.MCPAuthRequired, "MCP server \"remote\" refused the configured headers")
+		})
+		m, _ := newFakeManager(t, f, mcp.ManagerOptions{})
+		m.Sync("", []mcp.Server{def("remote")})
+		synctest.Wait()
+		wantState(t, m, app("remote"), mcp.StateFailed, errs.MCPAuthRequired)
 		m.Close()
 	})
 }
@@ -652,7 +669,7 @@ func TestManagerTest(t *testing.T) {
 		}
 		f.add("big", names...)
 		m, _ := newFakeManager(t, f, mcp.ManagerOptions{})
-		tools, tail, err := m.Test(t.Context(), def("big"))
+		tools, tail, err := m.Test(t.Context(), app("big"), def("big"))
 		if err != nil || len(tools) != 70 || tools[0].Name != "t00" || !slices.Equal(tail, []string{"big: starting"}) {
 			t.Fatalf("Test = %d tools, %q, %v", len(tools), tail, err)
 		}
@@ -660,12 +677,12 @@ func TestManagerTest(t *testing.T) {
 			t.Error("Test left a connection open or registered the server")
 		}
 		f.setBefore("big", func(context.Context) error { return errs.New(errs.MCPAuthRequired, "sign in") })
-		if _, _, err := m.Test(t.Context(), def("big")); !errs.Is(err, errs.MCPAuthRequired) {
+		if _, _, err := m.Test(t.Context(), app("big"), def("big")); !errs.Is(err, errs.MCPAuthRequired) {
 			t.Errorf("Test of a server wanting sign-in: %v", err)
 		}
 		bad := def("big")
 		bad.URL = "ftp://x"
-		if _, _, err := m.Test(t.Context(), bad); !errs.Is(err, errs.InvalidArgument) {
+		if _, _, err := m.Test(t.Context(), app(bad.ID), bad); !errs.Is(err, errs.InvalidArgument) {
 			t.Errorf("Test of an invalid definition: %v", err)
 		}
 		m.Close()

@@ -398,3 +398,26 @@ func checkTool(tool string) error {
 	}
 	return nil
 }
+
+// Draft is the definition the form describes, for Test before saving: a
+// secret left "" takes the value saved for the same id and name, if any.
+// Nothing is written.
+func (s *Service) Draft(ctx context.Context, in api.MCPServerInput) (mcp.Server, error) {
+	r, err := normalize(in)
+	if err != nil {
+		return mcp.Server{}, err
+	}
+	saved, serr := s.read(ctx, s.db, r.ID)
+	srv := r.server(func(kind string, p pair) string {
+		if p.Value != "" || serr != nil {
+			return p.Value
+		}
+		v, _ := s.keys.Get(secretAccount(saved.SecretID, kind, p.Name))
+		return v
+	})
+	srv.Enabled = true
+	if err := srv.Validate(); err != nil {
+		return mcp.Server{}, err
+	}
+	return srv, nil
+}

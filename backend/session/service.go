@@ -116,6 +116,11 @@ func (s *Service) SetSetupCommand(ctx context.Context, id, command string, valid
 	return s.Project(ctx, id)
 }
 
+// ProjectByPath returns the project whose canonical folder is path.
+func (s *Service) ProjectByPath(ctx context.Context, path string) (api.Project, error) {
+	return s.projectByPath(ctx, path)
+}
+
 func (s *Service) projectByPath(ctx context.Context, path string) (api.Project, error) {
 	p, err := scanProject(s.db.QueryRowContext(ctx, "SELECT "+projectCols+" FROM projects WHERE path = ?", path))
 	return p, notFoundOr(err, errs.ProjectNotFound, "project", path)
