@@ -1077,6 +1077,9 @@ export namespace permission {
 	    external: boolean;
 	    workspace: string;
 	    delegate?: string;
+	    server?: string;
+	    serverTool?: string;
+	    toolTitle?: string;
 	    diff?: string;
 	    diffNote?: string;
 	    createdAt: number;
@@ -1099,6 +1102,9 @@ export namespace permission {
 	        this.external = source["external"];
 	        this.workspace = source["workspace"];
 	        this.delegate = source["delegate"];
+	        this.server = source["server"];
+	        this.serverTool = source["serverTool"];
+	        this.toolTitle = source["toolTitle"];
 	        this.diff = source["diff"];
 	        this.diffNote = source["diffNote"];
 	        this.createdAt = source["createdAt"];
