@@ -14,13 +14,15 @@ import (
 type Row struct {
 	// ID is the row's place in the table, set when read back (the paging
 	// cursor of Query); Record ignores it.
-	ID               int64  `json:"id"`
-	TraceID          string `json:"traceId"`
-	SessionID        string `json:"sessionId"`
-	TurnID           string `json:"turnId"`
-	ToolCallID       string `json:"toolCallId"`
-	Tool             string `json:"tool"`
-	Delegate         string `json:"delegate,omitempty"`
+	ID         int64  `json:"id"`
+	TraceID    string `json:"traceId"`
+	SessionID  string `json:"sessionId"`
+	TurnID     string `json:"turnId"`
+	ToolCallID string `json:"toolCallId"`
+	Tool       string `json:"tool"`
+	Delegate   string `json:"delegate,omitempty"`
+	// MCPServer is the server an MCP tool call went to ("" for other tools).
+	MCPServer        string `json:"mcpServer,omitempty"`
 	ArgsHash         string `json:"argsHash"`
 	ArgsPreview      string `json:"argsPreview"`
 	PathRoot         string `json:"pathRoot"`
@@ -134,17 +136,17 @@ func (w *Writer) insert(rows []Row) error {
 	if err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate,
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server,
 		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
 		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		_ = tx.Rollback()
 		return err
 	}
 	defer stmt.Close()
 	for _, r := range rows {
-		if _, err := stmt.ExecContext(ctx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate,
+		if _, err := stmt.ExecContext(ctx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
 			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
 			r.PermissionWaitMs, r.DurationMs, r.OverheadMs, r.TotalMs, r.OK, r.ErrorCode, r.CreatedAt); err != nil {
 			_ = tx.Rollback()
@@ -183,7 +185,7 @@ func List(ctx context.Context, db *sql.DB, sessionID string) ([]Row, error) {
 	return scanRows(db.QueryContext(ctx, `SELECT `+rowColumns+` FROM audit WHERE session_id = ? ORDER BY id`, sessionID))
 }
 
-const rowColumns = `id, trace_id, session_id, turn_id, tool_call_id, tool, delegate, args_hash,
+const rowColumns = `id, trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server, args_hash,
 	args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted, permission_wait_ms,
 	duration_ms, overhead_ms, total_ms, ok, error_code, created_at`
 
@@ -195,7 +197,7 @@ func scanRows(rows *sql.Rows, err error) ([]Row, error) {
 	var out []Row
 	for rows.Next() {
 		var r Row
-		if err := rows.Scan(&r.ID, &r.TraceID, &r.SessionID, &r.TurnID, &r.ToolCallID, &r.Tool, &r.Delegate, &r.ArgsHash,
+		if err := rows.Scan(&r.ID, &r.TraceID, &r.SessionID, &r.TurnID, &r.ToolCallID, &r.Tool, &r.Delegate, &r.MCPServer, &r.ArgsHash,
 			&r.ArgsPreview, &r.PathRoot, &r.ExternalPath, &r.PermissionMode, &r.OperatingMode, &r.Decision, &r.Prompted,
 			&r.PermissionWaitMs, &r.DurationMs, &r.OverheadMs, &r.TotalMs, &r.OK, &r.ErrorCode, &r.CreatedAt); err != nil {
 			return nil, err

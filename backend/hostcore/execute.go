@@ -150,6 +150,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			return tools.Failure(err) // the catalog is unreadable: say why, not "no such tool"
 		}
 		if found {
+			st.row.MCPServer = e.ServerID
 			tool, known, spec = e.tool, true, e.tool.Spec()
 			if args, fields, verr = e.validate(req.Args); verr == nil {
 				st.row.ArgsHash = audit.Hash(args)

@@ -60,9 +60,9 @@ func TestMCPEverythingAskCardAndAllowSession(t *testing.T) {
 	}
 	var got []string
 	for _, r := range rows {
-		got = append(got, r.Tool+" "+r.Decision)
+		got = append(got, r.Tool+" "+r.MCPServer+" "+r.Decision)
 	}
-	if want := "mcp_everything_echo allow-session,mcp_everything_echo granted,mcp_everything_get-sum allow-once"; strings.Join(got, ",") != want {
+	if want := "mcp_everything_echo everything allow-session,mcp_everything_echo everything granted,mcp_everything_get-sum everything allow-once"; strings.Join(got, ",") != want {
 		t.Errorf("audit = %v, want %s", got, want)
 	}
 }

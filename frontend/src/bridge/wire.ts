@@ -344,6 +344,8 @@ export const AuditRow = record({
   toolCallId: str,
   tool: str,
   delegate: str,
+  /** The MCP server of an MCP tool call ("" otherwise). */
+  mcpServer: str,
   /** Bounded, secrets redacted. */
   argsPreview: str,
   /** workspace | scratch | visualization | external | "" */
