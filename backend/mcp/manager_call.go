@@ -95,11 +95,14 @@ func (e *liveServer) readyLocked(tool string, maxTools int) (*Conn, Server, erro
 	case StateNeedsAuth:
 		return nil, Server{}, errs.New(errs.MCPAuthRequired, "MCP server %q needs you to sign in; use Sign in in Settings → MCP servers", id).With("server", id)
 	default:
+		// The model reads this: the code, never the failure's own message,
+		// which may quote the server's stderr or its URL (the user sees
+		// both in Settings).
 		why := "it failed to start"
 		if x := errs.As(e.err); x != nil {
-			why = x.Message
+			why = "it failed with " + string(x.Code)
 		}
-		return nil, Server{}, errs.New(errs.MCPServerUnavailable, "MCP server %q is not running (%s); fix the cause and restart it in Settings → MCP servers", id, why).With("server", id)
+		return nil, Server{}, errs.New(errs.MCPServerUnavailable, "MCP server %q is not running (%s); ask the user to check its log and restart it in Settings → MCP servers", id, why).With("server", id)
 	}
 	kept, omitted := e.cat.find(tool)
 	switch {

@@ -32,6 +32,9 @@ func (m *Manager) run(ctx context.Context, e *liveServer, gen int, s Server, pre
 	select {
 	case <-prev:
 	case <-ctx.Done():
+		// Done must still mean "nothing of this server runs": the run
+		// before may be closing its connection right now.
+		<-prev
 		return
 	}
 	refresh := make(chan struct{}, 1)

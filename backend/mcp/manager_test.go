@@ -226,6 +226,30 @@ func TestManagerNeedsAuth(t *testing.T) {
 	})
 }
 
+// Stop right after a Restart returns only once the run before is closed:
+// the new run, cancelled while it waits for the old one, still waits.
+func TestManagerStopAfterRestartWaitsForTheOldRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeServers(t)
+		f.add("s", "echo")
+		m, _ := newFakeManager(t, f, mcp.ManagerOptions{})
+		m.Sync("", []mcp.Server{def("s")})
+		synctest.Wait()
+		wantState(t, m, app("s"), mcp.StateReady, "")
+		old := f.lastConn("s")
+		if err := m.Restart(app("s")); err != nil {
+			t.Fatal(err)
+		}
+		m.Stop(app("s"))
+		select {
+		case <-old.Exited():
+		default:
+			t.Fatal("Stop returned while the connection of the run before Restart was still open")
+		}
+		m.Close()
+	})
+}
+
 // A rejected static header (no "signIn" detail) is not cured by a sign-in:
 // the server is failed, with the refusal's code and message.
 func TestManagerRejectedHeaderFails(t *testing.T) {
