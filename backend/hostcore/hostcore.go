@@ -84,6 +84,10 @@ type Config struct {
 	// call them (tests); nil = the host's own servers (Settings → MCP
 	// servers and the projects' files).
 	MCP MCPSource
+	// DeferMCP leaves the app's MCP servers stopped until something needs
+	// them (the mcp CLI: adding a server starts nothing); by default they
+	// connect in the background as the host starts.
+	DeferMCP bool
 	// OpenBrowser opens a URL in the system browser (an MCP server's
 	// sign-in); nil where there is none (the CLI).
 	OpenBrowser func(url string) error
@@ -223,11 +227,13 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	c.probe.Start() // warm the login-PATH probe now, not in the first command
 	// The app's MCP servers connect in the background: nothing waits for
 	// them (a keychain read or a slow server must not hold the window).
-	go func() {
-		if err := c.mcp.syncApp(context.WithoutCancel(ctx)); err != nil {
-			log.Warn("start MCP servers", "code", errs.CodeOf(err))
-		}
-	}()
+	if !cfg.DeferMCP {
+		go func() {
+			if err := c.mcp.syncApp(context.WithoutCancel(ctx)); err != nil {
+				log.Warn("start MCP servers", "code", errs.CodeOf(err))
+			}
+		}()
+	}
 	return c, nil
 }
 

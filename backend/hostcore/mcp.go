@@ -18,6 +18,9 @@ import (
 // servers the user already trusted; never an untrusted one.
 func (c *Core) ListMCPServers(ctx context.Context, projectID string) ([]api.MCPServer, error) {
 	h := c.mcp
+	if err := h.refreshApp(ctx); err != nil {
+		return nil, err
+	}
 	app, err := h.store.List(ctx)
 	if err != nil {
 		return nil, err
@@ -53,6 +56,11 @@ func (c *Core) ListMCPServers(ctx context.Context, projectID string) ([]api.MCPS
 func (h *mcpHost) withStatus(s api.MCPServer, k mcp.Key) api.MCPServer {
 	st, ok := h.status(k)
 	if !ok {
+		if err := h.appError(s.ID); k.Scope == "" && err != nil {
+			p := errs.ToPayload(err)
+			s.State, s.ErrorCode, s.Error = api.MCPStateFailed, string(p.Code), p.Message
+			return s
+		}
 		if s.State == "" {
 			s.State = api.MCPStateDisabled
 			if s.Enabled {
@@ -121,7 +129,7 @@ func (c *Core) AddMCPServer(ctx context.Context, in api.MCPServerInput) (api.MCP
 }
 
 func (c *Core) mcpSaved(ctx context.Context, id string) (api.MCPServer, error) {
-	if err := c.mcp.syncApp(ctx); err != nil {
+	if err := c.mcp.resyncApp(ctx); err != nil {
 		return api.MCPServer{}, err
 	}
 	c.emit(api.EventMCPServersChanged, api.MCPServersChanged{ServerID: id})
@@ -139,7 +147,7 @@ func (c *Core) RemoveMCPServer(ctx context.Context, id string) error {
 		return err
 	}
 	c.mcp.mgr.Stop(keyOf("", id))
-	if err := c.mcp.syncApp(ctx); err != nil {
+	if err := c.mcp.resyncApp(ctx); err != nil {
 		return err
 	}
 	c.emit(api.EventMCPServersChanged, api.MCPServersChanged{ServerID: id})
@@ -168,7 +176,7 @@ func (c *Core) SetMCPToolEnabled(ctx context.Context, projectID, serverID, tool 
 // announces the change.
 func (c *Core) mcpResync(ctx context.Context, projectID, id string) error {
 	if projectID == "" {
-		if err := c.mcp.syncApp(ctx); err != nil {
+		if err := c.mcp.resyncApp(ctx); err != nil {
 			return err
 		}
 	} else {
@@ -238,6 +246,9 @@ func (c *Core) mcpDefinition(ctx context.Context, projectID, id string) (mcp.Key
 	if err != nil {
 		return mcp.Key{}, mcp.Server{}, err
 	}
+	c.mcp.mu.Lock()
+	c.mcp.projects[p.Path] = p.ID // its sign-in slot, for a Test or a Sign in
+	c.mcp.mu.Unlock()
 	i := slices.IndexFunc(list, func(ps mcpstore.ProjectServer) bool { return ps.Server.ID == id })
 	switch {
 	case i < 0:
@@ -294,11 +305,18 @@ func (c *Core) SignInMCPServer(ctx context.Context, projectID, serverID string) 
 	if err != nil {
 		return err
 	}
+	if s, err = c.mcp.runnable(k, s); err != nil {
+		return err
+	}
+	tokenKey, err := c.mcp.tokenKey(k)
+	if err != nil {
+		return err
+	}
 	if c.cfg.OpenBrowser == nil {
 		return errs.New(errs.InvalidArgument, "signing in to MCP server %q needs a browser; sign in from the desktop app", serverID).With("server", serverID)
 	}
 	if err := mcp.SignIn(ctx, s, mcp.SignInOptions{OpenBrowser: c.cfg.OpenBrowser, Tokens: c.mcp.tokenStore(),
-		TokenKey: mcpstore.TokenKey(projectID, serverID)}); err != nil {
+		TokenKey: tokenKey}); err != nil {
 		return err
 	}
 	return c.mcp.mgr.Restart(k)

@@ -44,7 +44,14 @@ type mcpHost struct {
 	// tools (the manager's OnChange) and the user's edits.
 	gen atomic.Uint64
 
+	// syncMu holds a read of the definitions and its Sync together, so a
+	// read from before a change never syncs after it.
+	syncMu sync.Mutex
+
 	mu       sync.Mutex
+	started  bool                     // the app's servers were handed to the manager once
+	appSig   string                   // mcpstore's Signature when the app's servers were last synced
+	appErrs  map[string]error         // app servers that could not be started (a secret unreadable)
 	projects map[string]string        // project root → id, for the servers it started
 	catalogs map[string]cachedCatalog // project root ("" = none) → its last catalog
 	synced   map[string]string        // scope → what it was last synced with
@@ -59,7 +66,7 @@ type cachedCatalog struct {
 }
 
 func newMCPHost(c *Core) *mcpHost {
-	h := &mcpHost{c: c, store: mcpstore.New(c.store.DB(), c.keys, c.cfg.Now), projects: map[string]string{}, catalogs: map[string]cachedCatalog{}, synced: map[string]string{}}
+	h := &mcpHost{c: c, store: mcpstore.New(c.store.DB(), c.keys, c.cfg.Now), projects: map[string]string{}, appErrs: map[string]error{}, catalogs: map[string]cachedCatalog{}, synced: map[string]string{}}
 	h.mgr = mcp.NewManager(mcp.ManagerOptions{Dial: h.dial, OnChange: h.changed})
 	return h
 }
@@ -84,7 +91,6 @@ type tokens struct{ s *mcpstore.Service }
 
 func (t tokens) Load(key string) ([]byte, error)       { return t.s.LoadToken(key) }
 func (t tokens) Save(key string, blob []byte) error    { return t.s.SaveToken(key, blob) }
-func (h *mcpHost) tokenKey(k mcp.Key) string           { return mcpstore.TokenKey(h.projectOf(k.Scope), k.ID) }
 func (h *mcpHost) tokenStore() mcp.TokenStore          { return tokens{h.store} }
 func keyOf(projectRoot, id string) mcp.Key             { return mcp.Key{Scope: projectRoot, ID: id} }
 func (h *mcpHost) close()                              { h.mgr.Close() }
@@ -102,10 +108,12 @@ func (h *mcpHost) dial(ctx context.Context, s mcp.Server, env mcp.DialEnv) (*mcp
 		return nil, err
 	}
 	base := h.loginEnviron(settings)
-	if env.Key.Scope != "" {
-		if s, err = mcpstore.Expand(s, lookupIn(base)); err != nil {
-			return nil, err
-		}
+	tokenKey, err := h.tokenKey(env.Key)
+	if err != nil {
+		return nil, err
+	}
+	if s, err = h.runnable(env.Key, s); err != nil {
+		return nil, err
 	}
 	dir := s.Cwd
 	switch {
@@ -118,8 +126,29 @@ func (h *mcpHost) dial(ctx context.Context, s mcp.Server, env mcp.DialEnv) (*mcp
 		Hooks:    env.Hooks,
 		Stdio:    mcp.StdioOptions{BaseEnv: base, Dir: dir, RunnerExe: h.c.cfg.RunnerExe, Stderr: env.Stderr},
 		Tokens:   h.tokenStore(),
-		TokenKey: h.tokenKey(env.Key),
+		TokenKey: tokenKey,
 	})
+}
+
+// tokenKey is where k's sign-in is kept; a project server's slot is its
+// project's, never the app server's of the same id.
+func (h *mcpHost) tokenKey(k mcp.Key) (string, error) {
+	projectID := h.projectOf(k.Scope)
+	if k.Scope != "" && projectID == "" {
+		return "", errs.New(errs.ProjectNotFound, "MCP server %q belongs to a project that is no longer open; reopen the project", k.ID).With("server", k.ID)
+	}
+	return mcpstore.TokenKey(projectID, k.ID), nil
+}
+
+// runnable is a definition as it runs: a project file's ${VAR} references
+// expanded from the app's own environment (the trust card showed them by
+// name; the Bash policy, which drops *_TOKEN and the like from commands,
+// is for what the server inherits, not for what its definition names).
+func (h *mcpHost) runnable(k mcp.Key, s mcp.Server) (mcp.Server, error) {
+	if k.Scope == "" {
+		return s, nil
+	}
+	return mcpstore.Expand(s, lookupIn(h.c.hostEnviron()))
 }
 
 // loginEnviron is commandEnviron with the login shell's PATH.
@@ -147,21 +176,67 @@ func lookupIn(env []string) func(string) (string, bool) {
 // syncApp hands the saved app servers to the manager. A server whose
 // secret cannot be read is failed with that reason, not skipped.
 func (h *mcpHost) syncApp(ctx context.Context) error {
+	h.syncMu.Lock()
+	defer h.syncMu.Unlock()
+	sig, err := h.store.Signature(ctx)
+	if err != nil {
+		return err
+	}
 	list, err := h.store.List(ctx)
 	if err != nil {
 		return err
 	}
 	servers := make([]mcp.Server, 0, len(list))
+	failed := map[string]error{}
 	for _, s := range list {
 		srv, err := h.store.Resolve(ctx, s.ID)
 		if err != nil {
 			h.c.log.Warn("MCP server not started", "server", s.ID, "code", errs.CodeOf(err))
+			failed[s.ID] = err
 			continue
 		}
 		servers = append(servers, srv)
 	}
+	h.mu.Lock()
+	h.appSig, h.appErrs, h.started = sig, failed, true
+	h.mu.Unlock()
 	h.sync("", servers)
 	return nil
+}
+
+// resyncApp follows an edit of the app's servers; with Config.DeferMCP
+// (the mcp CLI) nothing starts before something needs the live set.
+func (h *mcpHost) resyncApp(ctx context.Context) error {
+	h.mu.Lock()
+	idle := h.c.cfg.DeferMCP && !h.started
+	h.mu.Unlock()
+	if idle {
+		return nil
+	}
+	return h.syncApp(ctx)
+}
+
+// refreshApp syncs the app's servers again when they changed since (in
+// another process too: `pi-desktop mcp add` while the app runs).
+func (h *mcpHost) refreshApp(ctx context.Context) error {
+	sig, err := h.store.Signature(ctx)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	same := sig == h.appSig
+	h.mu.Unlock()
+	if same {
+		return nil
+	}
+	return h.syncApp(ctx)
+}
+
+// appError is why a saved app server could not be handed to the manager.
+func (h *mcpHost) appError(id string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.appErrs[id]
 }
 
 // sync hands a scope's servers to the manager; a set that differs from the
@@ -188,6 +263,8 @@ func (h *mcpHost) sync(scope string, servers []mcp.Server) {
 // switches, and starts the trusted ones (only those: reading a repository
 // never runs it).
 func (h *mcpHost) projectServers(ctx context.Context, p api.Project) ([]mcpstore.ProjectServer, error) {
+	h.syncMu.Lock()
+	defer h.syncMu.Unlock()
 	list, err := h.store.ProjectCatalog(ctx, p.ID, p.Path)
 	if err != nil {
 		return nil, err
@@ -207,7 +284,9 @@ func (h *mcpHost) projectServers(ctx context.Context, p api.Project) ([]mcpstore
 
 // forgetProject ends a removed project's servers and its saved sign-ins.
 func (h *mcpHost) forgetProject(ctx context.Context, p api.Project) error {
+	h.syncMu.Lock()
 	h.sync(p.Path, nil)
+	h.syncMu.Unlock()
 	h.mu.Lock()
 	delete(h.projects, p.Path)
 	h.mu.Unlock()
@@ -225,8 +304,14 @@ func (h *mcpHost) Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry
 	if ok && cached.gen == h.gen.Load() && time.Since(cached.read) < rediscover {
 		return cached.entries, nil
 	}
+	if err := h.refreshApp(ctx); err != nil {
+		return nil, err
+	}
 	read, gen := time.Now(), h.gen.Load()
-	entries, err := h.tools(ctx, projectRoot)
+	// Only a first catalog waits for servers still connecting (the first
+	// turn after start-up or a trust); later, a server restarting must not
+	// hold the calls of the others.
+	entries, err := h.tools(ctx, projectRoot, !ok)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +325,7 @@ func (h *mcpHost) Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry
 	return entries, nil
 }
 
-func (h *mcpHost) tools(ctx context.Context, projectRoot string) ([]MCPToolEntry, error) {
+func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]MCPToolEntry, error) {
 	scopes := []string{""}
 	if projectRoot != "" {
 		p, err := h.c.sessions.ProjectByPath(ctx, projectRoot)
@@ -252,7 +337,7 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string) ([]MCPToolEntry
 		}
 		scopes = append(scopes, projectRoot)
 	}
-	statuses := h.settled(ctx, scopes)
+	statuses := h.settled(ctx, scopes, wait)
 	var refs []mcp.ToolRef
 	type pick struct {
 		st   mcp.Status
@@ -280,7 +365,7 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string) ([]MCPToolEntry
 
 // settled is the statuses of scopes, a project server hiding the app
 // server of its id, once none is connecting (or catalogWait passed).
-func (h *mcpHost) settled(ctx context.Context, scopes []string) []mcp.Status {
+func (h *mcpHost) settled(ctx context.Context, scopes []string, wait bool) []mcp.Status {
 	deadline := time.Now().Add(catalogWait)
 	for {
 		var all []mcp.Status
@@ -296,7 +381,7 @@ func (h *mcpHost) settled(ctx context.Context, scopes []string) []mcp.Status {
 				connecting = connecting || st.State == mcp.StateConnecting
 			}
 		}
-		if !connecting || time.Now().After(deadline) || ctx.Err() != nil {
+		if !wait || !connecting || time.Now().After(deadline) || ctx.Err() != nil {
 			return all
 		}
 		select {

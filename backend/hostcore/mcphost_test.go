@@ -215,3 +215,37 @@ func TestMCPTestServerForm(t *testing.T) {
 		t.Errorf("an invalid form: %v", err)
 	}
 }
+
+// A server added or removed by another process on the same data folder
+// (`pi-desktop mcp add` while the app runs) reaches the running app: its
+// list, its sessions' tools and its processes follow.
+func TestMCPEditsFromAnotherProcess(t *testing.T) {
+	e, _ := newMCPEnv(t, nil, nil)
+	cli, err := hostcore.New(t.Context(), hostcore.Config{DataDir: e.core.Info().DataDir, RgPath: "-", DeferMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	if _, err := cli.AddMCPServer(t.Context(), everythingInput(t, "everything")); err != nil {
+		t.Fatal(err)
+	}
+	if st := hostcore.MCPPidForTest(cli, "", "everything"); st != 0 {
+		t.Errorf("adding from the CLI started the server in the CLI (pid %d)", st)
+	}
+	serverState(t, e, "", "everything", api.MCPStateReady)
+	pid := hostcore.MCPPidForTest(e.core, "", "everything")
+	res, _ := e.callAnswering(e.session.ID, "mcp_everything_echo", map[string]any{"message": "seen"}, "allow-once")
+	if !res.OK {
+		t.Fatalf("echo after a CLI add: %+v", res)
+	}
+	if err := cli.RemoveMCPServer(t.Context(), "everything"); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := e.core.ListMCPServers(t.Context(), ""); len(list) != 0 {
+		t.Errorf("removed in another process, still listed: %+v", list)
+	}
+	waitGone(t, pid, "a server removed in another process")
+	if res := e.call(e.session.ID, "mcp_everything_echo", map[string]any{"message": "x"}); res.Code != errs.ToolNotFound {
+		t.Errorf("a removed server's tool: %+v", res)
+	}
+}

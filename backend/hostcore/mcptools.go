@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 
@@ -115,7 +116,7 @@ func (c *Core) mcpTool(ctx context.Context, projectRoot, name string) (mcpEntry,
 func (e mcpEntry) validate(raw json.RawMessage) (json.RawMessage, map[string]any, error) {
 	if e.schema == nil {
 		return nil, nil, errs.Wrap(e.bad, errs.MCPProtocolError,
-			"%s cannot be called: the MCP server %q gave it an input schema that is not valid JSON Schema; ask the server's author to fix it", e.ModelName, e.ServerID).
+			"%s cannot be called: the MCP server %q gave it an input schema that is not valid JSON Schema or is over 64 KB; ask the server's author to fix it", e.ModelName, e.ServerID).
 			With("server", e.ServerID)
 	}
 	return e.schema.Validate(e.tool, raw)
@@ -137,7 +138,15 @@ type compiled struct {
 	err    error
 }
 
+// maxMCPSchema bounds one MCP tool's input schema: a larger one would cost
+// the model's context on every request once loaded, and is refused as
+// unusable (left out of the catalog) like a schema that does not compile.
+const maxMCPSchema = 64 << 10
+
 func (s *schemaCache) compile(spec tools.Spec) (*tools.Schema, error) {
+	if len(spec.Schema) > maxMCPSchema {
+		return nil, fmt.Errorf("its input schema is %d bytes, over the %d-byte limit", len(spec.Schema), maxMCPSchema)
+	}
 	key := sha256.Sum256(spec.Schema)
 	s.mu.Lock()
 	defer s.mu.Unlock()

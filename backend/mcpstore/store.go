@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -420,4 +421,15 @@ func (s *Service) Draft(ctx context.Context, in api.MCPServerInput) (mcp.Server,
 		return mcp.Server{}, err
 	}
 	return srv, nil
+}
+
+// Signature changes whenever an app server is added, edited, switched or
+// removed, by this process or another (`pi-desktop mcp add` while the app
+// runs): a cheap way to tell that the live set needs syncing.
+func (s *Service) Signature(ctx context.Context) (string, error) {
+	var n, at int64
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(updated_at), 0) FROM mcp_servers").Scan(&n, &at); err != nil {
+		return "", storageErr(err, "read the MCP servers")
+	}
+	return strconv.FormatInt(n, 10) + "/" + strconv.FormatInt(at, 10), nil
 }

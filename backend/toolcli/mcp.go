@@ -1,6 +1,7 @@
 package toolcli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -118,7 +119,7 @@ func MCP(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "pi-desktop mcp: %v\n", err)
 		return 1
 	}
-	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: discard{}})
+	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: discard{}, DeferMCP: true})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "pi-desktop mcp: %s\n", errs.ToPayload(err).Message)
 		return 1
@@ -159,7 +160,7 @@ func addInput(name string, command []string, url, transport string, envs, header
 	case url != "" && len(command) > 0:
 		return in, errors.New("give either --url or a command after --, not both")
 	case url != "":
-		in.Transport, in.URL = cmpOr(transport, "http"), url
+		in.Transport, in.URL = cmp.Or(transport, "http"), url
 		if len(envs) > 0 {
 			return in, errors.New("--env is for a command's server; a remote one takes --header")
 		}
@@ -189,13 +190,6 @@ func addInput(name string, command []string, url, transport string, envs, header
 		in.Headers = append(in.Headers, api.MCPHeader{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v), Secret: true})
 	}
 	return in, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 type mcpCLI struct {
@@ -319,21 +313,20 @@ func (m mcpCLI) list(ctx context.Context, ws string, asJSON bool) error {
 // test tests the project's server of that name when --workspace names a
 // project that declares it, else the user's.
 func (m mcpCLI) test(ctx context.Context, name, ws string) error {
-	projectID := ""
+	// The project's server of that name wins, as in its sessions; only the
+	// one tested connects.
+	var res api.MCPTestResult
+	var err error = errs.New(errs.NotFound, "no project")
 	if ws != "" {
-		p, err := m.project(ctx, ws)
-		if err != nil {
-			return err
+		p, perr := m.project(ctx, ws)
+		if perr != nil {
+			return perr
 		}
-		list, err := m.core.ListMCPServers(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if slices.ContainsFunc(list, func(s api.MCPServer) bool { return s.ID == name && s.Scope == api.MCPScopeProject }) {
-			projectID = p.ID
-		}
+		res, err = m.core.TestMCPServerByID(ctx, p.ID, name)
 	}
-	res, err := m.core.TestMCPServerByID(ctx, projectID, name)
+	if errs.Is(err, errs.NotFound) {
+		res, err = m.core.TestMCPServerByID(ctx, "", name)
+	}
 	if err != nil {
 		return err
 	}
