@@ -332,10 +332,13 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]M
 		if err != nil {
 			return nil, err
 		}
+		// A project folder that cannot be read (deleted, unmounted) leaves
+		// the app's own servers usable.
 		if _, err := h.projectServers(ctx, p); err != nil {
-			return nil, err
+			h.c.log.Warn("read the project's MCP servers", "code", errs.CodeOf(err))
+		} else {
+			scopes = append(scopes, projectRoot)
 		}
-		scopes = append(scopes, projectRoot)
 	}
 	statuses := h.settled(ctx, scopes, wait)
 	var refs []mcp.ToolRef

@@ -31,6 +31,13 @@ func (c *Core) AddProjectMCPServer(ctx context.Context, projectID string, in api
 	if err != nil {
 		return api.MCPServer{}, err
 	}
+	// A file in .agents/servers of that name would win over the entry:
+	// refuse before writing anything.
+	if before, err := mcpstore.ProjectServers(p.Path); err == nil {
+		if i := slices.IndexFunc(before, func(ps mcpstore.ProjectServer) bool { return ps.Server.ID == in.ID }); i >= 0 && before[i].Source != mcpstore.ProjectConfigFile {
+			return api.MCPServer{}, errs.New(errs.Conflict, "%s declares MCP server %q already, and it wins over %s; pick another name", before[i].Source, in.ID, mcpstore.ProjectConfigFile).With("server", in.ID)
+		}
+	}
 	err = editMCPJSON(p.Path, func(servers map[string]json.RawMessage) error {
 		if _, taken := servers[in.ID]; taken {
 			return errs.New(errs.Conflict, "%s already declares MCP server %q; remove it first or pick another name", mcpstore.ProjectConfigFile, in.ID).With("server", in.ID)

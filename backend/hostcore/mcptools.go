@@ -23,7 +23,8 @@ type MCPSource interface {
 	// session): the app's servers and that project's trusted ones (a
 	// project server overriding an app server of the same id), ready
 	// servers only, enabled tools only, ModelName already unique
-	// (mcp.Names over the whole catalog). It never starts a server.
+	// (mcp.Names over the whole catalog). It may start the project's
+	// trusted servers; never an untrusted one.
 	Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry, error)
 	// Call calls e on its server; cancelling ctx sends
 	// notifications/cancelled and returns once the call is over.

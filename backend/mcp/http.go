@@ -5,9 +5,11 @@ import (
 	"crypto/tls"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -91,7 +93,7 @@ func connectRemote(ctx context.Context, s Server, o ConnectOptions) (*Conn, erro
 func remoteTimeout(s Server) error {
 	return errs.New(errs.MCPConnectTimeout,
 		"MCP server %q at %s did not complete the MCP handshake within its connect timeout (%s); check that the server is up, or raise its connect timeout",
-		s.ID, s.URL, s.EffectiveConnectTimeout()).With("server", s.ID).With("url", s.URL)
+		s.ID, displayURL(s.URL), s.EffectiveConnectTimeout()).With("server", s.ID).With("url", displayURL(s.URL))
 }
 
 // baseClient is the caller's client, or one of the connection's own (its
@@ -304,7 +306,7 @@ func (rt *remoteTransport) explain(s Server) error {
 }
 
 func remoteError(s Server, f *failure, signedIn bool) error {
-	withServer := func(e *errs.Error) *errs.Error { return e.With("server", s.ID).With("url", s.URL) }
+	withServer := func(e *errs.Error) *errs.Error { return e.With("server", s.ID).With("url", displayURL(s.URL)) }
 	switch {
 	case f.authErr != nil:
 		var e *errs.Error
@@ -321,13 +323,13 @@ func remoteError(s Server, f *failure, signedIn bool) error {
 		}
 		return withServer(errs.New(errs.MCPAuthRequired, "MCP server %q refused the request (HTTP %d %s); check its headers (API key or token) in Settings → MCP servers", s.ID, f.status, http.StatusText(f.status))).With("status", f.status)
 	case f.netErr != nil:
-		return withServer(errs.Wrap(f.netErr, errs.MCPServerUnavailable, "could not reach MCP server %q at %s (%s); check the URL and that the server is running", s.ID, s.URL, netReason(f.netErr)))
+		return withServer(errs.Wrap(f.netErr, errs.MCPServerUnavailable, "could not reach MCP server %q at %s (%s); check the URL and that the server is running", s.ID, displayURL(s.URL), netReason(f.netErr)))
 	case f.status == http.StatusNotFound:
-		return withServer(errs.New(errs.MCPServerUnavailable, "MCP server %q answered 404 Not Found at %s; check the URL's path (the MCP endpoint is often /mcp, or /sse for an SSE server)", s.ID, f.url)).With("status", f.status)
+		return withServer(errs.New(errs.MCPServerUnavailable, "MCP server %q answered 404 Not Found at %s; check the URL's path (the MCP endpoint is often /mcp, or /sse for an SSE server)", s.ID, displayURL(f.url))).With("status", f.status)
 	case f.status >= 500 || f.status == http.StatusTooManyRequests:
-		return withServer(errs.New(errs.MCPServerUnavailable, "MCP server %q answered HTTP %d %s at %s; the server failed or is overloaded: check it, then retry", s.ID, f.status, http.StatusText(f.status), f.url)).With("status", f.status)
+		return withServer(errs.New(errs.MCPServerUnavailable, "MCP server %q answered HTTP %d %s at %s; the server failed or is overloaded: check it, then retry", s.ID, f.status, http.StatusText(f.status), displayURL(f.url))).With("status", f.status)
 	}
-	return withServer(errs.New(errs.MCPProtocolError, "MCP server %q answered HTTP %d %s at %s, not MCP; check that the URL is its MCP endpoint and that its type (http or sse) is right", s.ID, f.status, http.StatusText(f.status), f.url)).With("status", f.status)
+	return withServer(errs.New(errs.MCPProtocolError, "MCP server %q answered HTTP %d %s at %s, not MCP; check that the URL is its MCP endpoint and that its type (http or sse) is right", s.ID, f.status, http.StatusText(f.status), displayURL(f.url))).With("status", f.status)
 }
 
 // netReason says in a few words why a request did not reach the server.
@@ -346,4 +348,22 @@ func netReason(err error) string {
 		return "the network timed out"
 	}
 	return "network error"
+}
+
+// displayURL is a URL as errors, logs and the model may show it: without
+// user info and with query values masked, since a definition may carry a
+// key there (often from a ${VAR}).
+func displayURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	u.User = nil
+	q := u.Query()
+	u.RawQuery, u.Fragment = "", ""
+	out := u.String()
+	for i, k := range slices.Sorted(maps.Keys(q)) {
+		out += string("?&"[min(i, 1)]) + url.QueryEscape(k) + "=…"
+	}
+	return out
 }
