@@ -4,14 +4,16 @@
 // gives the next prompt its tools: the model is offered mcp_everything_echo, calls it, the
 // card names the server and the tool ("MCP server tool requires approval"), Allow once runs
 // it on the real server, the transcript's row names the server and the tool with the echoed
-// result, and the model gets that result.
+// result, and the model gets that result. A second prompt picks one long-running tool: its
+// row shows the server's progress notifications live, then the result.
 import { expect, test } from '../fixtures/test';
 import { everythingStdio } from '../fixtures/mcpServers';
 
 const MESSAGE = 'hello from the e2e flow';
 const ECHOED = `Echo: ${MESSAGE}`;
+const LONG_TOOL = 'mcp_everything_trigger-long-running-operation';
 
-test('add a stdio server, test it, and let the agent call its tool', async ({ ui, workspace, provider, shot }) => {
+test('add a stdio server, test it, let the agent call its tools, see a long call’s progress', async ({ ui, workspace, provider, shot }) => {
   const server = everythingStdio();
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
@@ -88,4 +90,26 @@ test('add a stdio server, test it, and let the agent call its tool', async ({ ui
 
   const second = await provider.waitForRequest(1);
   expect(second.toolResult('call_echo')).toContain(ECHOED);
+
+  // A long call shows the server's progress live on its row. This prompt gets one chosen tool.
+  const picked = await ui.chooseMCPServer('everything', async (picker) => {
+    await picker.getByRole('list', { name: 'Tools of everything' }).getByRole('checkbox', { name: /^trigger-long-running-operation\b/ }).check();
+  });
+  await expect(picked).toHaveText('everything: trigger-long-running-operation');
+  provider.enqueue(
+    { toolCalls: [{ id: 'call_long', name: LONG_TOOL, args: { duration: 4, steps: 4 } }] },
+    { text: 'The long operation finished.' },
+  );
+  await ui.send('Run the long operation');
+  expect((await provider.waitForRequest(2)).toolNames).toContain(LONG_TOOL);
+  await ui.answer('trigger-long-running-operation (Trigger Long Running Operation Tool) from everything', 'Allow once');
+  const long = ui.tools(LONG_TOOL);
+  await expect(long.getByRole('status')).toHaveText(/^progress [1-3]\/4$/);
+  await shot('progress on the row');
+  await expect(ui.assistantText().last()).toHaveText('The long operation finished.');
+  await ui.waitIdle();
+  await expect(long.locator('.tool-status')).toHaveText('Done');
+  await expect(long.getByRole('status')).toHaveCount(0);
+  expect((await provider.waitForRequest(3)).toolResult('call_long')).toContain('Long running operation completed. Duration: 4 seconds, Steps: 4.');
+  await shot('long call done');
 });
