@@ -105,7 +105,7 @@ test-viz-escape: build
 deps-e2e:
 	@scripts/ensure-apt.sh $(APT_BUILD) xvfb xauth chromium
 
-test-e2e: deps-e2e frontend
+test-e2e: deps-e2e deps-mcp-servers frontend
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	go build -tags dev,webkit2_41 -o "$$tmp/pi-desktop-dev" . && \
 	cd frontend && PI_E2E_BINARY="$$tmp/pi-desktop-dev" npx playwright test -c e2e

@@ -177,6 +177,17 @@ describe('agent bridge', () => {
     }));
     handlers.get('tool:output')?.({ sessionId: 's1', toolCallId: 'c1', stream: 'stderr', seq: 3, text: 'warn' });
     expect(cb).toHaveBeenLastCalledWith({ type: 'tool_output', sessionId: 's1', toolCallId: 'c1', stream: 'stderr', seq: 3, text: 'warn', paused: false });
+    // An MCP call's progress keeps its own stream; a stream the UI does not know is stdout.
+    handlers.get('tool:output')?.({ sessionId: 's1', toolCallId: 'c1', stream: 'progress', seq: 0, text: 'progress 1/2\n' });
+    expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'tool_output', stream: 'progress', text: 'progress 1/2\n' }));
+    handlers.get('tool:output')?.({ sessionId: 's1', toolCallId: 'c1', stream: 'video', seq: 1, text: 'x' });
+    expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'tool_output', stream: 'stdout' }));
+    // The origin of an MCP call (Go omits an empty title); other tools have none.
+    const toolCall = { sessionId: 's1', turnId: 't1', messageId: 'm1', toolCallId: 'c2', toolUseId: 'u2', phase: 'running' };
+    handlers.get('agent:tool_call')?.({ ...toolCall, tool: 'mcp_everything_echo', mcp: { server: 'everything', tool: 'echo' } });
+    expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'tool_call', mcp: { server: 'everything', tool: 'echo', title: '' } }));
+    handlers.get('agent:tool_call')?.({ ...toolCall, tool: 'Read' });
+    expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'tool_call', tool: 'Read', mcp: null }));
     unsubscribe();
     expect(off).toHaveBeenCalledTimes(8);
   });

@@ -133,6 +133,8 @@ export type ReviewChange = Out<typeof w.ReviewChange>;
 export type ApprovalAnswer = (typeof w.APPROVAL_ANSWERS)[number];
 export type ApprovalOutcome = (typeof w.APPROVAL_OUTCOMES)[number];
 export type ApprovalRequest = Out<typeof w.ApprovalRequest>;
+/** Where an MCP tool comes from: its server's id, its own name and title there. */
+export type ToolOrigin = Out<typeof w.ToolOrigin>;
 
 // ---------------------------------------------------------------------------
 // Background tasks (backend/bgtask).

@@ -782,11 +782,11 @@ export const agentEvents = {
     tokensBefore: num,
     tokensAfter: num,
   }),
-  /** Live Bash output. */
+  /** Live Bash output, and an MCP call's progress lines (stream "progress"). */
   [EVENT.toolOutput]: tagged('tool_output', {
     sessionId: str,
     toolCallId: str,
-    stream: oneOf(['stdout', 'stderr'], 'stdout'),
+    stream: oneOf(['stdout', 'stderr', 'progress'], 'stdout'),
     seq: num,
     text: str,
     /** The live stream stopped here; the rest comes with the result. */

@@ -133,6 +133,58 @@ describe('transcriptReducer: tool calls', () => {
   });
 });
 
+describe('transcriptReducer: MCP calls', () => {
+  const origin = { server: 'gh_tools', tool: 'create', title: 'Create an issue' };
+  const mcpCall = (phase: string, extra: Record<string, unknown> = {}) =>
+    ev('agent:tool_call', { sessionId: S, turnId: 't1', messageId: 'm1', toolCallId: 'c1', toolUseId: 'u-c1', tool: 'mcp_gh_tools_create', phase, ...extra });
+  const out = (stream: string, seq: number, t: string) => ev('tool:output', { sessionId: S, toolCallId: 'c1', stream, seq, text: t });
+
+  it('keeps the origin a tool_call event names, through later events that do not', () => {
+    let st = run(started(), mcpCall('streaming'));
+    expect(tools(st)[0]!.mcp).toBeNull();
+    st = run(st, mcpCall('ready', { args: { title: 'x' }, mcp: origin }));
+    expect(tools(st)[0]!.mcp).toEqual(origin);
+    const before = tools(st)[0]!;
+    st = run(st, mcpCall('running'), result('c1', 'done', { ok: true, content: 'created' }));
+    expect(tools(st)[0]).toMatchObject({ status: 'done', mcp: origin });
+    // The same origin again changes nothing.
+    const same = run(started(), mcpCall('running', { mcp: origin }));
+    expect(run(same, mcpCall('running', { mcp: { ...origin } }))).toBe(same);
+    expect(before.mcp).toBe(tools(st)[0]!.mcp);
+  });
+
+  it('other tools have no origin, and a tool_call without one parses to null', () => {
+    const st = run(started(), call('c9', 'running'));
+    expect(tools(st)[0]!.mcp).toBeNull();
+  });
+
+  it('keeps progress lines in their own stream, apart from stdout', () => {
+    let st = run(started(), out('progress', 0, 'progress 1/3: warming up\n'), mcpCall('running', { mcp: origin }));
+    st = run(st, out('progress', 2, 'progress 3/3\n'), out('progress', 1, 'progress 2/3\n'), out('stdout', 0, 'raw\n'));
+    const t = tools(st)[0]!;
+    expect(t.output.filter((c) => c.stream === 'progress').map((c) => c.text)).toEqual(['progress 1/3: warming up\n', 'progress 2/3\n', 'progress 3/3\n']);
+    expect(t.output.filter((c) => c.stream === 'stdout').map((c) => c.text)).toEqual(['raw\n']);
+  });
+
+  it('a reload keeps the origin the stored transcript does not carry', () => {
+    let st = run(started(), mcpCall('running', { mcp: origin }), result('c1', 'done', { ok: true }), msg('m1', 'model', 'end_turn'), turn('done'));
+    const stored = normTranscript({
+      sessionId: S,
+      turns: [{ id: 't1', sessionId: S, prompt: 'Fix the bug', state: 'done', createdAt: 1 }],
+      messages: [
+        { seq: 1, id: 'p1', turnId: 't1', role: 'user', kind: 'prompt', content: [{ type: 'text', text: 'Fix the bug' }], stopReason: 'end_turn' },
+        { seq: 2, id: 'm1', turnId: 't1', role: 'assistant', kind: 'model', stopReason: 'end_turn', content: [],
+          toolCalls: [{ id: 'c1', turnId: 't1', messageId: 'm1', toolUseId: 'u-c1', tool: 'mcp_gh_tools_create', state: 'done', result: { ok: true } }] },
+      ],
+    });
+    st = run(st, { type: 'loaded', transcript: stored, reload: true });
+    expect(tools(st)[0]).toMatchObject({ tool: 'mcp_gh_tools_create', status: 'done', mcp: origin });
+    // A fresh load (another window, the app restarted) has no origin: the catalog names it.
+    const fresh = run(initialTranscript(S), { type: 'loaded', transcript: stored });
+    expect(tools(fresh)[0]!.mcp).toBeNull();
+  });
+});
+
 describe('transcriptReducer: stop and errors', () => {
   it('a stopped turn ends streaming, aborts unfinished calls, cancels its cards and shows the outcome', () => {
     let st = run(started(), text('m1', 'Working'), call('c1', 'ready'), call('c1', 'running'), call('c2', 'ready'));

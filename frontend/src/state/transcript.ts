@@ -9,6 +9,7 @@ import type {
   MessageRecord,
   PermissionEvent,
   ToolCallRecord,
+  ToolOrigin,
   ToolResult,
   Transcript,
   TurnRecord,
@@ -18,7 +19,8 @@ import type {
 export type ToolStatus = 'streaming' | 'pending' | 'running' | 'done' | 'failed' | 'aborted' | 'skipped' | 'interrupted';
 
 export interface OutputChunk {
-  stream: 'stdout' | 'stderr';
+  /** progress: an MCP server's progress notification, one line each. */
+  stream: 'stdout' | 'stderr' | 'progress';
   seq: number;
   text: string;
 }
@@ -49,6 +51,11 @@ export interface ToolItem {
   toolCallId: string;
   toolUseId: string;
   tool: string;
+  /**
+   * An MCP tool's server and own name, as its tool_call event said; null for other tools
+   * and for calls loaded from the stored transcript (the catalog names those).
+   */
+  mcp: ToolOrigin | null;
   /** Parsed arguments once complete; null while they stream. */
   args: unknown;
   /** Raw argument JSON as it streams. */
@@ -60,7 +67,7 @@ export interface ToolItem {
   result: ToolResult | null;
   modelText: string;
   isError: boolean;
-  /** Live Bash output, ordered per stream. */
+  /** Live Bash output and MCP progress lines, ordered per stream. */
   output: OutputChunk[];
   /** The live stream stopped (size limit) or older chunks were dropped. */
   outputPaused: boolean;
@@ -223,6 +230,7 @@ function newTool(p: { turnId: string; messageId: string; toolCallId: string; too
     toolCallId: p.toolCallId,
     toolUseId: p.toolUseId,
     tool: p.tool,
+    mcp: null,
     args: null,
     argsText: '',
     status: 'streaming',
@@ -531,7 +539,9 @@ function onDelta(state: TranscriptState, e: Extract<AgentEvent, { type: 'text' |
 }
 
 function onToolCall(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool_call' }>, at: number): TranscriptState {
-  return withTool(state, e, (t) => {
+  return withTool(state, e, (cur) => {
+    // The first event that names the origin sets it; a later one without it keeps it.
+    const t = e.mcp && !sameOrigin(cur.mcp, e.mcp) ? { ...cur, mcp: e.mcp } : cur;
     switch (e.phase) {
       case 'streaming':
         return e.argsDelta === '' ? t : { ...t, argsText: t.argsText + e.argsDelta };
@@ -546,6 +556,10 @@ function onToolCall(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool
       }
     }
   });
+}
+
+function sameOrigin(a: ToolOrigin | null, b: ToolOrigin): boolean {
+  return a !== null && a.server === b.server && a.tool === b.tool && a.title === b.title;
 }
 
 function onToolResult(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool_result' }>, at: number): TranscriptState {
@@ -634,12 +648,16 @@ function onLoaded(state: TranscriptState, t: Transcript, more: boolean, reload: 
     const live = state.items.filter((it) => it.kind !== 'approval' && it.turnId !== '' && !stored.has(it.turnId));
     if (live.length > 0) items = [...items, ...live];
   }
-  // Keep what only the live view knows: Bash output and approval cards.
+  // Keep what only the live view knows: live output, an MCP call's origin, approval cards.
   const old = new Map(state.items.map((it) => [it.key, it]));
   items = items.map((it) => {
     if (it.kind !== 'tool') return it;
     const prev = old.get(it.key);
-    return prev && prev.kind === 'tool' && prev.output.length > 0 ? { ...it, output: prev.output, outputPaused: prev.outputPaused } : it;
+    if (!prev || prev.kind !== 'tool') return it;
+    let next = it;
+    if (prev.output.length > 0) next = { ...next, output: prev.output, outputPaused: prev.outputPaused };
+    if (prev.mcp && !next.mcp) next = { ...next, mcp: prev.mcp };
+    return next;
   });
   let next: TranscriptState = {
     ...state,

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
-import type { MCPServer } from '../../bridge/types';
+import type { MCPServer, ToolOrigin } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
 import { isMCPTool, mcpToolName, type MCPToolName } from './toolNames';
 import './mcp.css';
@@ -16,8 +16,13 @@ export function MCPCatalogProvider({ projectId, children }: { projectId: string;
   return <CatalogContext.Provider value={q.data ?? []}>{children}</CatalogContext.Provider>;
 }
 
-/** The server and own name of an MCP tool; null for any other tool. */
-export function useMCPToolName(tool: string): MCPToolName | null {
+/**
+ * The server and own name of an MCP tool; null for any other tool. The origin the host
+ * sent with the call wins (exact even after the server left the catalog); without it the
+ * catalog, then the name itself, tell.
+ */
+export function useMCPToolName(tool: string, origin?: ToolOrigin | null): MCPToolName | null {
   const catalog = useContext(CatalogContext);
+  if (origin && origin.server !== '' && origin.tool !== '') return { server: origin.server, tool: origin.tool, title: origin.title };
   return isMCPTool(tool) ? mcpToolName(tool, catalog) : null;
 }

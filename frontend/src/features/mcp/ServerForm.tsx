@@ -217,13 +217,13 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
       </div>
       {stdio ? (
         <>
-          <TextField id={ids('command')} label="Command" value={draft.command} placeholder="e.g. npx, uvx or docker" help="Found on your login shell’s PATH." onChange={(v) => edit({ command: v })} {...errorProps('command')} />
+          <TextField id={ids('command')} label="Command" wide value={draft.command} placeholder="e.g. npx, uvx or docker" help="Found on your login shell’s PATH." onChange={(v) => edit({ command: v })} {...errorProps('command')} />
           <div className="field">
             <label className="field-label" htmlFor={ids('args')}>Arguments</label>
             <p id={ids('args-help')} className="field-help">One argument per line, passed exactly as written (no shell).</p>
             <textarea
               id={ids('args')}
-              className="input mcp-args"
+              className="input mcp-args mcp-wide"
               rows={3}
               spellCheck={false}
               placeholder={'-y\n@modelcontextprotocol/server-everything'}
@@ -243,11 +243,11 @@ export function ServerForm({ server, onSaved, onCancel }: ServerFormProps) {
             nextKey={nextKey}
             {...errorProps('env')}
           />
-          <TextField id={ids('cwd')} label="Working folder (optional)" value={draft.cwd} placeholder="default: the session’s workspace" onChange={(v) => edit({ cwd: v })} {...errorProps('cwd')} />
+          <TextField id={ids('cwd')} label="Working folder (optional)" wide value={draft.cwd} placeholder="default: the session’s workspace" onChange={(v) => edit({ cwd: v })} {...errorProps('cwd')} />
         </>
       ) : (
         <>
-          <TextField id={ids('url')} label="URL" type="url" value={draft.url} placeholder="https://example.com/mcp" onChange={(v) => edit({ url: v })} {...errorProps('url')} />
+          <TextField id={ids('url')} label="URL" wide type="url" value={draft.url} placeholder="https://example.com/mcp" onChange={(v) => edit({ url: v })} {...errorProps('url')} />
           <Rows
             label="Headers"
             what="header"
@@ -389,9 +389,11 @@ interface TextFieldProps {
   type?: 'text' | 'url';
   inputMode?: 'numeric';
   readOnly?: boolean;
+  /** Spans the form's width: commands, paths and URLs are long. */
+  wide?: boolean;
 }
 
-function TextField({ id, label, value, onChange, error, errorId = `${id}-err`, help, placeholder, type = 'text', inputMode, readOnly }: TextFieldProps) {
+function TextField({ id, label, value, onChange, error, errorId = `${id}-err`, help, placeholder, type = 'text', inputMode, readOnly, wide }: TextFieldProps) {
   const describedBy = [help && `${id}-help`, error && errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
@@ -403,7 +405,7 @@ function TextField({ id, label, value, onChange, error, errorId = `${id}-err`, h
       )}
       <input
         id={id}
-        className="input"
+        className={wide ? 'input mcp-wide' : 'input'}
         type={type}
         inputMode={inputMode}
         spellCheck={false}

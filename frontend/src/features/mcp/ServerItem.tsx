@@ -80,25 +80,6 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
           {s.omittedTools > 0 && <> · {s.omittedTools} more omitted (64 at most)</>}
           {s.restarts > 0 && <> · restarted {s.restarts}×</>}
         </div>
-        {!untrusted && (
-          <div className="provider-meta">
-            <code className="mcp-target selectable" title={serverTarget(s)}>
-              {serverTarget(s)}
-            </code>
-          </div>
-        )}
-        {failed && (s.error || s.errorCode) && (
-          <p className="field-error mcp-server-error">
-            {s.error} {s.errorCode && <code className="error-code">{s.errorCode}</code>}
-          </p>
-        )}
-        {s.state === 'failed' && <LogTail lines={s.logTail} />}
-        {test !== null && <TestOutcome result={test === 'testing' ? null : test} testing={test === 'testing'} />}
-        {error && (
-          <p className="field-error" role="alert">
-            {error.message} <code className="error-code">{error.code}</code>
-          </p>
-        )}
       </div>
       <div className="provider-actions">
         {!untrusted && (
@@ -133,6 +114,28 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
           <Button size="sm" variant="ghost" aria-label={`Remove ${s.id}`} onClick={onRemove}>
             Remove
           </Button>
+        )}
+      </div>
+      {/* Under the name and the actions, across the row: a command line is long. */}
+      <div className="mcp-server-body">
+        {!untrusted && (
+          <div className="provider-meta">
+            <code className="mcp-target selectable" title={serverTarget(s)}>
+              {serverTarget(s)}
+            </code>
+          </div>
+        )}
+        {failed && (s.error || s.errorCode) && (
+          <p className="field-error mcp-server-error">
+            {s.error} {s.errorCode && <code className="error-code">{s.errorCode}</code>}
+          </p>
+        )}
+        {s.state === 'failed' && <LogTail lines={s.logTail} />}
+        {test !== null && <TestOutcome result={test === 'testing' ? null : test} testing={test === 'testing'} />}
+        {error && (
+          <p className="field-error" role="alert">
+            {error.message} <code className="error-code">{error.code}</code>
+          </p>
         )}
       </div>
       {untrusted && <TrustCard server={s} onTrusted={onChanged} />}

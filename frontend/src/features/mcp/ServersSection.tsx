@@ -76,10 +76,10 @@ export function ServersSection() {
             <p className="error-code">{loadError.code}</p>
           </div>
         ) : !q.data ? (
-          <p className="muted">Loading the MCP servers…</p>
+          <p className="muted mcp-empty">Loading the MCP servers…</p>
         ) : (
           <>
-            {servers.length === 0 && editing === null && <p className="muted">No MCP server yet.</p>}
+            {servers.length === 0 && editing === null && <p className="muted mcp-empty">No MCP server yet.</p>}
             {servers.length > 0 && (
               <ul className="provider-list" aria-label="App servers">
                 {servers.map((s) => (
@@ -131,9 +131,9 @@ function ProjectServers({ project, onChanged }: { project: Project; onChanged: (
           <p className="error-code">{loadError.code}</p>
         </div>
       ) : !q.data ? (
-        <p className="muted">Loading the project’s MCP servers…</p>
+        <p className="muted mcp-empty">Loading the project’s MCP servers…</p>
       ) : servers.length === 0 ? (
-        <p className="muted">This project defines no MCP server.</p>
+        <p className="muted mcp-empty">This project defines no MCP server.</p>
       ) : (
         <ul className="provider-list" aria-label="Project servers">
           {servers.map((s) => (

@@ -135,8 +135,11 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
           <p className="muted">Loading settings…</p>
         ) : (
           <>
-          <ProvidersSection />
-          <MCPServersSection />
+          {/* The same column as the form below, so every group lines up. */}
+          <div className="settings-sections">
+            <ProvidersSection />
+            <MCPServersSection />
+          </div>
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">
               <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />

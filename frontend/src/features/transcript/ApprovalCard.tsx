@@ -42,8 +42,9 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
     }
   };
   const titleId = `approval-title-${r.id}`;
-  // An MCP tool is named by its own name and its server, not mcp_<server>_<tool>.
-  const mcp = useMCPToolName(r.tool);
+  // An MCP tool is named by its own name and its server, not mcp_<server>_<tool>; the
+  // request names them itself.
+  const mcp = useMCPToolName(r.tool, r.server ? { server: r.server, tool: r.serverTool, title: r.toolTitle } : null);
   const toolLabel = mcp ? `${mcp.tool}${mcp.title && mcp.title !== mcp.tool ? ` (${mcp.title})` : ''}${mcp.server ? ` from ${mcp.server}` : ''}` : r.tool;
   return (
     <section

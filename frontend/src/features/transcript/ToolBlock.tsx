@@ -85,11 +85,14 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
   const failed = item.result !== null && !item.result.ok;
   const code = item.result?.code ?? '';
   const statusLabel = (decision && decisionStatus(item)) || (item.status === 'failed' && code ? code : STATUS_LABEL[item.status]);
-  const showLive = item.output.length > 0 && item.result === null;
+  const progressChunks = item.output.filter((c) => c.stream === 'progress');
+  const commandChunks = progressChunks.length === 0 ? item.output : item.output.filter((c) => c.stream !== 'progress');
+  const showLive = commandChunks.length > 0 && item.result === null;
   const changes = item.result?.review ?? [];
   const detailsId = `tool-details-${item.toolCallId}`;
-  const mcp = useMCPToolName(item.tool);
-  const progress = mcp && item.status === 'running' ? lastLine(item.output) : '';
+  const mcp = useMCPToolName(item.tool, item.mcp);
+  // An MCP call's progress shows as one status line, its newest, while it runs.
+  const progress = item.status === 'running' ? lastLine(progressChunks) : '';
 
   return (
     <div className={`tool-block tool-${item.status}${external ? ' tool-external' : ''}`} data-tool={item.tool}>
@@ -123,7 +126,7 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
           {progress}
         </p>
       )}
-      {showLive && !mcp && <LiveOutput chunks={item.output} paused={item.outputPaused} />}
+      {showLive && <LiveOutput chunks={commandChunks} paused={item.outputPaused} />}
       {decision && <DecisionSummary item={item} />}
       {expanded && (
         <div id={detailsId} className="tool-details">
@@ -235,7 +238,7 @@ function LiveOutput({ chunks, paused }: { chunks: OutputChunk[]; paused: boolean
         }}
       >
         {chunks.map((c) => (
-          <span key={`${c.stream}:${c.seq}`} className={c.stream === 'stderr' ? 'out-stderr' : undefined}>
+          <span key={`${c.stream}:${c.seq}`} className={c.stream === 'stdout' ? undefined : `out-${c.stream}`}>
             {c.text}
           </span>
         ))}
