@@ -206,7 +206,7 @@ export function reviewChange(snapshotId: string, path: string, extra: Partial<Re
 /** An audit row of session s1: a successful Read unless extra says otherwise. */
 export function auditRow(id: number, extra: Partial<AuditRow> = {}): AuditRow {
   return {
-    id, traceId: `trace-${id}`, sessionId: 's1', turnId: 't1', toolCallId: `c${id}`, tool: 'Read', delegate: '',
+    id, traceId: `trace-${id}`, sessionId: 's1', turnId: 't1', toolCallId: `c${id}`, tool: 'Read', delegate: '', mcpServer: '',
     argsPreview: `path="src/file${id}.ts"`, pathRoot: 'workspace', externalPath: false, permissionMode: 'ask', operatingMode: 'agent',
     decision: 'allow', prompted: false, permissionWaitMs: 0, durationMs: 3, overheadMs: 0, totalMs: 3, ok: true, errorCode: '',
     createdAt: NOW - 60_000 + id, ...extra,
