@@ -806,6 +806,7 @@ export namespace audit {
 	    toolCallId: string;
 	    tool: string;
 	    delegate?: string;
+	    mcpServer?: string;
 	    argsHash: string;
 	    argsPreview: string;
 	    pathRoot: string;
@@ -835,6 +836,7 @@ export namespace audit {
 	        this.toolCallId = source["toolCallId"];
 	        this.tool = source["tool"];
 	        this.delegate = source["delegate"];
+	        this.mcpServer = source["mcpServer"];
 	        this.argsHash = source["argsHash"];
 	        this.argsPreview = source["argsPreview"];
 	        this.pathRoot = source["pathRoot"];
