@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
@@ -192,21 +190,6 @@ func TestProjectServersReadsAtMost64Files(t *testing.T) {
 	}
 	if last := got[len(got)-1]; last.Server.ID != "s063" {
 		t.Errorf("last read = %s; want s063 (the first 64 by name)", last.Server.ID)
-	}
-}
-
-// A FIFO named like a server file must not block discovery.
-func TestProjectServersSkipsAFIFO(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	root := tree(t, map[string]string{".agents/servers/ok.json": oneServer})
-	if err := syscall.Mkfifo(filepath.Join(root, ".mcp.json"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	got, err := mcpstore.ProjectServers(root)
-	if err != nil || len(got) != 2 || got[0].Problem == nil || got[1].Server.ID != "ok" {
-		t.Fatalf("got %v, %v", got, err)
 	}
 }
 
