@@ -33,7 +33,11 @@ type Profile struct {
 	MaxOutputTokens int      `json:"maxOutputTokens"` // 0 = the API's default
 	Temperature     *float64 `json:"temperature,omitempty"`
 	Thinking        bool     `json:"thinking"` // Anthropic only
-	IsDefault       bool     `json:"isDefault"`
+	// SupportsImages is the user's explicit choice; nil follows
+	// ImagesByDefault, which is known for the model's family.
+	SupportsImages  *bool `json:"supportsImages,omitempty"`
+	ImagesByDefault bool  `json:"imagesByDefault"`
+	IsDefault       bool  `json:"isDefault"`
 	// HasKey and KeyStorage describe the saved key without revealing it:
 	// KeyStorage is "keychain", the key file's path, or "" with no key.
 	HasKey     bool   `json:"hasKey"`

@@ -165,9 +165,32 @@ type Result struct {
 	Notice    string         `json:"notice,omitempty"`
 	TraceID   string         `json:"traceId,omitempty"`
 	Decision  string         `json:"decision,omitempty"`
+	// Images are the result's pictures, stored content-addressed by the
+	// host (<data dir>/attachments/<sha256>); only references travel and
+	// persist. The model sees them only when it accepts images.
+	Images []ImageRef `json:"images,omitempty"`
+	// RawImages are a tool's pictures before the host stores them; Execute
+	// turns them into Images and clears this, so bytes never reach the
+	// database, the audit log or the UI event.
+	RawImages []RawImage `json:"-"`
 	// Fields holds tool-specific results (tag, totalLines, tags, …); they are
 	// flattened into the top-level JSON object.
 	Fields map[string]any `json:"-"`
+}
+
+// ImageRef names a stored image.
+type ImageRef struct {
+	SHA256    string `json:"sha256"`
+	MediaType string `json:"mediaType"` // image/png | image/jpeg | image/gif | image/webp
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	Bytes     int    `json:"bytes"`
+}
+
+// RawImage is an image as a tool produced it.
+type RawImage struct {
+	MediaType string
+	Data      []byte
 }
 
 // MarshalJSON flattens Fields beside the common keys; a common key wins.

@@ -1170,6 +1170,8 @@ export namespace providers {
 	    maxOutputTokens: number;
 	    temperature?: number;
 	    thinking: boolean;
+	    supportsImages?: boolean;
+	    imagesByDefault: boolean;
 	    isDefault: boolean;
 	    hasKey: boolean;
 	    keyStorage: string;
@@ -1191,6 +1193,8 @@ export namespace providers {
 	        this.maxOutputTokens = source["maxOutputTokens"];
 	        this.temperature = source["temperature"];
 	        this.thinking = source["thinking"];
+	        this.supportsImages = source["supportsImages"];
+	        this.imagesByDefault = source["imagesByDefault"];
 	        this.isDefault = source["isDefault"];
 	        this.hasKey = source["hasKey"];
 	        this.keyStorage = source["keyStorage"];
