@@ -19,7 +19,7 @@ import (
 
 // encoded returns a 2×1 picture in format (png, jpeg, gif), or the first
 // bytes of a WebP file (the route sniffs; it never decodes).
-func encoded(t *testing.T, format string) []byte {
+func encoded(t testing.TB, format string) []byte {
 	t.Helper()
 	img := image.NewPaletted(image.Rect(0, 0, 2, 1), color.Palette{color.Black, color.White})
 	var b bytes.Buffer
@@ -338,4 +338,35 @@ func TestRoutesServeTheCoresAttachments(t *testing.T) {
 	if rec := serve(t, routes(&testApp{}, &FrameGuard{}), http.MethodGet, AttachmentsPrefix+hashName(body), nil); rec.Code != http.StatusNotFound {
 		t.Fatalf("without a core: %d", rec.Code)
 	}
+}
+
+// Whatever path the webview asks for, the route serves the stored image
+// under its exact name or nothing: never the files beside or above the
+// store, never another name for the image.
+func FuzzAttachmentRoute(f *testing.F) {
+	body := encoded(f, "png")
+	name := hashName(body)
+	data := f.TempDir()
+	dir := filepath.Join(data, "attachments")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, name), filepath.Join(data, name), filepath.Join(dir, "x.png")} {
+		if err := os.WriteFile(p, body, 0o600); err != nil {
+			f.Fatal(err)
+		}
+	}
+	for _, seed := range []string{AttachmentsPrefix + name, AttachmentsPrefix + "../" + name, AttachmentsPrefix + "x.png", AttachmentsPrefix + name + "/", "/_attachments//" + name, AttachmentsPrefix + strings.ToUpper(name)} {
+		f.Add(seed)
+	}
+	h := routeAt(dir)
+	f.Fuzz(func(t *testing.T, path string) {
+		rec := serve(t, h, http.MethodGet, path, nil)
+		if rec.Code == http.StatusOK && path != AttachmentsPrefix+name {
+			t.Fatalf("%q served %d bytes", path, rec.Body.Len())
+		}
+		if rec.Code != http.StatusOK && path == AttachmentsPrefix+name {
+			t.Fatalf("the stored image was not served: %d", rec.Code)
+		}
+	})
 }
