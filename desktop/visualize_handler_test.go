@@ -6,8 +6,11 @@
 package desktop
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -68,5 +71,44 @@ func TestAssetServerServesVisualizations(t *testing.T) {
 	vizHandler(&testApp{}, &FrameGuard{}).ServeHTTP(bare, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/_viz/"+sid+"/chart", nil))
 	if bare.Code != http.StatusNotFound {
 		t.Errorf("without a core: %d", bare.Code)
+	}
+}
+
+// Stored images reach the route through the real Wails asset server with
+// their own type and hardening headers, and Wails injects nothing.
+func TestAssetServerServesAttachments(t *testing.T) {
+	app, _ := vizApp(t, nil)
+	dir := app.core.AttachmentsDir()
+	body := encoded(t, "png")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, hashName(body)), body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := *AssetOptions(nil, app, &app.guard)
+	opts.Assets = fstest.MapFS{"index.html": {Data: []byte("<html><head></head><body>app</body></html>")}}
+	srv, err := assetserver.NewAssetServer("{}", opts, true, nil, runtimeAssets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(target string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, target, nil))
+		return rec
+	}
+	rec := get(AttachmentsPrefix + hashName(body))
+	if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), body) {
+		t.Fatalf("image: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+	assertHardened(t, rec)
+	if got := rec.Header().Get("Content-Type"); got != "image/png" {
+		t.Errorf("Content-Type = %q", got)
+	}
+	if got := rec.Header().Get("Cache-Control"); got != "private, max-age=31536000, immutable" {
+		t.Errorf("Cache-Control = %q", got)
+	}
+	if rec := get(AttachmentsPrefix + "../pi.sqlite"); rec.Code != http.StatusNotFound {
+		t.Errorf("traversal: %d", rec.Code)
 	}
 }

@@ -315,7 +315,7 @@ describe('decision calls', () => {
 describe('providers', () => {
   const raw = {
     id: 'p1', name: 'Claude', api: 'anthropic', baseUrl: '', model: 'claude-x', contextWindow: 0, maxOutputTokens: 0,
-    thinking: true, isDefault: true, hasKey: true, keyStorage: 'keychain', createdAt: 1, updatedAt: 2,
+    thinking: true, imagesByDefault: true, isDefault: true, hasKey: true, keyStorage: 'keychain', createdAt: 1, updatedAt: 2,
   };
 
   it('listProviders normalizes the list and a missing environment', async () => {
@@ -334,8 +334,22 @@ describe('providers', () => {
     expect(JSON.stringify(sent)).not.toContain('sk-1');
     expect(sent).toMatchObject({ ...input, hasKey: false, keyStorage: '' });
     expect(sent).not.toHaveProperty('temperature');
+    expect(sent).not.toHaveProperty('supportsImages');
     vi.mocked(App.SaveProvider).mockRejectedValueOnce({ code: 'CONFLICT', message: 'a provider named "Claude" is already saved', details: { field: 'name' } });
     await expect(bridge.saveProvider(input, '')).rejects.toMatchObject({ code: 'CONFLICT', field: 'name' });
+  });
+
+  it('saveProvider sends an explicit image choice and leaves the default out', async () => {
+    const input = { id: 'p1', name: 'Local', api: 'openai-compatible' as const, baseUrl: 'http://localhost:11434/v1', model: 'llava', contextWindow: 0, maxOutputTokens: 0, thinking: false, isDefault: false };
+    for (const supportsImages of [true, false]) {
+      vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, supportsImages } as never);
+      await expect(bridge.saveProvider({ ...input, supportsImages }, '')).resolves.toMatchObject({ supportsImages, imagesByDefault: true });
+      expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).toMatchObject({ supportsImages });
+    }
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw } as never);
+    const back = await bridge.saveProvider(input, '');
+    expect(back).not.toHaveProperty('supportsImages');
+    expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).not.toHaveProperty('supportsImages');
   });
 
   it('testProvider returns the outcome as a result', async () => {

@@ -158,10 +158,11 @@ export function updateSettings(next: Settings): Promise<Settings> {
 function profileArg(p: ProviderInput) {
   const out = {
     id: p.id, name: p.name, api: p.api, baseUrl: p.baseUrl, model: p.model, contextWindow: p.contextWindow,
-    maxOutputTokens: p.maxOutputTokens, thinking: p.thinking, isDefault: p.isDefault,
+    maxOutputTokens: p.maxOutputTokens, thinking: p.thinking, imagesByDefault: false, isDefault: p.isDefault,
     hasKey: false, keyStorage: '', createdAt: 0, updatedAt: 0,
   } as Parameters<typeof ProvidersApi.SaveProvider>[0];
   if (p.temperature !== undefined) out.temperature = p.temperature;
+  if (p.supportsImages !== undefined) out.supportsImages = p.supportsImages;
   return out;
 }
 

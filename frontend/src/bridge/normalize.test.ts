@@ -135,4 +135,14 @@ describe('bound method results', () => {
     expect(r).toMatchObject({ ok: true, exitCode: 1, stdout: 'hi', review: [], details: {}, fields: { tag: 'a1', totalLines: 3 } });
     expect('stderr' in r).toBe(false);
   });
+
+  it('reads a result\'s image references and an image choice that is absent, true or junk', () => {
+    const img = { sha256: 'a'.repeat(64), mediaType: 'image/png', width: 640, height: 480, bytes: 1234 };
+    expect(toolResult({ ok: true, images: [img, null] })).toMatchObject({ images: [img, { sha256: '', width: 0, height: 0 }], fields: {} });
+    expect(toolResult({ ok: true, images: null }).images).toEqual([]);
+    expect(toolResult({ ok: true }).images).toEqual([]);
+    expect('supportsImages' in providerProfile({ id: 'a', imagesByDefault: true })).toBe(false);
+    expect(providerProfile({ id: 'a', supportsImages: false })).toMatchObject({ supportsImages: false, imagesByDefault: false });
+    expect('supportsImages' in providerProfile({ id: 'a', supportsImages: 'yes' })).toBe(false);
+  });
 });

@@ -36,8 +36,8 @@ export const KEYCHAIN = 'keychain';
 
 export type ProviderProfile = Out<typeof w.ProviderProfile>;
 
-/** What saveProvider and testProvider take: id "" adds a provider. */
-export type ProviderInput = Omit<ProviderProfile, 'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt'>;
+/** What saveProvider and testProvider take: id "" adds a provider; imagesByDefault is the backend's to decide. */
+export type ProviderInput = Omit<ProviderProfile, 'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt' | 'imagesByDefault'>;
 
 export type EnvironmentModel = Out<typeof w.EnvironmentModel>;
 export type ProviderList = Out<typeof w.ProviderList>;
@@ -104,6 +104,7 @@ export type TurnState = (typeof w.TURN_STATES)[number];
 export type TurnRecord = Out<typeof w.TurnRecord>;
 export type Block = Out<typeof w.Block>;
 export type ToolResult = Out<typeof w.ToolResult>;
+export type ImageRef = Out<typeof w.ImageRef>;
 export type ToolCallState = (typeof w.TOOL_CALL_STATES)[number];
 export type ToolCallRecord = Out<typeof w.ToolCallRecord>;
 export type MessageKind = (typeof w.MESSAGE_KINDS)[number];

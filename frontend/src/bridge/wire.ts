@@ -212,6 +212,10 @@ export const ProviderProfile = v.pipe(
     temperature,
     /** Extended thinking (Anthropic only). */
     thinking: bool,
+    /** The user's choice; absent follows imagesByDefault. */
+    supportsImages: v.fallback(v.optional(v.boolean()), undefined),
+    /** Whether the model's family is known to accept images (the backend decides). */
+    imagesByDefault: bool,
     isDefault: bool,
     hasKey: bool,
     /** "keychain", the key file's path, or "" without a key. */
@@ -397,6 +401,19 @@ export const ReviewSince = record({
 
 // --- agent transcript (backend/agent/store.go) -------------------------------------
 
+/**
+ * A stored image of a tool result (tools.ImageRef): the window loads it from the
+ * content-addressed store by sha256, never as bytes over the bridge.
+ */
+export const ImageRef = record({
+  sha256: str,
+  /** image/png | image/jpeg | image/gif | image/webp */
+  mediaType: str,
+  width: num,
+  height: num,
+  bytes: num,
+});
+
 /** The keys of tools.Result read by name; every other key is kept in `fields`. */
 const toolResultEntries = {
   ok: bool,
@@ -417,6 +434,8 @@ const toolResultEntries = {
   backgroundTaskId: v.fallback(v.optional(v.string()), undefined),
   /** Review records of a Write/Edit (spec §4c). */
   review: list(ReviewChange),
+  /** Pictures the call produced (an MCP tool, a screenshot), stored by the host. */
+  images: list(ImageRef),
 };
 
 const ToolResultKeys = v.object(toolResultEntries);

@@ -107,11 +107,19 @@ export const defaultInfo: AppInfo = {
   ],
 };
 
+/**
+ * The fake's stand-in for the backend's table of model families that accept images:
+ * enough for tests to tell a known model from an unknown one, not the real list.
+ */
+export function fakeImagesByDefault(model: string): boolean {
+  return /^(claude-|gpt-4o|gpt-4\.1|gpt-5)/.test(model);
+}
+
 /** A saved provider as listProviders returns it. */
 export function provider(id: string, name: string, extra: Partial<ProviderProfile> = {}): ProviderProfile {
   return {
     id, name, api: 'anthropic', baseUrl: '', model: `${id}-model`, contextWindow: 0, maxOutputTokens: 0, thinking: false,
-    isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000, ...extra,
+    imagesByDefault: false, isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000, ...extra,
   };
 }
 
@@ -365,8 +373,10 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     const isDefault = input.isDefault || db.providers.filter((p) => p.id !== id).length === 0 || Boolean(old?.isDefault);
     if (isDefault) db.providers = db.providers.map((p) => ({ ...p, isDefault: false }));
     if (key !== '') db.providerKeys[id] = key;
+    const model = input.model.trim();
     const saved: ProviderProfile = {
-      ...input, id, name, model: input.model.trim(), baseUrl: input.baseUrl.trim(), isDefault,
+      ...input, id, name, model, baseUrl: input.baseUrl.trim(), isDefault,
+      imagesByDefault: old?.model === model ? old.imagesByDefault : fakeImagesByDefault(model),
       thinking: input.api === 'anthropic' && input.thinking,
       hasKey: key !== '', keyStorage: key !== '' ? (old?.hasKey && apiKey === '' ? old.keyStorage : db.providerKeyStorage) : '',
       createdAt: old?.createdAt ?? tick(), updatedAt: tick(),

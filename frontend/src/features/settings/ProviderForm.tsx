@@ -33,6 +33,9 @@ export function keyPlace(where: string): string {
 
 type Field = 'name' | 'api' | 'model' | 'baseUrl' | 'contextWindow' | 'maxOutputTokens' | 'temperature';
 
+/** The "Supports images" choice: the model's default, or forced on or off. */
+type ImagesChoice = 'default' | 'on' | 'off';
+
 interface Draft {
   name: string;
   api: ModelApi;
@@ -42,6 +45,7 @@ interface Draft {
   maxOutputTokens: string;
   temperature: string;
   thinking: boolean;
+  images: ImagesChoice;
   isDefault: boolean;
 }
 
@@ -55,8 +59,24 @@ function toDraft(p: ProviderProfile | null): Draft {
     maxOutputTokens: p && p.maxOutputTokens > 0 ? String(p.maxOutputTokens) : '',
     temperature: p?.temperature !== undefined ? String(p.temperature) : '',
     thinking: p?.thinking ?? false,
+    images: p?.supportsImages === undefined ? 'default' : p.supportsImages ? 'on' : 'off',
     isDefault: p?.isDefault ?? false,
   };
+}
+
+/**
+ * The "Default" option in words: what the backend knows of the saved model, or, for a
+ * new provider or a changed model (known only once saved), that the model decides.
+ */
+function imagesDefaultLabel(p: ProviderProfile | null, model: string): string {
+  if (!p || p.model !== model.trim()) return 'Default (decided from the model when saved)';
+  return p.imagesByDefault ? 'Default (on — known for this model)' : 'Default (off — not known for this model)';
+}
+
+/** A saved provider's image support in words, for the list. */
+export function imagesSummary(p: ProviderProfile): string {
+  if (p.supportsImages !== undefined) return `Images ${p.supportsImages ? 'on' : 'off'} — set here`;
+  return p.imagesByDefault ? 'Images on — known for this model' : 'Images off — not known for this model';
 }
 
 /** A whole number ≥ 0 ("" = 0, the default), or null. */
@@ -133,6 +153,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
       isDefault: draft.isDefault,
     };
     if (temperature !== undefined) out.temperature = temperature;
+    if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
     return out;
   };
 
@@ -234,6 +255,24 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
           <Toggle label="Extended thinking" checked={draft.thinking} onChange={(v) => edit({ thinking: v })} describedBy={ids('thinkingHelp')} />
         </div>
       )}
+      <div className="field">
+        <label className="field-label" htmlFor={ids('images')}>Supports images</label>
+        <p id={ids('imagesHelp')} className="field-help">
+          Whether pictures from tools reach the model. Turn it on for a custom or local model that accepts images; when off, the
+          model is told it cannot see them.
+        </p>
+        <select
+          id={ids('images')}
+          className="select"
+          value={draft.images}
+          aria-describedby={ids('imagesHelp')}
+          onChange={(e) => edit({ images: e.target.value as ImagesChoice })}
+        >
+          <option value="default">{imagesDefaultLabel(provider, draft.model)}</option>
+          <option value="on">On</option>
+          <option value="off">Off</option>
+        </select>
+      </div>
       {!first && !provider?.isDefault && (
         <div className="field">
           <label className="checkbox-label">

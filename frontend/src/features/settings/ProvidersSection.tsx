@@ -10,7 +10,7 @@ import { queryKeys } from '../../state/queryKeys';
 import { useToasts } from '../../state/ToastContext';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
-import { MODEL_PROVIDERS, ProviderForm, keyPlace } from './ProviderForm';
+import { MODEL_PROVIDERS, ProviderForm, imagesSummary, keyPlace } from './ProviderForm';
 import { TestOutcome } from './TestOutcome';
 
 function apiLabel(api: string): string {
@@ -124,6 +124,7 @@ export function ProvidersSection() {
                     {apiLabel(p.api)} · <code>{p.model}</code>
                     {p.baseUrl && <> · {p.baseUrl}</>}
                   </div>
+                  <div className="provider-images field-help">{imagesSummary(p)}</div>
                   <div className="provider-key field-help">
                     {p.hasKey ? (
                       <>

@@ -18,6 +18,7 @@ import { MCPCatalogProvider } from '../mcp/MCPCatalog';
 import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
+import { ModelImagesProvider } from './ModelImages';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 import { escapeName } from '../../lib/names';
@@ -108,15 +109,17 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
     <>
       <MCPCatalogProvider projectId={session.projectId}>
         <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
-          <Transcript
-            state={t.state}
-            running={t.running}
-            reviews={review.byId}
-            onResolve={t.resolveApproval}
-            onRollback={onRollback}
-            onRetryLoad={t.reload}
-            onLoadOlder={t.loadOlder}
-          />
+          <ModelImagesProvider sessionId={session.id}>
+            <Transcript
+              state={t.state}
+              running={t.running}
+              reviews={review.byId}
+              onResolve={t.resolveApproval}
+              onRollback={onRollback}
+              onRetryLoad={t.reload}
+              onLoadOlder={t.loadOlder}
+            />
+          </ModelImagesProvider>
         </VizProvider>
       </MCPCatalogProvider>
       <Composer

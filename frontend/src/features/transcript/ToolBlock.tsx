@@ -22,6 +22,7 @@ import { DecisionDetails, DecisionSummary, decisionStatus, decisionTarget, isDec
 import { escapeName } from '../../lib/names';
 import { useMCPToolName } from '../mcp/MCPCatalog';
 import type { MCPToolName } from '../mcp/toolNames';
+import { ToolImages } from './ToolImages';
 
 /** Characters shown of a result's text; the model saw the full (bounded) result. */
 export const RESULT_VIEW_CHARS = 20_000;
@@ -93,6 +94,7 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
   const mcp = useMCPToolName(item.tool, item.mcp);
   // An MCP call's progress shows as one status line, its newest, while it runs.
   const progress = item.status === 'running' ? lastLine(progressChunks) : '';
+  const images = item.result?.images ?? [];
 
   return (
     <div className={`tool-block tool-${item.status}${external ? ' tool-external' : ''}`} data-tool={item.tool}>
@@ -128,6 +130,7 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
       )}
       {showLive && <LiveOutput chunks={commandChunks} paused={item.outputPaused} />}
       {decision && <DecisionSummary item={item} />}
+      {images.length > 0 && <ToolImages tool={mcp?.tool || item.tool} images={images} />}
       {expanded && (
         <div id={detailsId} className="tool-details">
           {decision && <DecisionDetails item={item} />}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package desktop
+
+const attachmentOpenFlags = 0
