@@ -70,7 +70,7 @@ func (h *mcpHost) withStatus(s api.MCPServer, k mcp.Key) api.MCPServer {
 		return s
 	}
 	s.State, s.ErrorCode, s.Error = string(st.State), string(st.ErrorCode), st.Error
-	s.LogTail, s.Restarts = nonNil(st.LogTail), st.Restarts
+	s.LogTail, s.Restarts = st.LogTail, st.Restarts // never nil (mcp keeps it so)
 	s.OmittedTools, s.SchemaTokens = len(st.Omitted), st.SchemaTokens
 	s.Tools = apiTools(st.Tools)
 	return s
@@ -100,13 +100,6 @@ func (h *mcpHost) modelNames(list []api.MCPServer) {
 			list[i].Tools[j].ModelName = names[mcp.ToolRef{Server: list[i].ID, Tool: list[i].Tools[j].Name}]
 		}
 	}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // SaveMCPServer adds or replaces an app server by id and (re)starts it.
@@ -216,7 +209,7 @@ func (c *Core) TestMCPServerByID(ctx context.Context, projectID, id string) (api
 
 func (h *mcpHost) test(ctx context.Context, k mcp.Key, s mcp.Server) api.MCPTestResult {
 	listed, tail, err := h.mgr.Test(ctx, k, s)
-	res := api.MCPTestResult{OK: err == nil, LogTail: nonNil(tail), Tools: []api.MCPTool{}}
+	res := api.MCPTestResult{OK: err == nil, LogTail: tail, Tools: []api.MCPTool{}}
 	if err != nil {
 		p := errs.ToPayload(err)
 		res.ErrorCode, res.Error = string(p.Code), p.Message

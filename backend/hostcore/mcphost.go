@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/envpolicy"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
 	"github.com/pi-desktop/pi-desktop/backend/mcpstore"
@@ -153,13 +154,7 @@ func (h *mcpHost) runnable(k mcp.Key, s mcp.Server) (mcp.Server, error) {
 
 // loginEnviron is commandEnviron with the login shell's PATH.
 func (h *mcpHost) loginEnviron(s api.Settings) []string {
-	env := h.c.commandEnviron(s)
-	path := h.c.probe.PATH()
-	if path == "" {
-		return env
-	}
-	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "PATH=") })
-	return append(out, "PATH="+path)
+	return envpolicy.WithPATH(h.c.commandEnviron(s), h.c.probe.PATH())
 }
 
 func lookupIn(env []string) func(string) (string, bool) {
