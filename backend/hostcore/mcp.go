@@ -13,95 +13,6 @@ import (
 // The MCP surface Settings, the composer and the CLI use (issue 15).
 // projectID "" names the app's own servers.
 
-// ListMCPServers lists the app's servers and, for projectID, that project's
-// servers with their trust, each with its live state. Listing starts only
-// servers the user already trusted; never an untrusted one.
-func (c *Core) ListMCPServers(ctx context.Context, projectID string) ([]api.MCPServer, error) {
-	h := c.mcp
-	if err := h.refreshApp(ctx); err != nil {
-		return nil, err
-	}
-	app, err := h.store.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var project []mcpstore.ProjectServer
-	var root string
-	if projectID != "" {
-		p, err := c.sessions.Project(ctx, projectID)
-		if err != nil {
-			return nil, err
-		}
-		root = p.Path
-		if project, err = h.projectServers(ctx, p); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]api.MCPServer, 0, len(app)+len(project))
-	for _, s := range app {
-		out = append(out, h.withStatus(s, keyOf("", s.ID)))
-	}
-	for _, ps := range project {
-		s := ps.API(projectID)
-		if ps.Problem == nil && ps.Trusted {
-			s = h.withStatus(s, keyOf(root, ps.Server.ID))
-		}
-		out = append(out, s)
-	}
-	h.modelNames(out)
-	return out, nil
-}
-
-// withStatus fills s's live fields from the manager.
-func (h *mcpHost) withStatus(s api.MCPServer, k mcp.Key) api.MCPServer {
-	st, ok := h.status(k)
-	if !ok {
-		if err := h.appError(s.ID); k.Scope == "" && err != nil {
-			p := errs.ToPayload(err)
-			s.State, s.ErrorCode, s.Error = api.MCPStateFailed, string(p.Code), p.Message
-			return s
-		}
-		if s.State == "" {
-			s.State = api.MCPStateDisabled
-			if s.Enabled {
-				s.State = api.MCPStateConnecting
-			}
-		}
-		return s
-	}
-	s.State, s.ErrorCode, s.Error = string(st.State), string(st.ErrorCode), st.Error
-	s.LogTail, s.Restarts = st.LogTail, st.Restarts // never nil (mcp keeps it so)
-	s.OmittedTools, s.SchemaTokens = len(st.Omitted), st.SchemaTokens
-	s.Tools = apiTools(st.Tools)
-	return s
-}
-
-func apiTools(list []mcp.ToolInfo) []api.MCPTool {
-	out := make([]api.MCPTool, 0, len(list))
-	for _, t := range list {
-		out = append(out, api.MCPTool{Name: t.Tool.Name, Title: t.Tool.Title, Description: t.Tool.Description,
-			Enabled: t.Enabled, SchemaTokens: t.SchemaTokens})
-	}
-	return out
-}
-
-// modelNames gives every listed tool the name the model calls it by, over
-// the whole list, as a session of that project sees them.
-func (h *mcpHost) modelNames(list []api.MCPServer) {
-	var refs []mcp.ToolRef
-	for _, s := range list {
-		for _, t := range s.Tools {
-			refs = append(refs, mcp.ToolRef{Server: s.ID, Tool: t.Name})
-		}
-	}
-	names := mcp.Names(refs)
-	for i := range list {
-		for j := range list[i].Tools {
-			list[i].Tools[j].ModelName = names[mcp.ToolRef{Server: list[i].ID, Tool: list[i].Tools[j].Name}]
-		}
-	}
-}
-
 // SaveMCPServer adds or replaces an app server by id and (re)starts it.
 func (c *Core) SaveMCPServer(ctx context.Context, in api.MCPServerInput) (api.MCPServer, error) {
 	s, err := c.mcp.store.Save(ctx, in)
@@ -130,7 +41,8 @@ func (c *Core) mcpSaved(ctx context.Context, id string) (api.MCPServer, error) {
 	if err != nil {
 		return api.MCPServer{}, err
 	}
-	return c.mcp.withStatus(s, keyOf("", id)), nil
+	names := catalogNames(c.mcp.settled(ctx, []string{""}, false))
+	return c.mcp.withStatus(s, keyOf("", id), names), nil
 }
 
 // RemoveMCPServer deletes an app server, its secrets and sign-in, and ends

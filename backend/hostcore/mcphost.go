@@ -336,12 +336,28 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]M
 		}
 	}
 	statuses := h.settled(ctx, scopes, wait)
-	var refs []mcp.ToolRef
-	type pick struct {
-		st   mcp.Status
-		tool mcp.ToolInfo
+	catalog := catalogOf(statuses)
+	out := make([]MCPToolEntry, 0, len(catalog))
+	for _, t := range catalog {
+		out = append(out, entryOf(t.st, t.tool, t.name))
 	}
-	var picks []pick
+	return out, nil
+}
+
+// catalogTool is one tool of a session's catalog: its server, the tool,
+// and the name the model calls it by.
+type catalogTool struct {
+	st   mcp.Status
+	tool mcp.ToolInfo
+	name string
+}
+
+// catalogOf is the session catalog over statuses (settled's): the enabled
+// tools of the ready servers, named by mcp.Names over the whole catalog.
+// Settings names the tools it lists with it too, so both say the same.
+func catalogOf(statuses []mcp.Status) []catalogTool {
+	var refs []mcp.ToolRef
+	var out []catalogTool
 	for _, st := range statuses {
 		if st.State != mcp.StateReady {
 			continue
@@ -349,22 +365,29 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]M
 		for _, t := range st.Tools {
 			if t.Enabled {
 				refs = append(refs, mcp.ToolRef{Server: st.Key.ID, Tool: t.Tool.Name})
-				picks = append(picks, pick{st, t})
+				out = append(out, catalogTool{st: st, tool: t})
 			}
 		}
 	}
 	names := mcp.Names(refs)
-	out := make([]MCPToolEntry, 0, len(picks))
-	for i, p := range picks {
-		out = append(out, entryOf(p.st, p.tool, names[refs[i]]))
+	for i := range out {
+		out[i].name = names[refs[i]]
 	}
-	return out, nil
+	return out
 }
 
 // settled is the statuses of scopes, a project server hiding the app
 // server of its id, once none is connecting (or catalogWait passed).
 func (h *mcpHost) settled(ctx context.Context, scopes []string, wait bool) []mcp.Status {
-	deadline := time.Now().Add(catalogWait)
+	var deadline time.Time
+	if wait {
+		deadline = time.Now().Add(catalogWait)
+	}
+	return h.settledBy(ctx, scopes, deadline)
+}
+
+// settledBy is settled waiting until deadline (a zero one: no wait).
+func (h *mcpHost) settledBy(ctx context.Context, scopes []string, deadline time.Time) []mcp.Status {
 	for {
 		var all []mcp.Status
 		connecting := false
@@ -379,7 +402,7 @@ func (h *mcpHost) settled(ctx context.Context, scopes []string, wait bool) []mcp
 				connecting = connecting || st.State == mcp.StateConnecting
 			}
 		}
-		if !wait || !connecting || time.Now().After(deadline) || ctx.Err() != nil {
+		if !connecting || time.Now().After(deadline) || ctx.Err() != nil {
 			return all
 		}
 		select {
