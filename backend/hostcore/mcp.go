@@ -204,7 +204,8 @@ func (c *Core) RestartMCPServer(ctx context.Context, projectID, serverID string)
 }
 
 // SignInMCPServer runs a remote server's OAuth sign-in in the system
-// browser, then reconnects it.
+// browser, then reconnects it. It waits for the browser until the sign-in
+// is done, cancelled (CancelMCPSignIn), or the app closes.
 func (c *Core) SignInMCPServer(ctx context.Context, projectID, serverID string) error {
 	k, s, err := c.mcpDefinition(ctx, projectID, serverID)
 	if err != nil {
@@ -220,6 +221,12 @@ func (c *Core) SignInMCPServer(ctx context.Context, projectID, serverID string) 
 	if c.cfg.OpenBrowser == nil {
 		return errs.New(errs.InvalidArgument, "signing in to MCP server %q needs a browser; sign in from the desktop app", serverID).With("server", serverID)
 	}
+	// Until the browser answers, CancelMCPSignIn or the app's Close ends it.
+	ctx, done, err := c.mcp.signIns.begin(ctx, k)
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := mcp.SignIn(ctx, s, mcp.SignInOptions{OpenBrowser: c.cfg.OpenBrowser, Tokens: c.mcp.tokenStore(),
 		TokenKey: tokenKey}); err != nil {
 		return err

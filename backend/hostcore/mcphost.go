@@ -49,6 +49,8 @@ type mcpHost struct {
 	// read from before a change never syncs after it.
 	syncMu sync.Mutex
 
+	signIns signIns
+
 	mu       sync.Mutex
 	started  bool                     // the app's servers were handed to the manager once
 	appSig   string                   // mcpstore's Signature when the app's servers were last synced
@@ -94,7 +96,7 @@ func (t tokens) Load(key string) ([]byte, error)       { return t.s.LoadToken(ke
 func (t tokens) Save(key string, blob []byte) error    { return t.s.SaveToken(key, blob) }
 func (h *mcpHost) tokenStore() mcp.TokenStore          { return tokens{h.store} }
 func keyOf(projectRoot, id string) mcp.Key             { return mcp.Key{Scope: projectRoot, ID: id} }
-func (h *mcpHost) close()                              { h.mgr.Close() }
+func (h *mcpHost) close()                              { h.signIns.closeAll(); h.mgr.Close() }
 func (h *mcpHost) log(projectRoot, id string) string   { return h.mgr.Log(keyOf(projectRoot, id)) }
 func (h *mcpHost) status(k mcp.Key) (mcp.Status, bool) { return h.mgr.Status(k) }
 
