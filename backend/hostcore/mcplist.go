@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
@@ -33,24 +34,9 @@ func (c *Core) ListMCPServers(ctx context.Context, projectID string) ([]api.MCPS
 // servers are all untrusted. With settle > 0 it first waits, at most that
 // long, for servers still connecting.
 func (c *Core) ListMCPServersAt(ctx context.Context, dir string, settle time.Duration) ([]api.MCPServer, error) {
-	var p api.Project
-	if dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, errs.Wrap(err, errs.InvalidArgument, "the path %q cannot be made absolute", dir).With("field", "workspace")
-		}
-		// As projects are saved; a folder that cannot be resolved is listed
-		// (as a failed row) under the path given.
-		if canon, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = canon
-		}
-		p, err = c.sessions.ProjectByPath(ctx, abs)
-		switch {
-		case errs.Is(err, errs.ProjectNotFound):
-			p = api.Project{Path: abs}
-		case err != nil:
-			return nil, err
-		}
+	p, err := c.projectAt(ctx, dir)
+	if err != nil {
+		return nil, err
 	}
 	if settle <= 0 {
 		return c.mcp.list(ctx, p)
@@ -61,6 +47,53 @@ func (c *Core) ListMCPServersAt(ctx context.Context, dir string, settle time.Dur
 	}
 	c.mcp.settledBy(ctx, listScopes(p), time.Now().Add(settle))
 	return c.mcp.list(ctx, p)
+}
+
+// TestMCPServerAt is TestMCPServerByID for the project folder dir, as
+// `pi-desktop mcp test NAME --workspace DIR` runs it, registering nothing:
+// a folder that is no project has trusted nothing, so a server it declares
+// is refused (MCP_SERVER_UNAVAILABLE). NOT_FOUND when dir declares no
+// server of that id.
+func (c *Core) TestMCPServerAt(ctx context.Context, dir, id string) (api.MCPTestResult, error) {
+	p, err := c.projectAt(ctx, dir)
+	if err != nil {
+		return api.MCPTestResult{}, err
+	}
+	if p.ID != "" {
+		return c.TestMCPServerByID(ctx, p.ID, id)
+	}
+	list, err := mcpstore.ProjectServers(p.Path)
+	if err != nil {
+		return api.MCPTestResult{}, err
+	}
+	if !slices.ContainsFunc(list, func(ps mcpstore.ProjectServer) bool { return ps.Server.ID == id }) {
+		return api.MCPTestResult{}, errs.New(errs.NotFound, "%s declares no MCP server %q; check its .mcp.json and .agents/servers", p.Path, id).With("server", id)
+	}
+	return api.MCPTestResult{}, errs.New(errs.MCPServerUnavailable,
+		"MCP server %q of %s is not trusted, so it is never started; open the folder as a project and trust it in Settings → MCP servers after checking its command", id, p.Path).With("server", id)
+}
+
+// projectAt is the project saved for the folder dir, or, for a folder that
+// is no project, one with only its Path (nothing is registered); a zero
+// project for dir "". The path is resolved as projects are saved; a folder
+// that cannot be resolved keeps the path given (reading it fails later,
+// where the failure is shown).
+func (c *Core) projectAt(ctx context.Context, dir string) (api.Project, error) {
+	if dir == "" {
+		return api.Project{}, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return api.Project{}, errs.Wrap(err, errs.InvalidArgument, "the path %q cannot be made absolute", dir).With("field", "workspace")
+	}
+	if canon, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = canon
+	}
+	p, err := c.sessions.ProjectByPath(ctx, abs)
+	if errs.Is(err, errs.ProjectNotFound) {
+		return api.Project{Path: abs}, nil
+	}
+	return p, err
 }
 
 // listScopes are the manager scopes a listing of p covers.

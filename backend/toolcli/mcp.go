@@ -303,11 +303,7 @@ func (m mcpCLI) test(ctx context.Context, name, ws string) error {
 	var res api.MCPTestResult
 	var err error = errs.New(errs.NotFound, "no project")
 	if ws != "" {
-		p, perr := m.project(ctx, ws)
-		if perr != nil {
-			return perr
-		}
-		res, err = m.core.TestMCPServerByID(ctx, p.ID, name)
+		res, err = m.core.TestMCPServerAt(ctx, ws, name) // registers nothing
 	}
 	if errs.Is(err, errs.NotFound) {
 		res, err = m.core.TestMCPServerByID(ctx, "", name)

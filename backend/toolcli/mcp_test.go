@@ -161,8 +161,9 @@ func TestMCPCommandProjectScope(t *testing.T) {
 }
 
 // list --workspace reads a folder that is no project without registering
-// it (its servers are untrusted, nothing starts), and a folder or file that
-// cannot be read is a row with the reason, not a failed list.
+// it (its servers are untrusted, nothing starts; test refuses them), and a
+// folder or file that cannot be read is a row with the reason, not a failed
+// list.
 func TestMCPListChangesNothing(t *testing.T) {
 	f := newFixture(t)
 	marker := filepath.Join(t.TempDir(), "ran")
@@ -190,11 +191,14 @@ func TestMCPListChangesNothing(t *testing.T) {
 	if _, out, _ := f.mcp(t, "list", "--workspace", f.workspace); !strings.Contains(out, "tracker is not trusted") || !strings.Contains(out, "\n.agents/servers/broken.json is not a JSON object") {
 		t.Errorf("list table:\n%s", out)
 	}
+	if code, _, errOut := f.mcp(t, "test", "tracker", "--workspace", f.workspace); code != 1 || !strings.Contains(errOut, "not trusted") {
+		t.Errorf("test of a server in a folder that is no project: %d %q", code, errOut)
+	}
 	if _, err := os.Stat(marker); err == nil {
-		t.Error("listing ran an untrusted server")
+		t.Error("listing or testing ran an untrusted server")
 	}
 	if projects := f.projects(t); len(projects) != 0 {
-		t.Errorf("listing registered %+v", projects)
+		t.Errorf("listing or testing registered %+v", projects)
 	}
 
 	missing := filepath.Join(t.TempDir(), "gone")
