@@ -35,9 +35,11 @@ because you added it. Header values, and env values whose name mentions a
 key, token, secret or password, are kept in the OS keychain.
 
 list shows each server's source, transport, state and tools; with
---workspace also that project's servers and whether they are trusted. It
-connects only servers already trusted. test connects once, lists the tools
-and exits 1 with the reason when it cannot.
+--workspace also that folder's servers and whether they are trusted (a file
+that cannot be read is a row saying why). It connects only servers already
+trusted, and registers nothing: a folder that is no project is only read.
+test connects once, lists the tools and exits 1 with the reason when it
+cannot.
 
 Options:
   --data-dir DIR   the app's data folder (default: the app's)
