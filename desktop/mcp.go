@@ -52,6 +52,15 @@ func (m *MCP) TestServer(in api.MCPServerInput) (api.MCPTestResult, error) {
 	})
 }
 
+// TestServerByID connects once to a configured server (projectID "" = an
+// app server) and lists its tools; an untrusted project server is refused,
+// never started.
+func (m *MCP) TestServerByID(projectID, serverID string) (api.MCPTestResult, error) {
+	return with(m.h, func(ctx context.Context, c *hostcore.Core) (api.MCPTestResult, error) {
+		return c.TestMCPServerByID(ctx, projectID, serverID)
+	})
+}
+
 // TrustServer trusts a project's server with the definition the user saw.
 func (m *MCP) TrustServer(projectID, serverID, definitionHash string) error {
 	return do(m.h, func(ctx context.Context, c *hostcore.Core) error {
@@ -70,6 +79,13 @@ func (m *MCP) RestartServer(projectID, serverID string) error {
 func (m *MCP) SignIn(projectID, serverID string) error {
 	return do(m.h, func(ctx context.Context, c *hostcore.Core) error {
 		return c.SignInMCPServer(ctx, projectID, serverID)
+	})
+}
+
+// CancelSignIn ends a sign-in waiting in the browser.
+func (m *MCP) CancelSignIn(projectID, serverID string) error {
+	return do(m.h, func(ctx context.Context, c *hostcore.Core) error {
+		return c.CancelMCPSignIn(ctx, projectID, serverID)
 	})
 }
 

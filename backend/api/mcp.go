@@ -40,8 +40,12 @@ type MCPHeader struct {
 
 // MCPTool is one tool of a server as Settings and the composer show it.
 type MCPTool struct {
-	Name        string `json:"name"`      // the server's own name
-	ModelName   string `json:"modelName"` // mcp_<server>_<tool>, what the model calls
+	Name string `json:"name"` // the server's own name
+	// ModelName is what the model of the listed scope's sessions calls it
+	// (mcp_<server>_<tool>, unique over their whole catalog); "" for a tool
+	// those sessions are not offered (switched off, server not ready or
+	// overridden).
+	ModelName   string `json:"modelName"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	Enabled     bool   `json:"enabled"`
@@ -56,7 +60,8 @@ type MCPServer struct {
 	Scope     string `json:"scope"`     // MCPScopeUser | MCPScopeProject
 	ProjectID string `json:"projectId"` // the project of a project server
 	// Source is where the definition comes from: "app", ".mcp.json" or
-	// ".agents/servers/<file>.json".
+	// ".agents/servers/<file>.json"; "." is a project folder that cannot
+	// be read (a failed row with no ID).
 	Source    string      `json:"source"`
 	Transport string      `json:"transport"` // stdio | http | sse
 	Command   string      `json:"command"`
@@ -84,6 +89,10 @@ type MCPServer struct {
 	SchemaTokens     int       `json:"schemaTokens"`
 	ConnectTimeoutMs int64     `json:"connectTimeoutMs"` // 0 = default (10 s)
 	CallTimeoutMs    int64     `json:"callTimeoutMs"`    // 0 = default (100 s)
+	// Overridden: an app server that the listed project's own server of
+	// the same id (trusted, so it runs) replaces in that project's
+	// sessions; its tools then have no ModelName there.
+	Overridden bool `json:"overridden"`
 }
 
 // MCPServerInput is the add/edit form of an app server. A secret header or

@@ -142,3 +142,21 @@ func CheckName(name string) error {
 	}
 	return nil
 }
+
+// WithPATH is env with its PATH replaced by path: the login shell's PATH
+// for commands the agent starts (Bash, MCP servers), so npx, uvx and docker
+// resolve after a Finder or Dock launch. An empty path (no login PATH
+// found) leaves env as it is: the host's PATH beats none, with which a
+// command finds nothing. env itself is never changed.
+func WithPATH(env []string, path string) []string {
+	if path == "" {
+		return env
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if Name(kv) != "PATH" {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PATH="+path)
+}

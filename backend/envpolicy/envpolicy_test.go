@@ -127,3 +127,29 @@ func TestCheckName(t *testing.T) {
 		}
 	}
 }
+
+func TestWithPATH(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  []string
+		path string
+		want []string
+	}{
+		{"replaces the host PATH", []string{"HOME=/h", "PATH=/usr/bin", "LANG=C"}, "/opt/bin:/usr/bin", []string{"HOME=/h", "LANG=C", "PATH=/opt/bin:/usr/bin"}},
+		{"adds one when the host has none", []string{"HOME=/h"}, "/opt/bin", []string{"HOME=/h", "PATH=/opt/bin"}},
+		{"an empty probe keeps the host PATH", []string{"HOME=/h", "PATH=/usr/bin"}, "", []string{"HOME=/h", "PATH=/usr/bin"}},
+		{"an empty probe and no host PATH stay without", []string{"HOME=/h"}, "", []string{"HOME=/h"}},
+		{"every PATH entry goes", []string{"PATH=/a", "PATH=/b"}, "/c", []string{"PATH=/c"}},
+		{"a name that only starts with PATH stays", []string{"PATHEXT=.EXE", "PATH_X=1", "PATH=/a"}, "/c", []string{"PATHEXT=.EXE", "PATH_X=1", "PATH=/c"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := slices.Clone(tc.env)
+			if got := WithPATH(tc.env, tc.path); !slices.Equal(got, tc.want) {
+				t.Errorf("WithPATH(%q, %q) = %q, want %q", tc.env, tc.path, got, tc.want)
+			}
+			if !slices.Equal(tc.env, before) {
+				t.Errorf("env changed to %q", tc.env)
+			}
+		})
+	}
+}

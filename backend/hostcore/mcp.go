@@ -13,102 +13,6 @@ import (
 // The MCP surface Settings, the composer and the CLI use (issue 15).
 // projectID "" names the app's own servers.
 
-// ListMCPServers lists the app's servers and, for projectID, that project's
-// servers with their trust, each with its live state. Listing starts only
-// servers the user already trusted; never an untrusted one.
-func (c *Core) ListMCPServers(ctx context.Context, projectID string) ([]api.MCPServer, error) {
-	h := c.mcp
-	if err := h.refreshApp(ctx); err != nil {
-		return nil, err
-	}
-	app, err := h.store.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var project []mcpstore.ProjectServer
-	var root string
-	if projectID != "" {
-		p, err := c.sessions.Project(ctx, projectID)
-		if err != nil {
-			return nil, err
-		}
-		root = p.Path
-		if project, err = h.projectServers(ctx, p); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]api.MCPServer, 0, len(app)+len(project))
-	for _, s := range app {
-		out = append(out, h.withStatus(s, keyOf("", s.ID)))
-	}
-	for _, ps := range project {
-		s := ps.API(projectID)
-		if ps.Problem == nil && ps.Trusted {
-			s = h.withStatus(s, keyOf(root, ps.Server.ID))
-		}
-		out = append(out, s)
-	}
-	h.modelNames(out)
-	return out, nil
-}
-
-// withStatus fills s's live fields from the manager.
-func (h *mcpHost) withStatus(s api.MCPServer, k mcp.Key) api.MCPServer {
-	st, ok := h.status(k)
-	if !ok {
-		if err := h.appError(s.ID); k.Scope == "" && err != nil {
-			p := errs.ToPayload(err)
-			s.State, s.ErrorCode, s.Error = api.MCPStateFailed, string(p.Code), p.Message
-			return s
-		}
-		if s.State == "" {
-			s.State = api.MCPStateDisabled
-			if s.Enabled {
-				s.State = api.MCPStateConnecting
-			}
-		}
-		return s
-	}
-	s.State, s.ErrorCode, s.Error = string(st.State), string(st.ErrorCode), st.Error
-	s.LogTail, s.Restarts = nonNil(st.LogTail), st.Restarts
-	s.OmittedTools, s.SchemaTokens = len(st.Omitted), st.SchemaTokens
-	s.Tools = apiTools(st.Tools)
-	return s
-}
-
-func apiTools(list []mcp.ToolInfo) []api.MCPTool {
-	out := make([]api.MCPTool, 0, len(list))
-	for _, t := range list {
-		out = append(out, api.MCPTool{Name: t.Tool.Name, Title: t.Tool.Title, Description: t.Tool.Description,
-			Enabled: t.Enabled, SchemaTokens: t.SchemaTokens})
-	}
-	return out
-}
-
-// modelNames gives every listed tool the name the model calls it by, over
-// the whole list, as a session of that project sees them.
-func (h *mcpHost) modelNames(list []api.MCPServer) {
-	var refs []mcp.ToolRef
-	for _, s := range list {
-		for _, t := range s.Tools {
-			refs = append(refs, mcp.ToolRef{Server: s.ID, Tool: t.Name})
-		}
-	}
-	names := mcp.Names(refs)
-	for i := range list {
-		for j := range list[i].Tools {
-			list[i].Tools[j].ModelName = names[mcp.ToolRef{Server: list[i].ID, Tool: list[i].Tools[j].Name}]
-		}
-	}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
 // SaveMCPServer adds or replaces an app server by id and (re)starts it.
 func (c *Core) SaveMCPServer(ctx context.Context, in api.MCPServerInput) (api.MCPServer, error) {
 	s, err := c.mcp.store.Save(ctx, in)
@@ -137,7 +41,8 @@ func (c *Core) mcpSaved(ctx context.Context, id string) (api.MCPServer, error) {
 	if err != nil {
 		return api.MCPServer{}, err
 	}
-	return c.mcp.withStatus(s, keyOf("", id)), nil
+	names := catalogNames(c.mcp.settled(ctx, []string{""}, false))
+	return c.mcp.withStatus(s, keyOf("", id), names), nil
 }
 
 // RemoveMCPServer deletes an app server, its secrets and sign-in, and ends
@@ -216,7 +121,7 @@ func (c *Core) TestMCPServerByID(ctx context.Context, projectID, id string) (api
 
 func (h *mcpHost) test(ctx context.Context, k mcp.Key, s mcp.Server) api.MCPTestResult {
 	listed, tail, err := h.mgr.Test(ctx, k, s)
-	res := api.MCPTestResult{OK: err == nil, LogTail: nonNil(tail), Tools: []api.MCPTool{}}
+	res := api.MCPTestResult{OK: err == nil, LogTail: tail, Tools: []api.MCPTool{}}
 	if err != nil {
 		p := errs.ToPayload(err)
 		res.ErrorCode, res.Error = string(p.Code), p.Message
@@ -299,7 +204,8 @@ func (c *Core) RestartMCPServer(ctx context.Context, projectID, serverID string)
 }
 
 // SignInMCPServer runs a remote server's OAuth sign-in in the system
-// browser, then reconnects it.
+// browser, then reconnects it. It waits for the browser until the sign-in
+// is done, cancelled (CancelMCPSignIn), or the app closes.
 func (c *Core) SignInMCPServer(ctx context.Context, projectID, serverID string) error {
 	k, s, err := c.mcpDefinition(ctx, projectID, serverID)
 	if err != nil {
@@ -315,6 +221,12 @@ func (c *Core) SignInMCPServer(ctx context.Context, projectID, serverID string) 
 	if c.cfg.OpenBrowser == nil {
 		return errs.New(errs.InvalidArgument, "signing in to MCP server %q needs a browser; sign in from the desktop app", serverID).With("server", serverID)
 	}
+	// Until the browser answers, CancelMCPSignIn or the app's Close ends it.
+	ctx, done, err := c.mcp.signIns.begin(ctx, k)
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := mcp.SignIn(ctx, s, mcp.SignInOptions{OpenBrowser: c.cfg.OpenBrowser, Tokens: c.mcp.tokenStore(),
 		TokenKey: tokenKey}); err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/envpolicy"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
 	"github.com/pi-desktop/pi-desktop/backend/mcpstore"
@@ -47,6 +48,8 @@ type mcpHost struct {
 	// syncMu holds a read of the definitions and its Sync together, so a
 	// read from before a change never syncs after it.
 	syncMu sync.Mutex
+
+	signIns signIns
 
 	mu       sync.Mutex
 	started  bool                     // the app's servers were handed to the manager once
@@ -93,7 +96,7 @@ func (t tokens) Load(key string) ([]byte, error)       { return t.s.LoadToken(ke
 func (t tokens) Save(key string, blob []byte) error    { return t.s.SaveToken(key, blob) }
 func (h *mcpHost) tokenStore() mcp.TokenStore          { return tokens{h.store} }
 func keyOf(projectRoot, id string) mcp.Key             { return mcp.Key{Scope: projectRoot, ID: id} }
-func (h *mcpHost) close()                              { h.mgr.Close() }
+func (h *mcpHost) close()                              { h.signIns.closeAll(); h.mgr.Close() }
 func (h *mcpHost) log(projectRoot, id string) string   { return h.mgr.Log(keyOf(projectRoot, id)) }
 func (h *mcpHost) status(k mcp.Key) (mcp.Status, bool) { return h.mgr.Status(k) }
 
@@ -153,13 +156,7 @@ func (h *mcpHost) runnable(k mcp.Key, s mcp.Server) (mcp.Server, error) {
 
 // loginEnviron is commandEnviron with the login shell's PATH.
 func (h *mcpHost) loginEnviron(s api.Settings) []string {
-	env := h.c.commandEnviron(s)
-	path := h.c.probe.PATH()
-	if path == "" {
-		return env
-	}
-	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "PATH=") })
-	return append(out, "PATH="+path)
+	return envpolicy.WithPATH(h.c.commandEnviron(s), h.c.probe.PATH())
 }
 
 func lookupIn(env []string) func(string) (string, bool) {
@@ -341,12 +338,28 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]M
 		}
 	}
 	statuses := h.settled(ctx, scopes, wait)
-	var refs []mcp.ToolRef
-	type pick struct {
-		st   mcp.Status
-		tool mcp.ToolInfo
+	catalog := catalogOf(statuses)
+	out := make([]MCPToolEntry, 0, len(catalog))
+	for _, t := range catalog {
+		out = append(out, entryOf(t.st, t.tool, t.name))
 	}
-	var picks []pick
+	return out, nil
+}
+
+// catalogTool is one tool of a session's catalog: its server, the tool,
+// and the name the model calls it by.
+type catalogTool struct {
+	st   mcp.Status
+	tool mcp.ToolInfo
+	name string
+}
+
+// catalogOf is the session catalog over statuses (settled's): the enabled
+// tools of the ready servers, named by mcp.Names over the whole catalog.
+// Settings names the tools it lists with it too, so both say the same.
+func catalogOf(statuses []mcp.Status) []catalogTool {
+	var refs []mcp.ToolRef
+	var out []catalogTool
 	for _, st := range statuses {
 		if st.State != mcp.StateReady {
 			continue
@@ -354,22 +367,29 @@ func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]M
 		for _, t := range st.Tools {
 			if t.Enabled {
 				refs = append(refs, mcp.ToolRef{Server: st.Key.ID, Tool: t.Tool.Name})
-				picks = append(picks, pick{st, t})
+				out = append(out, catalogTool{st: st, tool: t})
 			}
 		}
 	}
 	names := mcp.Names(refs)
-	out := make([]MCPToolEntry, 0, len(picks))
-	for i, p := range picks {
-		out = append(out, entryOf(p.st, p.tool, names[refs[i]]))
+	for i := range out {
+		out[i].name = names[refs[i]]
 	}
-	return out, nil
+	return out
 }
 
 // settled is the statuses of scopes, a project server hiding the app
 // server of its id, once none is connecting (or catalogWait passed).
 func (h *mcpHost) settled(ctx context.Context, scopes []string, wait bool) []mcp.Status {
-	deadline := time.Now().Add(catalogWait)
+	var deadline time.Time
+	if wait {
+		deadline = time.Now().Add(catalogWait)
+	}
+	return h.settledBy(ctx, scopes, deadline)
+}
+
+// settledBy is settled waiting until deadline (a zero one: no wait).
+func (h *mcpHost) settledBy(ctx context.Context, scopes []string, deadline time.Time) []mcp.Status {
 	for {
 		var all []mcp.Status
 		connecting := false
@@ -384,7 +404,7 @@ func (h *mcpHost) settled(ctx context.Context, scopes []string, wait bool) []mcp
 				connecting = connecting || st.State == mcp.StateConnecting
 			}
 		}
-		if !wait || !connecting || time.Now().After(deadline) || ctx.Err() != nil {
+		if !connecting || time.Now().After(deadline) || ctx.Err() != nil {
 			return all
 		}
 		select {

@@ -183,6 +183,15 @@ func TestMCPProjectServerTrust(t *testing.T) {
 	}
 	running := hostcore.MCPPidForTest(e.core, projectPath(t, e), "tracker")
 
+	// Trusted, Settings' Test connects it once more and lists its tools.
+	res, err := e.core.TestMCPServerByID(t.Context(), pid, "tracker")
+	if err != nil || !res.OK || !slices.ContainsFunc(res.Tools, func(t api.MCPTool) bool { return t.Name == "echo" }) {
+		t.Errorf("test of the trusted server: %+v %v", res, err)
+	}
+	if hostcore.MCPPidForTest(e.core, projectPath(t, e), "tracker") != running {
+		t.Error("Test replaced the running server")
+	}
+
 	// The file changes: untrusted again, and the old process ends.
 	writeMCPJSON("2")
 	changed := serverState(t, e, pid, "tracker", api.MCPStateUntrusted)

@@ -75,15 +75,16 @@ func (l *serverLog) String() string {
 }
 
 // Tail is the last n non-empty lines (carriage returns dropped, each cut to
-// maxTailLine bytes), oldest first.
+// maxTailLine bytes), oldest first; never nil, so the window gets [] for
+// a quiet server.
 func (l *serverLog) Tail(n int) []string {
 	if n <= 0 {
-		return nil
+		return []string{}
 	}
 	l.mu.Lock()
 	l.trim()
 	buf := l.buf
-	var lines []string
+	lines := []string{}
 	for len(buf) > 0 && len(lines) < n {
 		i := bytes.LastIndexByte(buf, '\n')
 		line := buf[i+1:]

@@ -18,10 +18,13 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
 )
 
-// Where a project declares servers, relative to its root.
+// Where a project declares servers, relative to its root. ProjectFolder is
+// the Source of the one failed row listed for a project folder that cannot
+// be read at all.
 const (
 	ProjectConfigFile = ".mcp.json"
 	ProjectServersDir = ".agents/servers"
+	ProjectFolder     = "."
 )
 
 // Bounds on what is read from a project: files a server list never needs

@@ -35,14 +35,20 @@ because you added it. Header values, and env values whose name mentions a
 key, token, secret or password, are kept in the OS keychain.
 
 list shows each server's source, transport, state and tools; with
---workspace also that project's servers and whether they are trusted. It
-connects only servers already trusted. test connects once, lists the tools
-and exits 1 with the reason when it cannot.
+--workspace also that folder's servers and whether they are trusted (a file
+that cannot be read is a row saying why). It connects only servers already
+trusted, and registers nothing: a folder that is no project is only read.
+test connects once, lists the tools and exits 1 with the reason when it
+cannot.
 
 Options:
   --data-dir DIR   the app's data folder (default: the app's)
   --workspace DIR  the project folder (default: the current folder for --scope project)
 `
+
+// listSettle bounds how long `mcp list` waits for servers still
+// connecting: past the longest connect timeout a server is shown as it is.
+const listSettle = 12 * time.Second
 
 // secretName marks env variables whose value is a credential.
 var secretName = regexp.MustCompile(`(?i)key|token|secret|passw|auth|credential`)
@@ -247,34 +253,9 @@ func (m mcpCLI) remove(ctx context.Context, name, scope, ws string) error {
 	return nil
 }
 
-// settledList lists the servers once none is still connecting (or the
-// longest connect timeout has passed).
-func (m mcpCLI) settledList(ctx context.Context, projectID string) ([]api.MCPServer, error) {
-	deadline := time.Now().Add(12 * time.Second)
-	for {
-		list, err := m.core.ListMCPServers(ctx, projectID)
-		if err != nil || time.Now().After(deadline) ||
-			!slices.ContainsFunc(list, func(s api.MCPServer) bool { return s.State == api.MCPStateConnecting }) {
-			return list, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
 func (m mcpCLI) list(ctx context.Context, ws string, asJSON bool) error {
-	projectID := ""
-	if ws != "" {
-		p, err := m.project(ctx, ws)
-		if err != nil {
-			return err
-		}
-		projectID = p.ID
-	}
-	list, err := m.settledList(ctx, projectID)
+	// Listing changes nothing: a folder that is no project is only read.
+	list, err := m.core.ListMCPServersAt(ctx, ws, listSettle)
 	if err != nil {
 		return err
 	}
@@ -294,14 +275,20 @@ func (m mcpCLI) list(ctx context.Context, ws string, asJSON bool) error {
 		if s.Transport == "stdio" {
 			target = strings.Join(append([]string{s.Command}, s.Args...), " ")
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", s.ID, s.Source, s.Transport, s.State, len(s.Tools), target)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", cmp.Or(s.ID, "-"), s.Source, cmp.Or(s.Transport, "-"), s.State, len(s.Tools), target)
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
 	for _, s := range list {
-		if s.Error != "" {
+		switch {
+		case s.Error != "" && s.ID == "": // a file or folder: its message names it
+			fmt.Fprintf(m.env.Stdout, "\n%s\n", s.Error)
+		case s.Error != "":
 			fmt.Fprintf(m.env.Stdout, "\n%s: %s\n", s.ID, s.Error)
+		}
+		if s.Overridden {
+			fmt.Fprintf(m.env.Stdout, "\n%s of your servers is overridden by the project's %s in its sessions.\n", s.ID, s.ID)
 		}
 		if s.State == api.MCPStateUntrusted {
 			fmt.Fprintf(m.env.Stdout, "\n%s is not trusted, so it never starts; review its command and trust it in Settings → MCP servers.\n", s.ID)
@@ -318,11 +305,7 @@ func (m mcpCLI) test(ctx context.Context, name, ws string) error {
 	var res api.MCPTestResult
 	var err error = errs.New(errs.NotFound, "no project")
 	if ws != "" {
-		p, perr := m.project(ctx, ws)
-		if perr != nil {
-			return perr
-		}
-		res, err = m.core.TestMCPServerByID(ctx, p.ID, name)
+		res, err = m.core.TestMCPServerAt(ctx, ws, name) // registers nothing
 	}
 	if errs.Is(err, errs.NotFound) {
 		res, err = m.core.TestMCPServerByID(ctx, "", name)

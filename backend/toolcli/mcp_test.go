@@ -4,6 +4,7 @@ package toolcli_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/toolcli"
 	"github.com/pi-desktop/pi-desktop/internal/mcpservers"
 )
@@ -156,4 +158,67 @@ func TestMCPCommandProjectScope(t *testing.T) {
 	if strings.Contains(string(data), `"docs"`) || !strings.Contains(string(data), `"untrusted"`) {
 		t.Errorf(".mcp.json after remove: %s", data)
 	}
+}
+
+// list --workspace reads a folder that is no project without registering
+// it (its servers are untrusted, nothing starts; test refuses them), and a
+// folder or file that cannot be read is a row with the reason, not a failed
+// list.
+func TestMCPListChangesNothing(t *testing.T) {
+	f := newFixture(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	if err := os.WriteFile(filepath.Join(f.workspace, ".mcp.json"),
+		[]byte(`{"mcpServers":{"tracker":{"command":"/bin/sh","args":["-c","touch `+marker+`"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(f.workspace, ".agents", "servers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.workspace, ".agents", "servers", "broken.json"), []byte(`{"command":`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := f.listJSON(t, "--workspace", f.workspace)
+	byID := map[string]api.MCPServer{}
+	for _, s := range list {
+		byID[cmp.Or(s.ID, s.Source)] = s
+	}
+	if s := byID["tracker"]; len(list) != 2 || s.Trusted || s.State != api.MCPStateUntrusted || s.ProjectID != "" {
+		t.Errorf("an unregistered folder's servers: %+v", list)
+	}
+	if s := byID[".agents/servers/broken.json"]; s.State != api.MCPStateFailed || s.Source != ".agents/servers/broken.json" || s.Error == "" {
+		t.Errorf("a malformed server file: %+v", s)
+	}
+	if _, out, _ := f.mcp(t, "list", "--workspace", f.workspace); !strings.Contains(out, "tracker is not trusted") || !strings.Contains(out, "\n.agents/servers/broken.json is not a JSON object") {
+		t.Errorf("list table:\n%s", out)
+	}
+	if code, _, errOut := f.mcp(t, "test", "tracker", "--workspace", f.workspace); code != 1 || !strings.Contains(errOut, "not trusted") {
+		t.Errorf("test of a server in a folder that is no project: %d %q", code, errOut)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("listing or testing ran an untrusted server")
+	}
+	if projects := f.projects(t); len(projects) != 0 {
+		t.Errorf("listing or testing registered %+v", projects)
+	}
+
+	missing := filepath.Join(t.TempDir(), "gone")
+	list = f.listJSON(t, "--workspace", missing)
+	if len(list) != 1 || list[0].Source != "." || list[0].State != api.MCPStateFailed || list[0].ErrorCode != "PROJECT_NOT_FOUND" || list[0].Error == "" {
+		t.Errorf("a folder that cannot be read: %+v", list)
+	}
+}
+
+// projects are the projects saved in the fixture's data folder.
+func (f fixture) projects(t *testing.T) []api.Project {
+	t.Helper()
+	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: f.data, RgPath: "-", DeferMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer core.Close()
+	list, err := core.ListProjects(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }

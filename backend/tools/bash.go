@@ -178,15 +178,12 @@ func (t bashTool) environ(ce CallEnv, sh shells.Resolved, scratch string) []stri
 	}
 	out := env[:0:0]
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "PI_SCRATCH_DIR=") || (t.deps.PathProbe != nil && strings.HasPrefix(kv, "PATH=")) {
-			continue
+		if !strings.HasPrefix(kv, "PI_SCRATCH_DIR=") {
+			out = append(out, kv)
 		}
-		out = append(out, kv)
 	}
 	if t.deps.PathProbe != nil {
-		if p := t.deps.PathProbe.PATH(); p != "" {
-			out = append(out, "PATH="+p)
-		}
+		out = envpolicy.WithPATH(out, t.deps.PathProbe.PATH())
 	}
 	return append(out, "PI_SCRATCH_DIR="+sh.ScratchDir(scratch))
 }

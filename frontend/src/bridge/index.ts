@@ -436,8 +436,9 @@ function mcpInputArg(input: MCPServerInput): Parameters<typeof MCPApi.SaveServer
 }
 
 /**
- * The app's servers and, for projectId, that project's (a project server overriding an
- * app server of the same id), with state and trust. Listing never starts a server.
+ * The app's servers and, for projectId, that project's, with state and trust; an app server
+ * that the project's own (trusted) server of its id replaces is marked overridden. Listing
+ * never starts an untrusted server.
  */
 export function listMCPServers(projectId: string): Promise<MCPServer[]> {
   return call(async () => (await MCPApi.ListServers(projectId) ?? []).map(norm.mcpServer));
@@ -471,6 +472,14 @@ export function testMCPServer(input: MCPServerInput): Promise<MCPTestResult> {
   return call(async () => norm.mcpTestResult(await MCPApi.TestServer(mcpInputArg(input))));
 }
 
+/**
+ * Connects once to a configured server (projectId "" = an app server), lists its tools and disconnects;
+ * a failure is a result. An untrusted project server is refused (MCP_SERVER_UNAVAILABLE), never started.
+ */
+export function testMCPServerByID(projectId: string, serverId: string): Promise<MCPTestResult> {
+  return call(async () => norm.mcpTestResult(await MCPApi.TestServerByID(projectId, serverId)));
+}
+
 /** Trusts a project's server with the definition the user saw; a changed definition is not trusted by it. */
 export function trustMCPServer(projectId: string, serverId: string, definitionHash: string): Promise<void> {
   return call(() => MCPApi.TrustServer(projectId, serverId, definitionHash));
@@ -480,9 +489,17 @@ export function restartMCPServer(projectId: string, serverId: string): Promise<v
   return call(() => MCPApi.RestartServer(projectId, serverId));
 }
 
-/** Runs a remote server's OAuth sign-in in the system browser. */
+/**
+ * Runs a remote server's OAuth sign-in in the system browser; resolves once signed in, rejects
+ * MCP_AUTH_REQUIRED when it is cancelled (cancelMCPSignIn), refused, or the app closes.
+ */
 export function signInMCPServer(projectId: string, serverId: string): Promise<void> {
   return call(() => MCPApi.SignIn(projectId, serverId));
+}
+
+/** Ends a sign-in waiting in the browser; nothing waiting is not an error. */
+export function cancelMCPSignIn(projectId: string, serverId: string): Promise<void> {
+  return call(() => MCPApi.CancelSignIn(projectId, serverId));
 }
 
 /** A stdio server's bounded stderr log. */

@@ -251,7 +251,10 @@ export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
  */
 export const MCPHeader = record({ name: str, value: str, secret: bool, hasValue: bool });
 
-/** One tool of a server; name is the server's own, modelName what the model calls (mcp_<server>_<tool>). */
+/**
+ * One tool of a server; name is the server's own, modelName what the model of the listed scope's sessions
+ * calls it (mcp_<server>_<tool>, unique over their catalog), "" for a tool those sessions are not offered.
+ */
 export const MCPTool = record({
   name: str,
   modelName: str,
@@ -268,7 +271,7 @@ export const MCPServer = record({
   scope: oneOf(MCP_SCOPES, 'user'),
   /** The project of a project server; "" for an app server. */
   projectId: str,
-  /** "app", ".mcp.json" or ".agents/servers/<file>.json". */
+  /** "app", ".mcp.json" or ".agents/servers/<file>.json"; "." is a project folder that cannot be read (a failed row, id ""). */
   source: str,
   transport: oneOf(MCP_TRANSPORTS, 'stdio'),
   command: str,
@@ -295,6 +298,8 @@ export const MCPServer = record({
   connectTimeoutMs: num,
   /** 0 = the default (100 s). */
   callTimeoutMs: num,
+  /** An app server that the listed project's own (trusted) server of the same id replaces in that project's sessions. */
+  overridden: bool,
 });
 
 /** What Test found: the tools, or the error with its code and the server's last stderr lines. */

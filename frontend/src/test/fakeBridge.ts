@@ -135,7 +135,7 @@ export function mcpServer(id: string, extra: Partial<MCPServer> = {}): MCPServer
     id, scope: 'user', projectId: '', source: 'app', transport: 'stdio', command: 'npx', args: ['-y', `@example/${id}`], env: [], cwd: '',
     url: '', headers: [], enabled: true, state: 'ready', errorCode: '', error: '', logTail: [], restarts: 0, trusted: true,
     definitionHash: `hash-${id}`, tools, omittedTools: 0, schemaTokens: tools.reduce((n, t) => n + t.schemaTokens, 0),
-    connectTimeoutMs: 0, callTimeoutMs: 0, ...extra,
+    connectTimeoutMs: 0, callTimeoutMs: 0, overridden: false, ...extra,
   };
 }
 
@@ -164,6 +164,7 @@ const names = [
   'workspaceFiles',
   'sendPromptWith', 'listMCPServers', 'saveMCPServer', 'removeMCPServer', 'setMCPServerEnabled', 'setMCPToolEnabled',
   'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
+  'testMCPServerByID', 'cancelMCPSignIn',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -680,16 +681,24 @@ interface MCPDb {
   mcpLogs: Record<string, string>;
 }
 
-/** The MCP calls, like hostcore's: app servers in every list, a project's own overriding one of the same id. */
+/**
+ * The MCP calls, like hostcore's: app servers in every list, then the project's own; an app server
+ * that a trusted project server of its id replaces is marked overridden, its tools without a model name.
+ * A call with a projectId addresses that project's server, without one the app's.
+ */
 function installMCP(db: MCPDb, emit: (event: string, payload?: unknown) => void, on: (event: string, cb: Listener) => () => void) {
   const b = bridgeModule;
   const listOf = (projectId: string) => {
     const own = projectId === '' ? [] : db.mcpServers.filter((x) => x.scope === 'project' && x.projectId === projectId);
-    const apps = db.mcpServers.filter((x) => x.scope === 'user' && !own.some((o) => o.id === x.id));
-    return [...apps, ...own];
+    const apps = db.mcpServers.filter((x) => x.scope === 'user');
+    const overridden = (x: MCPServer) => own.some((o) => o.id === x.id && o.trusted && o.definitionHash !== '');
+    return [
+      ...apps.map((x) => (overridden(x) ? { ...x, overridden: true, tools: x.tools.map((t) => ({ ...t, modelName: '' })) } : { ...x, overridden: false })),
+      ...own,
+    ];
   };
   const find = (projectId: string, id: string) => {
-    const x = listOf(projectId).find((s) => s.id === id);
+    const x = db.mcpServers.find((s) => s.id === id && (projectId === '' ? s.scope === 'user' : s.scope === 'project' && s.projectId === projectId));
     if (!x) throw new BridgeError('NOT_FOUND', `no MCP server "${id}"; reload the list`);
     return x;
   };
@@ -742,6 +751,12 @@ function installMCP(db: MCPDb, emit: (event: string, payload?: unknown) => void,
     check(input);
     return { ok: true, errorCode: '', error: '', tools: [mcpTool(input.id, 'echo'), mcpTool(input.id, 'add')], logTail: [] };
   });
+  b.testMCPServerByID.mockImplementation(async (projectId, id) => {
+    const x = find(projectId, id);
+    if (!x.trusted) throw new BridgeError('MCP_SERVER_UNAVAILABLE', `MCP server "${id}" is not trusted, so it is never started; trust it first`);
+    return { ok: true, errorCode: '', error: '', tools: x.tools.map((t) => ({ ...t })), logTail: [] };
+  });
+  b.cancelMCPSignIn.mockImplementation(async () => {});
   b.trustMCPServer.mockImplementation(async (projectId, id, hash) => {
     const x = find(projectId, id);
     if (x.definitionHash !== hash) throw new BridgeError('CONFLICT', 'the definition changed since you saw it; review it again');

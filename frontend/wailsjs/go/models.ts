@@ -497,6 +497,7 @@ export namespace api {
 	    schemaTokens: number;
 	    connectTimeoutMs: number;
 	    callTimeoutMs: number;
+	    overridden: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServer(source);
@@ -528,6 +529,7 @@ export namespace api {
 	        this.schemaTokens = source["schemaTokens"];
 	        this.connectTimeoutMs = source["connectTimeoutMs"];
 	        this.callTimeoutMs = source["callTimeoutMs"];
+	        this.overridden = source["overridden"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

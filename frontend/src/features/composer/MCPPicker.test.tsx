@@ -113,6 +113,24 @@ describe('MCP picker', () => {
     expect(composer.queryByRole('button', { name: 'MCP' })).not.toBeInTheDocument();
   });
 
+  it('offers one server when the project’s own overrides the app’s of the same id', async () => {
+    const errors = vi.spyOn(console, 'error');
+    seed({
+      mcpServers: [
+        mcpServer('db', { tools: [mcpTool('db', 'query', { title: 'App query' })] }),
+        mcpServer('db', { projectId: 'p1', scope: 'project', source: '.mcp.json', tools: [mcpTool('db', 'query', { title: 'Project query' })] }),
+      ],
+    });
+    const { user, composer } = await open('First');
+    await user.click(await composer.findByRole('button', { name: 'MCP' }));
+    const picker = within(screen.getByRole('dialog', { name: 'MCP servers for this prompt' }));
+    expect(picker.getAllByRole('checkbox')).toHaveLength(1);
+    await user.click(picker.getByRole('checkbox', { name: /db/ }));
+    expect(within(picker.getByRole('list', { name: 'Tools of db' })).getByText('Project query')).toBeInTheDocument();
+    expect(errors.mock.calls.flat().join(' ')).not.toMatch(/same key/);
+    errors.mockRestore();
+  });
+
   it('says when no server is ready and offers the settings', async () => {
     seed({ mcpServers: [mcpServer('broken', { state: 'failed' })] });
     const { user, composer } = await open('First');

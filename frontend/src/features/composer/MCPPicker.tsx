@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, MCPServer } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
-import { formatTokens } from '../mcp/labels';
+import { formatTokens, serverKey } from '../mcp/labels';
 import '../mcp/mcp.css';
 
 export interface MCPPickerProps {
@@ -19,9 +19,12 @@ export interface MCPPickerProps {
   onOpenSettings?: () => void;
 }
 
-/** A server the picker offers: trusted, ready, with at least one enabled tool. */
+/**
+ * A server the picker offers: trusted, ready, with at least one enabled tool, and the one
+ * the session uses (not an app server the project's own of its id overrides).
+ */
 function offered(s: MCPServer): boolean {
-  return s.trusted && s.state === 'ready' && s.enabled && s.tools.some((t) => t.enabled);
+  return s.trusted && !s.overridden && s.state === 'ready' && s.enabled && s.tools.some((t) => t.enabled);
 }
 
 /** "everything", or "everything: echo, add" when some tools were chosen. */
@@ -121,7 +124,7 @@ export function MCPPicker({ projectId, selection, onChange, onOpenSettings }: MC
                 {ready.map((s) => {
                   const sel = chosen(s.id);
                   return (
-                    <li key={s.id}>
+                    <li key={serverKey(s)}>
                       <label className="checkbox-label">
                         <input type="checkbox" checked={sel !== undefined} onChange={(e) => toggleServer(s.id, e.target.checked)} />
                         <strong>{s.id}</strong>

@@ -1,14 +1,15 @@
 // One MCP server in Settings: its state, where it comes from, what its tools cost, the
 // error and last log lines when it failed, and its actions. A project server the user
-// has not trusted shows the trust card instead of anything that would start it.
+// has not trusted shows the trust card instead of anything that would start it; a
+// project file or folder that cannot be read shows only why.
 import { ChevronRight, LogIn, RotateCw, ScrollText } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { MCPServer, MCPTestResult } from '../../bridge/types';
 import { Button } from '../../ui/Button';
 import { Toggle } from '../../ui/Toggle';
-import { MCP_STATE_LABEL, MCP_TRANSPORT_SHORT, formatTokens, inputOf, serverTarget, toolCount } from './labels';
+import { MCP_STATE_LABEL, MCP_TRANSPORT_SHORT, formatTokens, inputOf, isSourceProblem, serverName, serverTarget, toolCount } from './labels';
 import { LogDialog } from './LogDialog';
 import { LogTail, TestOutcome } from './TestOutcome';
 import { TrustCard } from './TrustCard';
@@ -31,9 +32,14 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
   const [test, setTest] = useState<MCPTestResult | 'testing' | null>(null);
   const [showTools, setShowTools] = useState(false);
   const [showLog, setShowLog] = useState(false);
+  const [signingIn, setSigningIn] = useState(false);
+  const cancelled = useRef(false);
   const toolsId = useId();
+  const name = serverName(s);
+  // A file or folder that cannot be read: nothing to trust, start or test, only the reason.
+  const problem = isSourceProblem(s);
   // Fails closed: whatever its scope, a server not marked trusted offers only the trust card.
-  const untrusted = !s.trusted || s.state === 'untrusted';
+  const untrusted = problem || !s.trusted || s.state === 'untrusted';
   const failed = s.state === 'failed' || s.state === 'needs_auth';
 
   const run = async (action: () => Promise<void>) => {
@@ -49,11 +55,39 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
     }
   };
 
+  // Waits on the browser until signed in, cancelled or the app closes; a cancel the user
+  // asked for is no error to show.
+  const signIn = async () => {
+    setSigningIn(true);
+    setError(null);
+    cancelled.current = false;
+    try {
+      await bridge.signInMCPServer(s.projectId, s.id);
+    } catch (err) {
+      if (!cancelled.current) setError(toBridgeError(err));
+    } finally {
+      setSigningIn(false);
+      onChanged();
+    }
+  };
+
+  const cancelSignIn = async () => {
+    cancelled.current = true;
+    try {
+      await bridge.cancelMCPSignIn(s.projectId, s.id);
+    } catch (err) {
+      cancelled.current = false;
+      setError(toBridgeError(err));
+    }
+  };
+
+  // An app server tests its saved definition (secrets kept by the backend); a trusted
+  // project server is tested by id, as its file defines it.
   const runTest = async () => {
     setTest('testing');
     setError(null);
     try {
-      setTest(await bridge.testMCPServer(inputOf(s)));
+      setTest(await (s.scope === 'user' ? bridge.testMCPServer(inputOf(s)) : bridge.testMCPServerByID(s.projectId, s.id)));
     } catch (err) {
       setTest(null);
       setError(toBridgeError(err));
@@ -63,14 +97,16 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
   const enabledTools = s.tools.filter((t) => t.enabled).length;
 
   return (
-    <li className="provider-item mcp-server" aria-label={s.id}>
+    <li className="provider-item mcp-server" aria-label={name}>
       <div className="provider-summary">
         <strong>
-          {s.id}
-          <span className={`badge mcp-state mcp-state-${s.state}`}>{MCP_STATE_LABEL[s.state]}</span>
+          {name}
+          <span className={`badge mcp-state mcp-state-${s.state}`}>{problem ? 'Cannot be read' : MCP_STATE_LABEL[s.state]}</span>
+          {s.overridden && <span className="badge mcp-overridden">Overridden by the project’s</span>}
         </strong>
         <div className="provider-meta">
-          {MCP_TRANSPORT_SHORT[s.transport]} · {s.source === 'app' ? 'App' : <code>{s.source}</code>}
+          {!problem && <>{MCP_TRANSPORT_SHORT[s.transport]} · </>}
+          {s.source === 'app' ? 'App' : <code>{s.source === '.' ? 'project folder' : s.source}</code>}
           {!untrusted && s.tools.length > 0 && (
             <>
               {' '}· {toolCount(s.tools.length)}
@@ -85,12 +121,17 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
         {!untrusted && (
           <Toggle label={`Enable ${s.id}`} checked={s.enabled} onChange={(v) => void run(() => bridge.setMCPServerEnabled(s.projectId, s.id, v))} />
         )}
-        {s.state === 'needs_auth' && (
-          <Button size="sm" variant="primary" icon={<LogIn size={13} aria-hidden="true" />} aria-label={`Sign in to ${s.id}`} disabled={busy} onClick={() => void run(() => bridge.signInMCPServer(s.projectId, s.id))}>
-            Sign in
+        {(s.state === 'needs_auth' || signingIn) && !problem && (
+          <Button size="sm" variant="primary" icon={<LogIn size={13} aria-hidden="true" />} aria-label={`Sign in to ${s.id}`} disabled={busy || signingIn} onClick={() => void signIn()}>
+            {signingIn ? 'Waiting for the browser…' : 'Sign in'}
           </Button>
         )}
-        {s.scope === 'user' && (
+        {signingIn && (
+          <Button size="sm" variant="ghost" aria-label={`Cancel the sign-in to ${s.id}`} onClick={() => void cancelSignIn()}>
+            Cancel
+          </Button>
+        )}
+        {(s.scope === 'user' || !untrusted) && (
           <Button size="sm" aria-label={`Test ${s.id}`} disabled={test === 'testing'} onClick={() => void runTest()}>
             Test
           </Button>
@@ -125,6 +166,9 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
             </code>
           </div>
         )}
+        {s.overridden && (
+          <p className="field-help mcp-override">This project’s own {s.id} replaces it in the project’s sessions; this one serves the others.</p>
+        )}
         {failed && (s.error || s.errorCode) && (
           <p className="field-error mcp-server-error">
             {s.error} {s.errorCode && <code className="error-code">{s.errorCode}</code>}
@@ -138,7 +182,7 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
           </p>
         )}
       </div>
-      {untrusted && <TrustCard server={s} onTrusted={onChanged} />}
+      {untrusted && !problem && <TrustCard server={s} onTrusted={onChanged} />}
       {!untrusted && s.tools.length > 0 && (
         <div className="mcp-tools">
           <button type="button" className="btn btn-ghost btn-sm" aria-expanded={showTools} aria-controls={toolsId} onClick={() => setShowTools((x) => !x)}>

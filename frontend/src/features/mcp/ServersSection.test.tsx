@@ -246,6 +246,28 @@ describe('Settings → MCP servers', () => {
     await waitFor(() => expect(mcp.queryByRole('listitem', { name: 'everything' })).not.toBeInTheDocument());
   });
 
+  it('a sign-in waiting on the browser can be cancelled, which is no error', async () => {
+    seed({ mcpServers: [mcpServer('linear', { transport: 'http', url: 'https://mcp.linear.app/mcp', command: '', args: [], state: 'needs_auth', errorCode: 'MCP_AUTH_REQUIRED', error: 'sign in again' })] });
+    const { user, mcp } = await openMCP();
+    let reject: (e: unknown) => void = () => {};
+    bridge.signInMCPServer.mockImplementationOnce(() => new Promise<void>((_, r) => (reject = r)));
+    bridge.cancelMCPSignIn.mockImplementationOnce(async () => reject(new BridgeError('MCP_AUTH_REQUIRED', 'the sign-in was cancelled')));
+    const item = within(mcp.getByRole('listitem', { name: 'linear' }));
+    await user.click(item.getByRole('button', { name: 'Sign in to linear' }));
+    expect(item.getByRole('button', { name: 'Sign in to linear' })).toHaveTextContent('Waiting for the browser…');
+    expect(item.getByRole('button', { name: 'Sign in to linear' })).toBeDisabled();
+    await user.click(item.getByRole('button', { name: 'Cancel the sign-in to linear' }));
+    expect(bridge.cancelMCPSignIn).toHaveBeenCalledWith('', 'linear');
+    await waitFor(() => expect(item.queryByRole('button', { name: 'Cancel the sign-in to linear' })).not.toBeInTheDocument());
+    expect(item.getByRole('button', { name: 'Sign in to linear' })).toBeEnabled();
+    expect(item.queryByRole('alert')).not.toBeInTheDocument();
+
+    // A sign-in that fails on its own says why.
+    bridge.signInMCPServer.mockRejectedValueOnce(new BridgeError('MCP_AUTH_REQUIRED', 'PI-Desktop is closing, so the sign-in was ended'));
+    await user.click(item.getByRole('button', { name: 'Sign in to linear' }));
+    expect(await item.findByRole('alert')).toHaveTextContent('MCP_AUTH_REQUIRED');
+  });
+
   it('an action refused by the backend shows its code on the server', async () => {
     seed({ mcpServers: [mcpServer('everything')] });
     const { user, mcp } = await openMCP();
@@ -304,6 +326,66 @@ describe('Settings → the project’s MCP servers', () => {
     const card = within(await item.findByRole('region', { name: 'Trust db for this project?' }));
     expect(card.getByLabelText('Command')).toHaveTextContent('uvx mcp-server-postgres --evil');
     expect(card.getByText('sha256:bbbb2222')).toBeInTheDocument();
+  });
+
+  it('tests a trusted project server by id; an untrusted one has no Test', async () => {
+    const trusted = { ...untrusted, id: 'docs', trusted: true, state: 'ready' as const, tools: [mcpTool('docs', 'search')], definitionHash: 'sha256:cccc3333' };
+    seed({ mcpServers: [trusted, untrusted] });
+    const { user, group } = await openProject();
+    const item = within(await group.findByRole('listitem', { name: 'docs' }));
+    await user.click(item.getByRole('button', { name: 'Test docs' }));
+    expect(await item.findByText(/Connected: 1 tool/)).toBeInTheDocument();
+    expect(bridge.testMCPServerByID).toHaveBeenCalledWith('p1', 'docs');
+    expect(bridge.testMCPServer).not.toHaveBeenCalled();
+
+    bridge.testMCPServerByID.mockResolvedValueOnce({ ok: false, errorCode: 'MCP_CONNECT_TIMEOUT', error: 'no answer within 10 s', tools: [], logTail: ['boom'] });
+    await user.click(item.getByRole('button', { name: 'Test docs' }));
+    const status = await item.findByText(/no answer within 10 s/);
+    expect(status.closest('[role="status"]')).toHaveTextContent('MCP_CONNECT_TIMEOUT');
+
+    expect(within(group.getByRole('listitem', { name: 'db' })).queryByRole('button', { name: 'Test db' })).not.toBeInTheDocument();
+  });
+
+  it('lists an app server and a project server of one id apart, marking the one the project overrides', async () => {
+    const errors = vi.spyOn(console, 'error');
+    seed({ mcpServers: [mcpServer('db'), untrusted] });
+    const { user, mcp, group } = await openProject();
+    // Untrusted, the project's never runs: its sessions use the app's.
+    const own = within(await group.findByRole('listitem', { name: 'db' }));
+    expect(own.getByText('Until you trust it, this project’s sessions use the app server db.')).toBeInTheDocument();
+    const app = within(mcp.getByRole('listitem', { name: 'db' }));
+    expect(app.queryByText('Overridden by the project’s')).not.toBeInTheDocument();
+
+    await user.click(own.getByRole('button', { name: 'Trust and start' }));
+    expect(await own.findByText('In this project’s sessions it replaces the app server db.')).toBeInTheDocument();
+    const appNow = within(mcp.getByRole('listitem', { name: 'db' }));
+    expect(await appNow.findByText('Overridden by the project’s')).toBeInTheDocument();
+    expect(appNow.getByText(/This project’s own db replaces it/)).toBeInTheDocument();
+    expect(within(group.getByRole('listitem', { name: 'db' })).queryByText('Overridden by the project’s')).not.toBeInTheDocument();
+    expect(errors.mock.calls.flat().join(' ')).not.toMatch(/same key/);
+    errors.mockRestore();
+  });
+
+  it('shows a project file or folder that cannot be read as a row with its reason, offering nothing to trust or run', async () => {
+    const problem = (source: string, errorCode: string, error: string) =>
+      mcpServer('', { scope: 'project', projectId: 'p1', source, state: 'failed', errorCode, error, trusted: false, definitionHash: '', tools: [], command: '', args: [] });
+    seed({
+      mcpServers: [
+        problem('.mcp.json', 'INVALID_ARGUMENT', '.mcp.json is not a JSON object (syntax error at byte 14)'),
+        problem('.', 'PROJECT_NOT_FOUND', 'the project folder /work/alpha cannot be opened; check that it exists and is readable'),
+      ],
+    });
+    const { group } = await openProject();
+    const file = within(await group.findByRole('listitem', { name: '.mcp.json' }));
+    expect(file.getByText(/syntax error at byte 14/)).toHaveTextContent('INVALID_ARGUMENT');
+    const folder = within(group.getByRole('listitem', { name: 'the project folder' }));
+    expect(folder.getByText(/cannot be opened/)).toHaveTextContent('PROJECT_NOT_FOUND');
+    for (const row of [file, folder]) {
+      expect(row.getByText('Cannot be read')).toBeInTheDocument();
+      expect(row.queryByRole('region')).not.toBeInTheDocument();
+      expect(row.queryByRole('button')).not.toBeInTheDocument();
+      expect(row.queryByRole('switch')).not.toBeInTheDocument();
+    }
   });
 
   it('shows a refused trust with its code', async () => {

@@ -13,6 +13,7 @@ import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { ServerForm } from './ServerForm';
 import { ServerItem } from './ServerItem';
+import { serverKey } from './labels';
 import './mcp.css';
 
 /** "" = the add form; an id = that server's edit form. */
@@ -24,8 +25,9 @@ export function ServersSection() {
   const project = ws.state.projects.find((p) => p.id === selectedProject) ?? null;
   const confirm = useConfirm();
   const client = useQueryClient();
-  // Re-read on mcp:changed (features/app/cacheRules) and after every action here.
-  const q = useQuery({ queryKey: queryKeys.mcpServers(''), queryFn: () => bridge.listMCPServers('') });
+  // Re-read on mcp:changed (features/app/cacheRules) and after every action here. With a
+  // project, its list (the same query its group reads) says which app server it overrides.
+  const q = useQuery({ queryKey: queryKeys.mcpServers(selectedProject), queryFn: () => bridge.listMCPServers(selectedProject) });
   const [editing, setEditing] = useState<Editing>(null);
   const [removeError, setRemoveError] = useState<{ id: string; code: string; message: string } | null>(null);
   const reload = () => void client.invalidateQueries({ queryKey: queryKeys.mcpAll });
@@ -83,7 +85,7 @@ export function ServersSection() {
             {servers.length > 0 && (
               <ul className="provider-list" aria-label="App servers">
                 {servers.map((s) => (
-                  <ServerItem key={s.id} server={s} onEdit={() => setEditing(s.id)} onRemove={() => void remove(s)} onChanged={reload}>
+                  <ServerItem key={serverKey(s)} server={s} onEdit={() => setEditing(s.id)} onRemove={() => void remove(s)} onChanged={reload}>
                     {removeError?.id === s.id && (
                       <p className="field-error" role="alert">
                         {removeError.message} <code className="error-code">{removeError.code}</code>
@@ -114,10 +116,10 @@ export function ServersSection() {
 /** The servers a project's files define (.mcp.json, .agents/servers/*.json). */
 function ProjectServers({ project, onChanged }: { project: Project; onChanged: () => void }) {
   const q = useQuery({ queryKey: queryKeys.mcpServers(project.id), queryFn: () => bridge.listMCPServers(project.id) });
-  const apps = useQuery({ queryKey: queryKeys.mcpServers(''), queryFn: () => bridge.listMCPServers('') });
-  const appIds = new Set((apps.data ?? []).map((s) => s.id));
   const loadError = q.error ? toBridgeError(q.error) : null;
   const servers = (q.data ?? []).filter((s) => s.scope === 'project');
+  // The app server of the same id, if any: overridden once the project's own is trusted.
+  const app = (id: string) => (q.data ?? []).find((s) => s.scope === 'user' && s.id === id);
   const title = `MCP servers of ${project.name}`;
   return (
     <Group title={title}>
@@ -136,11 +138,17 @@ function ProjectServers({ project, onChanged }: { project: Project; onChanged: (
         <p className="muted mcp-empty">This project defines no MCP server.</p>
       ) : (
         <ul className="provider-list" aria-label="Project servers">
-          {servers.map((s) => (
-            <ServerItem key={s.id} server={s} onChanged={onChanged}>
-              {appIds.has(s.id) && <p className="field-help mcp-override">In this project’s sessions it replaces the app server {s.id}.</p>}
-            </ServerItem>
-          ))}
+          {servers.map((s) => {
+            const same = s.id === '' ? undefined : app(s.id);
+            return (
+              <ServerItem key={serverKey(s)} server={s} onChanged={onChanged}>
+                {same?.overridden && <p className="field-help mcp-override">In this project’s sessions it replaces the app server {s.id}.</p>}
+                {same && !same.overridden && (
+                  <p className="field-help mcp-override">Until you trust it, this project’s sessions use the app server {s.id}.</p>
+                )}
+              </ServerItem>
+            );
+          })}
         </ul>
       )}
     </Group>

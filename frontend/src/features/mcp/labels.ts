@@ -81,3 +81,22 @@ export function inputOf(s: MCPServer): MCPServerInput {
     callTimeoutMs: s.callTimeoutMs,
   };
 }
+
+/**
+ * A list key for a server row: the same id may be an app server and a project's, and a
+ * file or folder that cannot be read is a row without an id, named by its source.
+ */
+export function serverKey(s: Pick<MCPServer, 'scope' | 'projectId' | 'id' | 'source'>): string {
+  return `${s.scope}:${s.projectId}:${s.id === '' ? `source:${s.source}` : s.id}`;
+}
+
+/** A project row that is no server but a file or folder that cannot be used: it has no definition to trust. */
+export function isSourceProblem(s: Pick<MCPServer, 'scope' | 'definitionHash'>): boolean {
+  return s.scope === 'project' && s.definitionHash === '';
+}
+
+/** What a row is called: the server's name, or the file or folder a problem row stands for. */
+export function serverName(s: Pick<MCPServer, 'id' | 'source'>): string {
+  if (s.id !== '') return s.id;
+  return s.source === '.' ? 'the project folder' : s.source;
+}
