@@ -67,6 +67,9 @@ func prepare(data []byte, lim limits) (Prepared, error) {
 		return Prepared{}, errs.New(errs.ImageTooLarge, "the image is %d MB, above the %d MB PI-Desktop reads; save a smaller version (a screenshot of the part that matters) and use that", len(data)>>20, lim.input>>20)
 	}
 	kind := http.DetectContentType(data)
+	if kind == PNG {
+		data = withoutDamagedAncillary(data)
+	}
 	var decodeConfig func([]byte) (image.Config, error)
 	var decode func([]byte) (image.Image, error)
 	switch kind {

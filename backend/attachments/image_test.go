@@ -117,6 +117,7 @@ func TestPrepareImage(t *testing.T) {
 		{"small jpeg kept", smallJPEG, defaultLimits, JPEG, 200, 100, true},
 		{"wide png downscaled to the long edge, aspect kept", encPNG(t, gradient(800, 255)), small, PNG, 200, 63, false},
 		{"tall jpeg downscaled, stays jpeg", encJPEG(t, gradient(100, 800)), small, JPEG, 25, 200, false},
+		{"png with a damaged colour profile chunk (the MCP reference server's)", readFile(t, "testdata/mcp-tiny-image.png"), defaultLimits, PNG, 0, 0, false},
 		{"gif: first frame as png", encGIF(t, 3), defaultLimits, PNG, 40, 20, false},
 		{"webp becomes jpeg", webpLossy, defaultLimits, JPEG, webpCfg.Width, webpCfg.Height, false},
 		{"webp lossless", readFile(t, "testdata/gopher-doc.1bpp.lossless.webp"), defaultLimits, JPEG, 0, 0, false},
@@ -188,6 +189,30 @@ func TestPrepareImageIgnoresTheDeclaredType(t *testing.T) {
 	}
 }
 
+func TestWithoutDamagedAncillary(t *testing.T) {
+	tiny := readFile(t, "testdata/mcp-tiny-image.png")
+	fixed := withoutDamagedAncillary(tiny)
+	if len(fixed) != len(tiny)-(2736+12) || bytes.Contains(fixed, []byte("iCCP")) {
+		t.Errorf("repaired %d bytes of %d; iCCP left: %v", len(fixed), len(tiny), bytes.Contains(fixed, []byte("iCCP")))
+	}
+	if _, err := png.Decode(bytes.NewReader(fixed)); err != nil {
+		t.Errorf("still undecodable: %v", err)
+	}
+	good := encPNG(t, gradient(4, 4))
+	if got := withoutDamagedAncillary(good); !bytes.Equal(got, good) {
+		t.Error("an intact PNG was changed")
+	}
+	// A damaged critical chunk is left for the decoder to refuse.
+	bad := bytes.Clone(good)
+	bad[len(pngSignature)+8+13] ^= 0xff // IHDR's checksum
+	if got := withoutDamagedAncillary(bad); !bytes.Equal(got, bad) {
+		t.Error("a critical chunk was dropped")
+	}
+	if _, err := prepare(bad, defaultLimits); !errs.Is(err, errs.ImageUnsupported) {
+		t.Errorf("damaged IHDR: %v", err)
+	}
+}
+
 func TestFitEdge(t *testing.T) {
 	for _, tt := range []struct{ w, h, edge, ww, wh int }{
 		{100, 50, 1568, 100, 50},
@@ -209,6 +234,7 @@ func FuzzPrepareImage(f *testing.F) {
 	f.Add(encGIF(f, 2))
 	f.Add(readFile(f, "testdata/gopher-doc.1bpp.lossless.webp"))
 	f.Add(pngHeaderOnly(100_000, 100_000))
+	f.Add(readFile(f, "testdata/mcp-tiny-image.png"))
 	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
 	lim := limits{edge: 64, bytes: 16 << 10, pixels: 1 << 20, input: 1 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
