@@ -90,7 +90,7 @@ func modelContext(m Message) (provider.Message, provider.Message) {
 			text, isErr := interruptedPendingText, true
 			var images []tools.ImageRef
 			if ok && c.State != CallPending && c.State != CallRunning {
-				text, isErr, images = c.ModelText, c.IsError, c.Images
+				text, isErr, images = c.ModelText, c.IsError, c.images
 			} else if ok && c.State == CallRunning {
 				text = interruptedRunningText
 			}

@@ -92,8 +92,8 @@ func TestToolResultImagesPerRequest(t *testing.T) {
 			rec = c
 		}
 	}
-	if len(rec.Images) != 2 || rec.Images[0] != shotRef || bytes.Contains(rec.Result, []byte("PNG bytes")) {
-		t.Errorf("stored call: images %+v, result %s", rec.Images, rec.Result)
+	if len(rec.images) != 2 || rec.images[0] != shotRef || bytes.Contains(rec.Result, []byte("PNG bytes")) {
+		t.Errorf("stored call: images %+v, result %s", rec.images, rec.Result)
 	}
 }
 

@@ -217,7 +217,7 @@ func (s *store) readCalls(ctx context.Context, sessionID, filter string, args []
 			return storageErr(err, "load the transcript")
 		}
 		if images != "" {
-			if err := json.Unmarshal([]byte(images), &c.Images); err != nil {
+			if err := json.Unmarshal([]byte(images), &c.images); err != nil {
 				return errs.Wrap(err, errs.StorageCorrupt, "the image references of tool call %s cannot be read", c.ID)
 			}
 		}

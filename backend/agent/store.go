@@ -93,12 +93,12 @@ type ToolCallRecord struct {
 	ModelText string          `json:"modelText"`
 	IsError   bool            `json:"isError"`
 	ErrorCode string          `json:"errorCode,omitempty"`
-	// Images are the result's stored images (also in Result), read on
+	// images are the result's stored images (also in Result), read on
 	// their own so building a request parses no result.
-	Images     []tools.ImageRef `json:"-"`
-	CreatedAt  int64            `json:"createdAt"`
-	StartedAt  int64            `json:"startedAt,omitempty"`
-	FinishedAt int64            `json:"finishedAt,omitempty"`
+	images     []tools.ImageRef
+	CreatedAt  int64 `json:"createdAt"`
+	StartedAt  int64 `json:"startedAt,omitempty"`
+	FinishedAt int64 `json:"finishedAt,omitempty"`
 }
 
 // Checkpoint replaces every message up to UptoSeq in the next request.
