@@ -63,9 +63,10 @@ func (r *run) contextChars(msgs []provider.Message) int {
 	for _, t := range r.tools {
 		n += len(t.Name) + len(t.Description) + len(t.Schema)
 	}
-	for _, m := range msgs {
-		for _, b := range m.Content {
-			n += len(b.Text) + len(b.Input) + len(b.Signature) + len(b.ToolName) + 16 + imageChars(b, r.model.SupportsImages)
+	images := imageBudget(msgs, r.model.SupportsImages)
+	for i, m := range msgs {
+		for j, b := range m.Content {
+			n += len(b.Text) + len(b.Input) + len(b.Signature) + len(b.ToolName) + 16 + imageChars(b, r.model.SupportsImages, images[[2]int{i, j}])
 		}
 	}
 	return n

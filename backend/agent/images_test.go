@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,6 +123,50 @@ func TestWithImagesLeavesTheContextAlone(t *testing.T) {
 	out := withImages(t.Context(), msgs, true, nil)
 	if b := out[1].Content[0]; len(b.Images) != 0 || !strings.Contains(b.Text, "could not be loaded (ATTACHMENT_NOT_FOUND") {
 		t.Errorf("no loader: %+v", b)
+	}
+}
+
+// A long session's images: the newest go as bytes, within the request's
+// count and size bounds; older ones become a line, the conversation stays
+// as it was.
+func TestRequestImageBudget(t *testing.T) {
+	h := imageHost{images: map[string][]byte{}}
+	ref := func(i, size int) tools.ImageRef {
+		sha := fmt.Sprintf("%064x", i)
+		h.images[sha] = []byte{byte(i)}
+		return tools.ImageRef{SHA256: sha, MediaType: "image/png", Width: 10, Height: 10, Bytes: size}
+	}
+	var msgs []provider.Message
+	for i := range 25 {
+		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: []provider.Block{toolResult(fmt.Sprint(i), "r", false, []tools.ImageRef{ref(i, 1000)})}})
+	}
+	count := func(out []provider.Message) (sent []int, omitted int) {
+		for i, m := range out {
+			b := m.Content[0]
+			if len(b.Images) > 0 {
+				sent = append(sent, i)
+			}
+			omitted += strings.Count(b.Text, "left out of this request: only the newest 20 images are sent")
+		}
+		return sent, omitted
+	}
+	// The count bound: the newest 20 go.
+	sent, omitted := count(withImages(t.Context(), msgs, true, h))
+	if len(sent) != maxRequestImages || sent[0] != 5 || omitted != 5 {
+		t.Errorf("count bound: sent %v, omitted %d", sent, omitted)
+	}
+	// The byte bound: a newest result of two images whose first nearly
+	// fills it sends that one, not the second, then only as many older
+	// small ones as still fit.
+	msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: []provider.Block{
+		toolResult("big", "r", false, []tools.ImageRef{ref(100, maxRequestImageBytes-5000), ref(101, 10_000)})}})
+	out := withImages(t.Context(), msgs, true, h)
+	sent, omitted = count(out)
+	if last := out[len(out)-1].Content[0]; len(last.Images) != 1 || last.Images[0].Data[0] != 100 {
+		t.Errorf("the big result sent %d images", len(last.Images))
+	}
+	if len(sent) != 6 || sent[0] != 20 || omitted != 21 {
+		t.Errorf("byte bound: sent %v, omitted %d", sent, omitted)
 	}
 }
 
