@@ -371,7 +371,7 @@ func (r *run) loop(ctx context.Context) outcome {
 			if !c.persisted {
 				r.settle(ctx, c)
 			}
-			results.Content = append(results.Content, toolResult(c.toolUseID, c.modelText, c.isError))
+			results.Content = append(results.Content, toolResult(c.toolUseID, c.modelText, c.isError, c.result.Images))
 		}
 		r.msgs = appendMessage(r.msgs, results)
 		if r.dbErr != nil {

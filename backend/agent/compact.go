@@ -63,9 +63,10 @@ func (r *run) contextChars(msgs []provider.Message) int {
 	for _, t := range r.tools {
 		n += len(t.Name) + len(t.Description) + len(t.Schema)
 	}
-	for _, m := range msgs {
-		for _, b := range m.Content {
-			n += len(b.Text) + len(b.Input) + len(b.Signature) + len(b.ToolName) + 16
+	images := imageBudget(msgs, r.model.SupportsImages)
+	for i, m := range msgs {
+		for j, b := range m.Content {
+			n += len(b.Text) + len(b.Input) + len(b.Signature) + len(b.ToolName) + 16 + imageChars(b, r.model.SupportsImages, images[[2]int{i, j}])
 		}
 	}
 	return n
@@ -279,7 +280,12 @@ func renderForSummary(msgs []provider.Message, limit int) string {
 				if blk.IsError {
 					label = "error"
 				}
-				fmt.Fprintf(&b, "[tool %s]\n%s\n\n", label, clip(blk.Text, clipToolResult))
+				fmt.Fprintf(&b, "[tool %s]\n%s\n", label, clip(blk.Text, clipToolResult))
+				// The summary keeps the text; an image's bytes do not survive it.
+				for _, ref := range blk.ImageRefs {
+					fmt.Fprintf(&b, "[with an image %s %d×%d, not kept after this summary]\n", ref.MediaType, ref.Width, ref.Height)
+				}
+				b.WriteString("\n")
 			}
 		}
 	}

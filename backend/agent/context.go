@@ -88,12 +88,13 @@ func modelContext(m Message) (provider.Message, provider.Message) {
 			}
 			am.Content = append(am.Content, b)
 			text, isErr := interruptedPendingText, true
+			var images []tools.ImageRef
 			if ok && c.State != CallPending && c.State != CallRunning {
-				text, isErr = c.ModelText, c.IsError
+				text, isErr, images = c.ModelText, c.IsError, c.images
 			} else if ok && c.State == CallRunning {
 				text = interruptedRunningText
 			}
-			res.Content = append(res.Content, toolResult(b.ToolUseID, text, isErr))
+			res.Content = append(res.Content, toolResult(b.ToolUseID, text, isErr, images))
 		default: // thinking: only a finished response's, with its signature
 			if complete {
 				am.Content = append(am.Content, b)
@@ -119,11 +120,13 @@ func userText(s string) provider.Message {
 	return provider.Message{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: s}}}
 }
 
-func toolResult(toolUseID, text string, isErr bool) provider.Block {
+// toolResult is a call's result block; its images stay references until
+// a request is built (withImages).
+func toolResult(toolUseID, text string, isErr bool, images []tools.ImageRef) provider.Block {
 	if text == "" {
 		text = "(no output)"
 	}
-	return provider.Block{Type: provider.BlockToolResult, ToolUseID: toolUseID, Text: text, IsError: isErr}
+	return provider.Block{Type: provider.BlockToolResult, ToolUseID: toolUseID, Text: text, IsError: isErr, ImageRefs: providerRefs(images)}
 }
 
 // appendMessage appends m, merging it into the last message when both have

@@ -66,6 +66,13 @@ func cloneRequest(r provider.Request) provider.Request {
 	b, _ := json.Marshal(r.Messages)
 	var msgs []provider.Message
 	_ = json.Unmarshal(b, &msgs)
+	// Image bytes and references are not JSON (never persisted): copy them.
+	for i, m := range r.Messages {
+		for j, blk := range m.Content {
+			msgs[i].Content[j].Images = slices.Clone(blk.Images)
+			msgs[i].Content[j].ImageRefs = slices.Clone(blk.ImageRefs)
+		}
+	}
 	r.Messages = msgs
 	r.Tools = append([]provider.ToolDef(nil), r.Tools...)
 	return r

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
 // Turn states.
@@ -88,13 +89,16 @@ type ToolCallRecord struct {
 	State     string          `json:"state"`
 	// Result is the full tools.Result JSON (review records included);
 	// ModelText and IsError are exactly what the model received.
-	Result     json.RawMessage `json:"result,omitempty" ts_type:"unknown"`
-	ModelText  string          `json:"modelText"`
-	IsError    bool            `json:"isError"`
-	ErrorCode  string          `json:"errorCode,omitempty"`
-	CreatedAt  int64           `json:"createdAt"`
-	StartedAt  int64           `json:"startedAt,omitempty"`
-	FinishedAt int64           `json:"finishedAt,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty" ts_type:"unknown"`
+	ModelText string          `json:"modelText"`
+	IsError   bool            `json:"isError"`
+	ErrorCode string          `json:"errorCode,omitempty"`
+	// images are the result's stored images (also in Result), read on
+	// their own so building a request parses no result.
+	images     []tools.ImageRef
+	CreatedAt  int64 `json:"createdAt"`
+	StartedAt  int64 `json:"startedAt,omitempty"`
+	FinishedAt int64 `json:"finishedAt,omitempty"`
 }
 
 // Checkpoint replaces every message up to UptoSeq in the next request.
@@ -243,11 +247,19 @@ func (s *store) finishCall(ctx context.Context, c *prepared) error {
 		return errs.Wrap(err, errs.Internal, "cannot encode the result of %s", c.tool)
 	}
 	if _, err := s.db.ExecContext(ctx,
-		`UPDATE agent_tool_calls SET state = ?, result = ?, model_text = ?, is_error = ?, error_code = ?, finished_at = ? WHERE id = ?`,
-		c.state, string(res), c.modelText, c.isError, string(c.result.Code), s.ms(), c.id); err != nil {
+		`UPDATE agent_tool_calls SET state = ?, result = ?, model_text = ?, is_error = ?, error_code = ?, images = ?, finished_at = ? WHERE id = ?`,
+		c.state, string(res), c.modelText, c.isError, string(c.result.Code), imagesColumn(c.result.Images), s.ms(), c.id); err != nil {
 		return storageErr(err, "save a tool result")
 	}
 	return nil
+}
+
+// imagesColumn is a result's image references as stored ("" for none).
+func imagesColumn(refs []tools.ImageRef) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	return mustJSON(refs)
 }
 
 func (s *store) insertCheckpoint(ctx context.Context, sessionID string, cp Checkpoint) error {

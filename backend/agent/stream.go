@@ -109,7 +109,8 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 	msgID := a.newID()
 	r.calls++
 	rec := newStreamRecorder(r, msgID)
-	req := provider.Request{System: r.system, Messages: r.msgs, Tools: r.tools}
+	loader, _ := a.host.(ImageLoader)
+	req := provider.Request{System: r.system, Messages: withImages(ctx, r.msgs, r.model.SupportsImages, loader), Tools: r.tools}
 	resp, err := r.prov.Stream(ctx, req, func(ev provider.Event) error { return rec.event(dbctx, ev) })
 	if err == nil && rec.err != nil {
 		err = rec.err

@@ -119,6 +119,11 @@ const (
 	MCPConnectTimeout    Code = "MCP_CONNECT_TIMEOUT"    // the server did not finish the MCP handshake within its connect timeout
 	MCPAuthRequired      Code = "MCP_AUTH_REQUIRED"      // the server wants the user to sign in (401, failed token refresh)
 	MCPProtocolError     Code = "MCP_PROTOCOL_ERROR"     // the server broke the protocol (malformed message, bad schema)
+
+	// Images and the attachments store (backend/attachments).
+	ImageUnsupported   Code = "IMAGE_UNSUPPORTED"    // not a PNG, JPEG, GIF or WebP (sniffed, whatever it claimed)
+	ImageTooLarge      Code = "IMAGE_TOO_LARGE"      // absurd dimensions, or cannot be brought under the size limit
+	AttachmentNotFound Code = "ATTACHMENT_NOT_FOUND" // no stored attachment has that sha256
 )
 
 // Codes lists every registered code in declaration order.
@@ -149,5 +154,6 @@ func Codes() []Code {
 		WorktreeConflict, WorktreeProjectDirty, WorktreeMergeBlocked, WorktreePortsExhausted,
 		GitNotFound, GitFailed, GitTimeout,
 		MCPServerUnavailable, MCPConnectTimeout, MCPAuthRequired, MCPProtocolError,
+		ImageUnsupported, ImageTooLarge, AttachmentNotFound,
 	}
 }

@@ -92,7 +92,9 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	}}
 	var res tools.Result
 	if c.enter() {
-		res = c.execute(ctx, req, st)
+		// Images become stored references before anything records the
+		// result: its bytes never reach the audit row, the database or an event.
+		res = c.storeImages(c.execute(ctx, req, st))
 		defer c.life.calls.Done() // after the audit row is queued
 	} else {
 		res = tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", req.Tool))

@@ -19,6 +19,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/attachments"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -122,12 +123,15 @@ type Core struct {
 	spillSeq  atomic.Int64
 	edits     editStates
 	review    *review.Store
-	broker    *permission.Broker
-	audit     *audit.Writer
-	cancels   *cancels
-	admission *admission
-	cfgCache  *configCache
-	roots     pathguard.RootCache
+	// attachments holds tool results' images (and later the user's), by
+	// their sha256.
+	attachments *attachments.Store
+	broker      *permission.Broker
+	audit       *audit.Writer
+	cancels     *cancels
+	admission   *admission
+	cfgCache    *configCache
+	roots       pathguard.RootCache
 	// mcpSchemas compiles each MCP tool's input schema once.
 	mcpSchemas schemaCache
 }
@@ -189,6 +193,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		return nil, err
 	}
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
+	c.attachments = attachments.New(layout.Attachments())
 	c.cancels = newCancels()
 	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
 	if c.worktrees, err = newWorktrees(cfg.DataDir); err != nil {

@@ -143,8 +143,8 @@ func TestMCPResults(t *testing.T) {
 		t.Errorf("isError = %+v", broken)
 	}
 	pic := e.call(e.session.ID, "mcp_lab_picture", map[string]any{})
-	if want := "A one-pixel picture:\n[image: image/png, 33 bytes — this model does not accept images]"; !pic.OK || pic.Content != want {
-		t.Errorf("picture = %q", pic.Content)
+	if !pic.OK || pic.Content != "A one-pixel picture:" || len(pic.Images) != 1 || pic.Images[0].Width != 1 || pic.Images[0].MediaType != "image/png" {
+		t.Errorf("picture = %q, images %+v", pic.Content, pic.Images)
 	}
 	st := e.call(e.session.ID, "mcp_lab_structured", map[string]any{})
 	var v map[string]any
@@ -246,7 +246,7 @@ func TestMCPEverythingLongRunningStop(t *testing.T) {
 		t.Fatal("Execute did not return after Stop")
 	}
 	img := e.call(e.session.ID, "mcp_everything_get-tiny-image", map[string]any{})
-	if !img.OK || !strings.Contains(img.Content, "[image: image/png, ") {
+	if !img.OK || len(img.Images) != 1 || img.Images[0].MediaType != "image/png" || len(img.RawImages) != 0 {
 		t.Errorf("tiny image = %+v", img)
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -39,7 +40,7 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, []o
 	maxTokens := p.maxTokens(req)
 	params := anthropic.MessageNewParams{
 		Model:    anthropic.Model(p.cfg.Model),
-		Messages: toAnthropicMessages(req.Messages),
+		Messages: toAnthropicMessages(req.Messages, p.cfg.imagesOn()),
 	}
 	if req.System != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.System}}
@@ -100,7 +101,10 @@ func anthropicTool(t ToolDef) *anthropic.ToolParam {
 	return tp
 }
 
-func toAnthropicMessages(msgs []Message) []anthropic.MessageParam {
+// toAnthropicMessages maps the conversation onto the Messages API. Images
+// go only to a model that accepts them (images); otherwise they are
+// dropped here, whatever the caller sent.
+func toAnthropicMessages(msgs []Message, images bool) []anthropic.MessageParam {
 	out := make([]anthropic.MessageParam, 0, len(msgs))
 	for _, m := range msgs {
 		var results, rest []anthropic.ContentBlockParamUnion
@@ -109,6 +113,11 @@ func toAnthropicMessages(msgs []Message) []anthropic.MessageParam {
 			case BlockText:
 				if b.Text != "" { // the API rejects empty text blocks
 					rest = append(rest, anthropic.NewTextBlock(b.Text))
+				}
+				if images && m.Role == RoleUser {
+					for _, img := range b.Images {
+						rest = append(rest, anthropic.ContentBlockParamUnion{OfImage: anthropicImage(img)})
+					}
 				}
 			case BlockThinking:
 				// Only signed thinking can go back; thinking from another
@@ -126,6 +135,11 @@ func toAnthropicMessages(msgs []Message) []anthropic.MessageParam {
 				tr := anthropic.ToolResultBlockParam{ToolUseID: b.ToolUseID}
 				if b.Text != "" {
 					tr.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: b.Text}}}
+				}
+				if images {
+					for _, img := range b.Images {
+						tr.Content = append(tr.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: anthropicImage(img)})
+					}
 				}
 				if b.IsError {
 					tr.IsError = anthropic.Bool(true)
@@ -145,6 +159,13 @@ func toAnthropicMessages(msgs []Message) []anthropic.MessageParam {
 		}
 	}
 	return out
+}
+
+// anthropicImage is an image inline (base64) in a request.
+func anthropicImage(img Image) *anthropic.ImageBlockParam {
+	return &anthropic.ImageBlockParam{Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+		Data: base64.StdEncoding.EncodeToString(img.Data), MediaType: anthropic.Base64ImageSourceMediaType(img.MediaType),
+	}}}
 }
 
 // inputObject is a tool input as the wire wants it: a JSON object.

@@ -56,6 +56,9 @@ type Config struct {
 	// ThinkingBudget is the Anthropic thinking budget in tokens (0 =
 	// DefaultThinkingBudget; at least 1024).
 	ThinkingBudget int
+	// SupportsImages is the user's explicit choice (nil = ImagesByDefault
+	// for the API and model).
+	SupportsImages *bool
 }
 
 // String describes the config without its key.
@@ -233,7 +236,17 @@ type base struct {
 }
 
 func (b base) Info() ModelInfo {
-	return ModelInfo{API: b.cfg.API, Model: b.cfg.Model, ContextWindow: b.cfg.ContextWindow, MaxOutputTokens: b.cfg.MaxOutputTokens}
+	return ModelInfo{API: b.cfg.API, Model: b.cfg.Model, ContextWindow: b.cfg.ContextWindow, MaxOutputTokens: b.cfg.MaxOutputTokens,
+		SupportsImages: b.cfg.imagesOn()}
+}
+
+// imagesOn is the effective image support: the explicit choice, else the
+// model family's.
+func (c Config) imagesOn() bool {
+	if c.SupportsImages != nil {
+		return *c.SupportsImages
+	}
+	return ImagesByDefault(c.API, c.Model)
 }
 
 func (b base) maxTokens(req Request) int {

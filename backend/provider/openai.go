@@ -42,7 +42,7 @@ func newOpenAI(b base) *openaiProvider {
 func (p *openaiProvider) params(req Request) openai.ChatCompletionNewParams {
 	params := openai.ChatCompletionNewParams{
 		Model:         shared.ChatModel(p.cfg.Model),
-		Messages:      toOpenAIMessages(req.System, req.Messages),
+		Messages:      toOpenAIMessages(req.System, req.Messages, p.cfg.imagesOn()),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	if n := p.maxTokens(req); n > 0 {
@@ -79,7 +79,11 @@ func openaiFunction(t ToolDef) shared.FunctionDefinitionParam {
 // no is_error flag.
 const toolErrorPrefix = "[tool error] "
 
-func toOpenAIMessages(system string, msgs []Message) []openai.ChatCompletionMessageParamUnion {
+// toOpenAIMessages maps the conversation onto Chat Completions. A tool
+// message carries text only, so a result's images (for a model that
+// accepts them: images) follow the run of tool messages in one user
+// message, each result's introduced by a line naming its call.
+func toOpenAIMessages(system string, msgs []Message, images bool) []openai.ChatCompletionMessageParamUnion {
 	var out []openai.ChatCompletionMessageParamUnion
 	if system != "" {
 		out = append(out, openai.SystemMessage(system))
@@ -118,6 +122,8 @@ func toOpenAIMessages(system string, msgs []Message) []openai.ChatCompletionMess
 		}
 		// User: tool results become "tool" messages, which must directly
 		// follow the assistant message that made the calls.
+		var shown, parts []openai.ChatCompletionContentPartUnionParam
+		withImages := false
 		for _, b := range m.Content {
 			switch b.Type {
 			case BlockToolResult:
@@ -125,16 +131,43 @@ func toOpenAIMessages(system string, msgs []Message) []openai.ChatCompletionMess
 				if b.IsError {
 					content = toolErrorPrefix + content
 				}
+				if n := len(b.Images); images && n > 0 {
+					if content != "" {
+						content += "\n"
+					}
+					content += fmt.Sprintf("[%d image(s) from this result follow in the next user message]", n)
+					shown = append(shown, openai.TextContentPart("Images from tool call "+b.ToolUseID+":"))
+					shown = append(shown, imageParts(b.Images)...)
+				}
 				out = append(out, openai.ToolMessage(content, b.ToolUseID))
 			case BlockText:
 				if b.Text != "" {
 					texts = append(texts, b.Text)
+					parts = append(parts, openai.TextContentPart(b.Text))
+				}
+				if images && len(b.Images) > 0 {
+					withImages = true
+					parts = append(parts, imageParts(b.Images)...)
 				}
 			}
 		}
-		if len(texts) > 0 {
+		if len(shown) > 0 {
+			out = append(out, openai.UserMessage(shown))
+		}
+		switch {
+		case withImages:
+			out = append(out, openai.UserMessage(parts))
+		case len(texts) > 0:
 			out = append(out, openai.UserMessage(strings.Join(texts, "\n\n")))
 		}
+	}
+	return out
+}
+
+func imageParts(imgs []Image) []openai.ChatCompletionContentPartUnionParam {
+	out := make([]openai.ChatCompletionContentPartUnionParam, 0, len(imgs))
+	for _, img := range imgs {
+		out = append(out, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: dataURL(img)}))
 	}
 	return out
 }

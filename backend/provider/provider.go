@@ -42,6 +42,29 @@ type Block struct {
 	Input     json.RawMessage `json:"input,omitempty" ts_type:"unknown"`
 	// ToolResult: IsError marks a failed call; ToolUseID names the call.
 	IsError bool `json:"isError,omitempty"`
+	// Images travel with a tool result (later a user's text) to a model
+	// that accepts images; a provider whose model does not drops them. The
+	// bytes are loaded for one request and never persisted.
+	Images []Image `json:"-"`
+	// ImageRefs are the stored images a tool result carries, which the
+	// agent turns into Images or a note for each request (the model may
+	// change between requests); providers ignore them.
+	ImageRefs []ImageRef `json:"-"`
+}
+
+// Image is an image's bytes as a request sends them.
+type Image struct {
+	MediaType string // image/png | image/jpeg | image/gif | image/webp
+	Data      []byte
+}
+
+// ImageRef names an image in the attachments store (as tools.ImageRef).
+type ImageRef struct {
+	SHA256    string
+	MediaType string
+	Width     int
+	Height    int
+	Bytes     int
 }
 
 // Message is one conversation turn.
@@ -135,4 +158,7 @@ type ModelInfo struct {
 	Model           string `json:"model"`
 	ContextWindow   int    `json:"contextWindow"`
 	MaxOutputTokens int    `json:"maxOutputTokens"`
+	// SupportsImages is whether requests may carry images: the config's
+	// explicit choice, else what ImagesByDefault knows of the model.
+	SupportsImages bool `json:"supportsImages"`
 }

@@ -49,7 +49,7 @@ type Profile struct {
 // Config is the profile's provider config without its key.
 func (p Profile) Config() provider.Config {
 	return provider.Config{API: p.API, BaseURL: p.BaseURL, Model: p.Model, ContextWindow: p.ContextWindow,
-		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking}
+		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking, SupportsImages: p.SupportsImages}
 }
 
 const (
@@ -85,18 +85,24 @@ func notFound(id string) error {
 	return errs.New(errs.NotFound, "no saved provider has the id %q; it may have been removed: reopen Settings → Models", id).With("field", "id")
 }
 
-const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, is_default, created_at, updated_at"
+const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, is_default, created_at, updated_at"
 
 type scanner interface{ Scan(...any) error }
 
 func scanProfile(r scanner) (Profile, error) {
 	var p Profile
 	var temp sql.NullFloat64
-	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &p.IsDefault, &p.CreatedAt, &p.UpdatedAt)
+	var images sql.NullBool
+	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &images, &p.IsDefault, &p.CreatedAt, &p.UpdatedAt)
 	if temp.Valid {
 		v := temp.Float64
 		p.Temperature = &v
 	}
+	if images.Valid {
+		v := images.Bool
+		p.SupportsImages = &v
+	}
+	p.ImagesByDefault = provider.ImagesByDefault(p.API, p.Model)
 	return p, err
 }
 
@@ -297,17 +303,20 @@ func (s *Service) write(ctx context.Context, in Profile, adding bool, old Profil
 		}
 	}
 	now := s.now().UnixMilli()
-	var temp any
+	var temp, images any
 	if in.Temperature != nil {
 		temp = *in.Temperature
 	}
+	if in.SupportsImages != nil {
+		images = *in.SupportsImages
+	}
 	if adding {
-		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, isDefault, now, now)
+		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, isDefault, now, now)
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE providers SET name = ?, api = ?, base_url = ?, model = ?, context_window = ?,
-			max_output_tokens = ?, temperature = ?, thinking = ?, is_default = ?, updated_at = ? WHERE id = ?`,
-			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, isDefault, now, in.ID)
+			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, is_default = ?, updated_at = ? WHERE id = ?`,
+			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, isDefault, now, in.ID)
 	}
 	if err != nil {
 		return storageErr(err, "save the provider")

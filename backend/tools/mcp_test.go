@@ -67,8 +67,17 @@ func TestMCPResultConversion(t *testing.T) {
 	if !got.OK || !structured.OK || failed.OK || failed.Code != errs.ToolFailed || failed.Details["server"] != "weather" {
 		t.Fatalf("results: %+v / %+v / %+v", got, structured, failed)
 	}
+	// The image leaves the text and travels as bytes for the host to store.
+	if len(got.RawImages) != 1 || got.RawImages[0].MediaType != "image/png" || len(got.RawImages[0].Data) != 1234 || len(got.Images) != 0 {
+		t.Errorf("raw images = %+v, images = %+v", got.RawImages, got.Images)
+	}
+	onlyImages := tools.MCPResult(weatherInfo, &sdk.CallToolResult{Content: []sdk.Content{
+		&sdk.ImageContent{MIMEType: "image/png", Data: []byte("a")}, &sdk.ImageContent{MIMEType: "image/jpeg", Data: []byte("b")}}}, c)
+	if !onlyImages.OK || len(onlyImages.RawImages) != 2 || string(onlyImages.RawImages[1].Data) != "b" {
+		t.Errorf("only images = %+v", onlyImages)
+	}
 	out := "content:\n" + got.Content + "\n\nstructured only:\n" + structured.Content + "\n\nisError:\n" + string(failed.Code) + ": " + failed.Message +
-		"\n\nempty:\n" + empty.Content + "\n"
+		"\n\nempty:\n" + empty.Content + "\n\nonly images:\n" + onlyImages.Content + "\n"
 	golden.Assert(t, filepath.Join("testdata", "mcp_result.golden"), out)
 }
 

@@ -17,8 +17,9 @@ import (
 
 // MCPResult turns a server's answer into what the model reads: text blocks
 // joined, the structured content as JSON when there is no text, embedded
-// resources as text with their URI, links and media as one line each (the
-// provider pipeline carries text only, so an image is a note). isError is
+// resources as text with their URI, links and audio as one line each.
+// Images travel as RawImages, which the host prepares, stores and turns
+// into references (the model sees them only if it accepts images). isError is
 // TOOL_FAILED with the server's text. Text over the result limit is cut at
 // a whole line and the rest saved to a spill file under the session's
 // scratch (decisions.md), whose path the marker names.
@@ -26,7 +27,7 @@ func MCPResult(info MCPToolInfo, res *sdk.CallToolResult, c *Call) Result {
 	if res == nil {
 		return Failure(errs.New(errs.MCPProtocolError, "the MCP server %q answered the call of %q with no result; check its log in Settings → MCP servers", info.Server, info.Tool).With("server", info.Server))
 	}
-	text := mcpText(res)
+	text, images := mcpText(res)
 	if res.IsError {
 		msg := strings.TrimSpace(text)
 		if msg == "" {
@@ -34,16 +35,21 @@ func MCPResult(info MCPToolInfo, res *sdk.CallToolResult, c *Call) Result {
 		}
 		return Failure(errs.New(errs.ToolFailed, "%s", truncate.BytesEllipsis(msg, mcpErrorMax)).With("server", info.Server).With("tool", info.Tool))
 	}
-	out := Result{OK: true, Content: text, Fields: map[string]any{"server": info.Server, "mcpTool": info.Tool}}
-	if out.Content == "" {
+	out := Result{OK: true, Content: text, RawImages: images, Fields: map[string]any{"server": info.Server, "mcpTool": info.Tool}}
+	switch {
+	case out.Content == "" && len(images) > 0:
+		out.Content = "(the tool returned only images)"
+	case out.Content == "":
 		out.Content = "(the tool returned no content)"
 	}
 	return boundMCP(out, info, c)
 }
 
-// mcpText renders the content blocks in order, one after another.
-func mcpText(res *sdk.CallToolResult) string {
+// mcpText renders the content blocks in order, one after another, and
+// collects the images (the SDK has decoded their base64 already).
+func mcpText(res *sdk.CallToolResult) (string, []RawImage) {
 	var parts []string
+	var images []RawImage
 	hasText := false
 	for _, block := range res.Content {
 		switch b := block.(type) {
@@ -51,7 +57,7 @@ func mcpText(res *sdk.CallToolResult) string {
 			parts = append(parts, b.Text)
 			hasText = true
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image: %s, %d bytes — this model does not accept images]", mimeOr(b.MIMEType), len(b.Data)))
+			images = append(images, RawImage{MediaType: b.MIMEType, Data: b.Data})
 		case *sdk.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes — this model does not accept audio]", mimeOr(b.MIMEType), len(b.Data)))
 		case *sdk.ResourceLink:
@@ -68,7 +74,7 @@ func mcpText(res *sdk.CallToolResult) string {
 			parts = append(parts, string(data))
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "\n"), images
 }
 
 func mimeOr(m string) string {

@@ -84,6 +84,7 @@ func (l Layout) Visualizations() string { return filepath.Join(l.Root, "visualiz
 func (l Layout) Reviews() string        { return filepath.Join(l.Root, "reviews") }
 func (l Layout) Worktrees() string      { return filepath.Join(l.Root, "worktrees") }
 func (l Layout) Logs() string           { return filepath.Join(l.Root, "logs") }
+func (l Layout) Attachments() string    { return filepath.Join(l.Root, "attachments") }
 
 // Ensure creates the data directory and its fixed folders, private to the
 // user. Per-session folders are created lazily by their owners.

@@ -1143,6 +1143,40 @@ export namespace provider {
 	        this.isError = source["isError"];
 	    }
 	}
+	export class Image {
+	    MediaType: string;
+	    Data: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Image(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.MediaType = source["MediaType"];
+	        this.Data = source["Data"];
+	    }
+	}
+	export class ImageRef {
+	    SHA256: string;
+	    MediaType: string;
+	    Width: number;
+	    Height: number;
+	    Bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.SHA256 = source["SHA256"];
+	        this.MediaType = source["MediaType"];
+	        this.Width = source["Width"];
+	        this.Height = source["Height"];
+	        this.Bytes = source["Bytes"];
+	    }
+	}
 	export class Usage {
 	    inputTokens: number;
 	    outputTokens: number;
