@@ -5,13 +5,16 @@
 // card names the server and the tool ("MCP server tool requires approval"), Allow once runs
 // it on the real server, the transcript's row names the server and the tool with the echoed
 // result, and the model gets that result. A second prompt picks one long-running tool: its
-// row shows the server's progress notifications live, then the result.
+// row shows the server's progress notifications live, then the result. A third picks the
+// image tool: the row shows the stored picture (served from the attachments route, opened
+// larger in a dialog) and the model, which is not known to see images, is told so in words.
 import { expect, test } from '../fixtures/test';
 import { everythingStdio } from '../fixtures/mcpServers';
 
 const MESSAGE = 'hello from the e2e flow';
 const ECHOED = `Echo: ${MESSAGE}`;
 const LONG_TOOL = 'mcp_everything_trigger-long-running-operation';
+const IMAGE_TOOL = 'mcp_everything_get-tiny-image';
 
 test('add a stdio server, test it, let the agent call its tools, see a long call’s progress', async ({ ui, workspace, provider, shot }) => {
   const server = everythingStdio();
@@ -112,4 +115,32 @@ test('add a stdio server, test it, let the agent call its tools, see a long call
   await expect(long.getByRole('status')).toHaveCount(0);
   expect((await provider.waitForRequest(3)).toolResult('call_long')).toContain('Long running operation completed. Duration: 4 seconds, Steps: 4.');
   await shot('long call done');
+
+  // An image result: the row shows it from the content-addressed store; the model gets a note.
+  await ui.chooseMCPServer('everything', async (picker) => {
+    await picker.getByRole('list', { name: 'Tools of everything' }).getByRole('checkbox', { name: /^get-tiny-image\b/ }).check();
+  });
+  provider.enqueue({ toolCalls: [{ id: 'call_image', name: IMAGE_TOOL, args: {} }] }, { text: 'I was told about the image.' });
+  await ui.send('Show me the tiny image');
+  expect((await provider.waitForRequest(4)).toolNames).toContain(IMAGE_TOOL);
+  await ui.answer('get-tiny-image (Get Tiny Image Tool) from everything', 'Allow once');
+  await expect(ui.assistantText().last()).toHaveText('I was told about the image.');
+  await ui.waitIdle();
+  const pictured = ui.tools(IMAGE_TOOL);
+  const thumb = pictured.getByRole('button', { name: /^Open Image from get-tiny-image \(\d+×\d+\)$/ });
+  await expect(thumb).toBeVisible();
+  const img = thumb.locator('img');
+  await expect(img).toHaveAttribute('src', /^\/_attachments\/[0-9a-f]{64}$/);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+  await shot('image result on the row');
+  await thumb.click();
+  const viewer = ui.page.getByRole('dialog', { name: /^Image from get-tiny-image/ });
+  await expect(viewer.locator('img.tool-image-full')).toBeVisible();
+  await ui.page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await expect(thumb).toBeFocused();
+  const told = (await provider.waitForRequest(5)).toolResult('call_image');
+  expect(told).toContain('The image above is the MCP logo.');
+  expect(told).toMatch(/\[image image\/png \d+×\d+ — the current model cannot see images/);
+  expect(told).not.toContain('iVBORw0KGgo');
 });
