@@ -119,6 +119,9 @@ const (
 	MCPConnectTimeout    Code = "MCP_CONNECT_TIMEOUT"    // the server did not finish the MCP handshake within its connect timeout
 	MCPAuthRequired      Code = "MCP_AUTH_REQUIRED"      // the server wants the user to sign in (401, failed token refresh)
 	MCPProtocolError     Code = "MCP_PROTOCOL_ERROR"     // the server broke the protocol (malformed message, bad schema)
+
+	// Subagent definitions (backend/subagent).
+	SubagentInvalid Code = "SUBAGENT_INVALID" // a definition to save does not parse or would be saved with warnings
 )
 
 // Codes lists every registered code in declaration order.
@@ -149,5 +152,6 @@ func Codes() []Code {
 		WorktreeConflict, WorktreeProjectDirty, WorktreeMergeBlocked, WorktreePortsExhausted,
 		GitNotFound, GitFailed, GitTimeout,
 		MCPServerUnavailable, MCPConnectTimeout, MCPAuthRequired, MCPProtocolError,
+		SubagentInvalid,
 	}
 }
