@@ -1,5 +1,7 @@
 package subagent
 
+import "github.com/pi-desktop/pi-desktop/backend/api"
+
 // Source says where a definition comes from.
 type Source string
 
@@ -14,11 +16,12 @@ const (
 // never the contract modes' deny or the external-path gate.
 type Permission string
 
+// The values are the session permission modes', so an override is one.
 const (
-	PermissionInherit     Permission = "inherit"
-	PermissionAsk         Permission = "ask"
-	PermissionAcceptEdits Permission = "accept-edits"
-	PermissionAuto        Permission = "auto"
+	PermissionInherit     Permission = api.PermissionInherit
+	PermissionAsk         Permission = api.PermissionAsk
+	PermissionAcceptEdits Permission = api.PermissionAcceptEdits
+	PermissionAuto        Permission = api.PermissionAuto
 )
 
 // Limits of a definition.
@@ -56,5 +59,12 @@ type Definition struct {
 	Overrides string
 }
 
-// HasWarnings reports whether anything of the file was dropped or changed.
-func (d Definition) HasWarnings() bool { return len(d.Warnings) > 0 }
+// PermissionOverride is what a delegate's calls carry as their permission
+// scope (hostcore.ToolRequest.PermissionOverride): "" for inherit, so the
+// session's effective mode applies.
+func (d Definition) PermissionOverride() string {
+	if d.Permission == PermissionInherit {
+		return ""
+	}
+	return string(d.Permission)
+}

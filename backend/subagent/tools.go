@@ -59,7 +59,9 @@ type ToolSpec struct {
 // its parent's live catalog (the tool names the parent session can call,
 // deferred MCP and plugin tools included). Without Inherit the parent's
 // catalog is irrelevant: a delegate never gains a tool because its parent
-// has it. The delegation tools are never in the result.
+// has it. The delegation tools are never in the result. A working tool the
+// host does not register (yet) is still listed: the runtime offers only
+// the names its registry has.
 func (s ToolSpec) Resolve(parentCatalog []string) []string {
 	var out []string
 	add := func(name string) {

@@ -85,3 +85,13 @@ func TestResolveModel(t *testing.T) {
 		t.Errorf("sonnet resolved to %q through an OpenAI-compatible profile", got)
 	}
 }
+
+func TestPermissionOverride(t *testing.T) {
+	for p, want := range map[subagent.Permission]string{
+		subagent.PermissionInherit: "", subagent.PermissionAsk: "ask", subagent.PermissionAcceptEdits: "accept-edits", subagent.PermissionAuto: "auto",
+	} {
+		if got := (subagent.Definition{Permission: p}).PermissionOverride(); got != want {
+			t.Errorf("%s: override %q, want %q", p, got, want)
+		}
+	}
+}
