@@ -135,8 +135,8 @@ export function SubagentForm({ subagent, workingTools, onSaved, onCancel }: Suba
         <textarea id={ids('description')} className="input subagent-wide" rows={2} value={draft.description} onChange={(e) => edit({ description: e.target.value })} {...described('description', ids('description-help'))} />
         <FieldError id={ids('description-err')} error={fieldErrors.description} />
       </div>
-      <fieldset className="field subagent-tools">
-        <legend className="field-label">Tools</legend>
+      <div className="field" role="group" aria-labelledby={ids('tools-label')}>
+        <div id={ids('tools-label')} className="field-label">Tools</div>
         <p className="field-help">With none checked it can Read, Glob and Grep only. It never gets a tool because the session has it, unless it takes the session’s tools.</p>
         <label className="checkbox-label">
           <input type="checkbox" checked={draft.inherit} onChange={(e) => edit({ inherit: e.target.checked })} />
@@ -156,7 +156,7 @@ export function SubagentForm({ subagent, workingTools, onSaved, onCancel }: Suba
             ))}
           </div>
         )}
-      </fieldset>
+      </div>
       <div className="field">
         <label className="field-label" htmlFor={ids('model')}>Model</label>
         <select id={ids('model')} className="select" value={draft.model} onChange={(e) => edit({ model: e.target.value })}>

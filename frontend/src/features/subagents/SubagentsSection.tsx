@@ -158,7 +158,7 @@ function SubagentItem({ subagent: s, onEdit, onDelete, children }: SubagentItemP
         )}
         <div className="provider-meta">
           {s.source === 'builtin' ? 'Shipped with the app' : <code className="selectable">{s.path}</code>}
-          {s.source === 'project' && ' · edit it in its file'}
+          {s.source !== 'builtin' && !s.editable && ' · edit it in its file'}
         </div>
         {s.overrides && <p className="field-help">Replaces {s.overrides.startsWith('builtin:') ? `the builtin ${s.name}` : s.overrides}.</p>}
         {s.overriddenBy && <p className="field-help">Replaced by {s.overriddenBy}.</p>}
