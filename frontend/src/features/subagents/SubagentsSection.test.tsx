@@ -61,6 +61,9 @@ async function fill(user: Awaited<ReturnType<typeof openSubagents>>['user'], fie
 
 const item = (group: ReturnType<typeof within>, name: RegExp | string) => within(group.getByRole('listitem', { name }));
 
+/** The form tests click through a dozen fields: room for a loaded machine. */
+const FORM_TIMEOUT = 15_000;
+
 describe('Settings → Subagents', () => {
   it('lists every definition the project sees: source, description, tools, permission, model, warnings; replaced and unusable ones marked', async () => {
     const { group } = await openSubagents();
@@ -123,7 +126,7 @@ describe('Settings → Subagents', () => {
       model: 'claude', permission: 'accept-edits', maxTurns: 30, prompt: 'Run the tests.',
     });
     expect(await group.findByRole('listitem', { name: 'tester (Yours)' })).toBeInTheDocument();
-  });
+  }, FORM_TIMEOUT);
 
   it('checks the form before saving and shows what the backend refuses, where it belongs', async () => {
     const { group, user } = await openSubagents();
@@ -156,7 +159,7 @@ describe('Settings → Subagents', () => {
     const alert = await form.findByText(/model "gpt-9" is not a saved provider/);
     expect(alert.closest('[role="alert"]')).toHaveTextContent('SUBAGENT_INVALID');
     expect(group.getByRole('form', { name: 'Add a subagent' })).toBeInTheDocument();
-  });
+  }, FORM_TIMEOUT);
 
   it('edits one of yours from its saved values, keeping a model written by hand, and saves it in place', async () => {
     seed({ subagents: [subagentRow('helper', { model: 'sonnet', modelProfileId: 'claude', modelProfileName: 'Claude', toolsWritten: ['Read', 'Grep'], tools: ['Read', 'Grep'], prompt: 'Help.' })] });
@@ -176,7 +179,7 @@ describe('Settings → Subagents', () => {
     expect(bridge.saveSubagent).toHaveBeenCalledWith(expect.objectContaining({ replaces: 'helper', name: 'aide', tools: ['*'], model: 'sonnet', maxTurns: 0, prompt: 'Help.' }));
     expect(await group.findByRole('listitem', { name: 'aide (Yours)' })).toBeInTheDocument();
     expect(group.queryByRole('listitem', { name: 'helper (Yours)' })).not.toBeInTheDocument();
-  });
+  }, FORM_TIMEOUT);
 
   it('deletes one of yours after confirming, and shows why when it cannot', async () => {
     const { group, user } = await openSubagents();
