@@ -11,6 +11,7 @@ import { Button } from '../../ui/Button';
 import { DEFAULT_MAX_TURNS, MAX_MAX_TURNS, PERMISSIONS } from './labels';
 
 type Field = 'name' | 'description' | 'maxTurns' | 'prompt';
+const FIELD_ORDER: readonly Field[] = ['name', 'description', 'maxTurns', 'prompt'];
 
 interface Draft {
   name: string;
@@ -79,7 +80,11 @@ export function SubagentForm({ subagent, workingTools, onSaved, onCancel }: Suba
     if (turns !== '' && !(maxTurns >= 1 && maxTurns <= MAX_MAX_TURNS)) errs.maxTurns = `Enter a whole number from 1 to ${MAX_MAX_TURNS}, or leave it empty for ${DEFAULT_MAX_TURNS}.`;
     if (draft.prompt.trim() === '') errs.prompt = 'Write the instructions the subagent works by.';
     setFieldErrors(errs);
-    if (Object.keys(errs).length > 0) return null;
+    const first = FIELD_ORDER.find((f) => errs[f]);
+    if (first) {
+      focusField(first);
+      return null;
+    }
     const named = draft.all ? ['*'] : workingTools.filter((t) => draft.tools.includes(t));
     return {
       replaces: subagent?.name ?? '',
@@ -103,12 +108,17 @@ export function SubagentForm({ subagent, workingTools, onSaved, onCancel }: Suba
       onSaved(await bridge.saveSubagent(next));
     } catch (err) {
       const be = toBridgeError(err);
-      if (be.field === 'name') setFieldErrors({ name: be.message });
-      else setError(be);
+      if (be.field === 'name') {
+        setFieldErrors({ name: be.message });
+        focusField('name');
+      } else setError(be);
     } finally {
       setSaving(false);
     }
   };
+
+  // The Save button is at the form's foot: an error further up is brought into view.
+  const focusField = (f: Field) => document.getElementById(ids(f))?.focus();
 
   const toggleTool = (tool: string, on: boolean) => edit({ tools: on ? [...draft.tools, tool] : draft.tools.filter((t) => t !== tool) });
   const profiles = providers.data?.providers ?? [];

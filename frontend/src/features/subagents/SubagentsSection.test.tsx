@@ -140,6 +140,7 @@ describe('Settings → Subagents', () => {
     expect(form.getByText('Enter a whole number from 1 to 80, or leave it empty for 24.')).toBeInTheDocument();
     expect(form.getByText('Write the instructions the subagent works by.')).toBeInTheDocument();
     expect(form.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(form.getByLabelText('Name')).toHaveFocus();
     expect(bridge.saveSubagent).not.toHaveBeenCalled();
 
     await fill(user, form.getByLabelText('Name'), 'reviewer');
@@ -150,6 +151,7 @@ describe('Settings → Subagents', () => {
     // The name is taken: the backend's CONFLICT names the field.
     expect(await form.findByText(/a subagent named "reviewer" already exists/)).toBeInTheDocument();
     expect(form.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(form.getByLabelText('Name')).toHaveFocus();
 
     bridge.saveSubagent.mockRejectedValueOnce(
       new BridgeError('SUBAGENT_INVALID', 'model "gpt-9" is not a saved provider (by id, name or model, or sonnet/opus/haiku for an Anthropic one): it uses the session\'s model'),
