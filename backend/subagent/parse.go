@@ -31,6 +31,8 @@ func (f File) stem() string {
 	return strings.TrimSuffix(base, path.Ext(base))
 }
 
+var bareStar = regexp.MustCompile(`(?m)^tools:[ \t]*\*[ \t]*\r?$`)
+
 var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // ValidName reports whether name can name a subagent: lowercase letters,
@@ -45,6 +47,11 @@ var knownKeys = []string{"name", "description", "tools", "disallowedTools", "mod
 // instead becomes one of the definition's warnings.
 func Parse(data []byte, f File, profiles []ProfileRef) (Definition, error) {
 	doc, err := frontmatter.Parse(data)
+	if errors.Is(err, frontmatter.ErrSyntax) && bareStar.Match(data) {
+		// In YAML a bare * starts an alias, so the easy mistake reads as
+		// nonsense to the library.
+		return Definition{}, fmt.Errorf("%w; write tools: \"*\" with the quotes", err)
+	}
 	if err != nil {
 		return Definition{}, err
 	}

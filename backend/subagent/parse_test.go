@@ -169,3 +169,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A bare * is a YAML alias: the error says to quote it.
+func TestParseBareStarHint(t *testing.T) {
+	_, err := subagent.Parse([]byte("---\nname: x\ndescription: d\ntools: *\n---\nP\n"), subagent.File{Source: subagent.SourceUser, Path: "/d/x.md"}, nil)
+	if !errors.Is(err, frontmatter.ErrSyntax) || !strings.Contains(err.Error(), `write tools: "*" with the quotes`) {
+		t.Fatalf("err = %v", err)
+	}
+}
