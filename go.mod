@@ -13,6 +13,7 @@ require (
 	github.com/tdewolff/parse/v2 v2.8.20
 	github.com/wailsapp/wails/v2 v2.9.2
 	github.com/zalando/go-keyring v0.2.8
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/oauth2 v0.35.0
 	modernc.org/sqlite v1.62.0
 )

@@ -37,6 +37,7 @@ func Bind(h Handle, openSession string) []any {
 		&Settings{h: h},
 		&Providers{h: h},
 		&MCP{h: h},
+		&Subagents{h: h},
 	}
 }
 

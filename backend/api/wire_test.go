@@ -155,6 +155,8 @@ func shapes() map[string]any {
 		"MCPTool":            api.MCPTool{},
 		"MCPHeader":          api.MCPHeader{},
 		"MCPTestResult":      api.MCPTestResult{},
+		"Subagent":           api.Subagent{},
+		"SubagentList":       api.SubagentList{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
@@ -201,6 +203,10 @@ func enums() map[string]string {
 		"MCPServer.state":                "ready",
 		"MCPServer.scope":                "project",
 		"MCPServer.transport":            "http",
+		"Subagent.source":                "user",
+		"Subagent.state":                 "overridden",
+		"SubagentList.source":            "user",
+		"SubagentList.state":             "overridden",
 	}
 }
 

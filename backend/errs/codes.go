@@ -124,6 +124,9 @@ const (
 	ImageUnsupported   Code = "IMAGE_UNSUPPORTED"    // not a PNG, JPEG, GIF or WebP (sniffed, whatever it claimed)
 	ImageTooLarge      Code = "IMAGE_TOO_LARGE"      // absurd dimensions, or cannot be brought under the size limit
 	AttachmentNotFound Code = "ATTACHMENT_NOT_FOUND" // no stored attachment has that sha256
+
+	// Subagent definitions (backend/subagent).
+	SubagentInvalid Code = "SUBAGENT_INVALID" // a definition to save does not parse or would be saved with warnings
 )
 
 // Codes lists every registered code in declaration order.
@@ -155,5 +158,6 @@ func Codes() []Code {
 		GitNotFound, GitFailed, GitTimeout,
 		MCPServerUnavailable, MCPConnectTimeout, MCPAuthRequired, MCPProtocolError,
 		ImageUnsupported, ImageTooLarge, AttachmentNotFound,
+		SubagentInvalid,
 	}
 }

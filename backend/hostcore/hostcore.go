@@ -92,6 +92,9 @@ type Config struct {
 	// OpenBrowser opens a URL in the system browser (an MCP server's
 	// sign-in); nil where there is none (the CLI).
 	OpenBrowser func(url string) error
+	// Home is the user's home folder, where ~/.agents/subagents is read
+	// ("" = the process's).
+	Home string
 }
 
 // Core is the running backend.

@@ -34,6 +34,9 @@ const App = vi.hoisted(() => ({
   ListServers: vi.fn(),
   SaveServer: vi.fn(),
   TestServer: vi.fn(),
+  ListSubagents: vi.fn(),
+  SaveSubagent: vi.fn(),
+  DeleteSubagent: vi.fn(),
 }));
 vi.mock('../../wailsjs/go/desktop/Shell', () => App);
 vi.mock('../../wailsjs/go/desktop/Projects', () => App);
@@ -45,6 +48,7 @@ vi.mock('../../wailsjs/go/desktop/Files', () => App);
 vi.mock('../../wailsjs/go/desktop/Settings', () => App);
 vi.mock('../../wailsjs/go/desktop/Providers', () => App);
 vi.mock('../../wailsjs/go/desktop/MCP', () => App);
+vi.mock('../../wailsjs/go/desktop/Subagents', () => App);
 vi.mock('../../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }));
 
 beforeEach(() => {
@@ -73,6 +77,33 @@ describe('bridge calls', () => {
     const err = await bridge.testMCPServer(input).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BridgeError);
     expect(err).toMatchObject({ code: 'MCP_SERVER_UNAVAILABLE' });
+  });
+
+  it('subagent calls pass the project and the form, parse what Go sends and reject SUBAGENT_INVALID as a BridgeError', async () => {
+    vi.mocked(App.ListSubagents).mockResolvedValueOnce({
+      subagents: [{ name: 'x', source: 'nowhere', state: 'bogus', tools: null, warnings: null }, null],
+      userDir: '/d/subagents', limit: 16, workingTools: null,
+    });
+    const list = await bridge.listSubagents('p1');
+    expect(App.ListSubagents).toHaveBeenCalledWith('p1');
+    // An unknown state reads as unusable, never as in effect.
+    expect(list.subagents[0]).toMatchObject({ name: 'x', source: 'project', state: 'error', tools: [], warnings: [], inherit: false });
+    expect(list).toMatchObject({ userDir: '/d/subagents', projectRoot: '', limit: 16, workingTools: [] });
+
+    const input = {
+      replaces: 'old', name: 'new', description: 'd', tools: ['inherit', 'Bash'], model: 'p1', permission: 'auto' as const, maxTurns: 0, prompt: 'p',
+    };
+    vi.mocked(App.SaveSubagent).mockResolvedValueOnce({ name: 'new', source: 'user', state: 'effective', editable: true });
+    await expect(bridge.saveSubagent(input)).resolves.toMatchObject({ name: 'new', source: 'user', state: 'effective', editable: true });
+    expect(App.SaveSubagent).toHaveBeenCalledWith(input);
+    vi.mocked(App.SaveSubagent).mockRejectedValueOnce({ code: 'SUBAGENT_INVALID', message: 'no prompt', details: { field: 'prompt' } });
+    const err = await bridge.saveSubagent(input).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BridgeError);
+    expect(err).toMatchObject({ code: 'SUBAGENT_INVALID', message: 'no prompt' });
+
+    vi.mocked(App.DeleteSubagent).mockResolvedValueOnce(undefined);
+    await bridge.deleteSubagent('new');
+    expect(App.DeleteSubagent).toHaveBeenCalledWith('new');
   });
 
   it('rejects with a BridgeError carrying the Go payload', async () => {

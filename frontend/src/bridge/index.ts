@@ -10,8 +10,10 @@ import * as FilesApi from '../../wailsjs/go/desktop/Files';
 import * as SettingsApi from '../../wailsjs/go/desktop/Settings';
 import * as ProvidersApi from '../../wailsjs/go/desktop/Providers';
 import * as MCPApi from '../../wailsjs/go/desktop/MCP';
+import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
 import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
+import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
 import { toBridgeError } from './errors';
 import { EventsOn } from './events';
 import * as norm from './normalize';
@@ -68,6 +70,7 @@ import {
 
 export type * from './types';
 export type * from './activity';
+export type * from './subagents';
 
 async function call<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -510,4 +513,35 @@ export function mcpServerLog(projectId: string, serverId: string): Promise<strin
 /** mcp:changed: a server was added, edited, removed, trusted, or changed state or tools. */
 export function onMCPServersChanged(cb: (e: MCPServersChanged) => void): Unsubscribe {
   return EventsOn(EVENT_MCP_CHANGED, (payload?: unknown) => cb(norm.mcpServersChanged(payload)));
+}
+
+// --- subagent definitions ----------------------------------------------------------
+
+/**
+ * Every definition projectId's sessions see ("" = the builtin and user ones): in effect,
+ * overridden, over the limit, and files that cannot be used with the reason.
+ */
+export function listSubagents(projectId: string): Promise<SubagentList> {
+  return call(async () => subagentList(await SubagentsApi.ListSubagents(projectId)));
+}
+
+/**
+ * Validates and saves one of the app's own definitions. Rejects SUBAGENT_INVALID with
+ * the reason (details.field "name" when the name is at fault), CONFLICT when the name is
+ * taken.
+ */
+export function saveSubagent(input: SubagentInput): Promise<Subagent> {
+  return call(async () =>
+    subagent(
+      await SubagentsApi.SaveSubagent({
+        replaces: input.replaces, name: input.name, description: input.description, tools: [...input.tools],
+        model: input.model, permission: input.permission, maxTurns: input.maxTurns, prompt: input.prompt,
+      } as Parameters<typeof SubagentsApi.SaveSubagent>[0]),
+    ),
+  );
+}
+
+/** Deletes one of the app's own definitions. */
+export function deleteSubagent(name: string): Promise<void> {
+  return call(() => SubagentsApi.DeleteSubagent(name));
 }

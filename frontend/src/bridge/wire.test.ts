@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { activityPage } from './activity';
+import { subagent, subagentList } from './subagents';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
@@ -50,6 +51,8 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   MCPTool: norm.mcpTool,
   MCPHeader: norm.mcpHeader,
   MCPTestResult: norm.mcpTestResult,
+  Subagent: subagent,
+  SubagentList: subagentList,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,

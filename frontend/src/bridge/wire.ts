@@ -308,6 +308,56 @@ export const MCPTestResult = record({ ok: bool, errorCode: str, error: str, tool
 /** mcp:changed: which project's list to reload ("" = the app's servers, part of every list). */
 export const MCPServersChanged = record({ projectId: str, serverId: str });
 
+// --- subagent definitions (backend/api/subagents.go) --------------------------------
+
+export const SUBAGENT_SOURCES = ['builtin', 'user', 'project'] as const;
+export const SUBAGENT_STATES = ['effective', 'overridden', 'over-limit', 'error'] as const;
+export const SUBAGENT_PERMISSIONS = ['inherit', 'ask', 'accept-edits', 'auto'] as const;
+
+/** One definition as Settings → Subagents lists it; an error row has only name, source, path and error. */
+export const Subagent = record({
+  name: str,
+  source: oneOf(SUBAGENT_SOURCES, 'project'),
+  /** An unknown state reads as error: nothing is shown as usable that is not. */
+  state: oneOf(SUBAGENT_STATES, 'error'),
+  /** The file, or "builtin:<name>". */
+  path: str,
+  /** One of the app's own: saved and deleted here; the others are edited in their files. */
+  editable: bool,
+  error: str,
+  description: str,
+  /** The working tools it names ("*" expanded); inherit adds the parent's live catalog. */
+  tools: strList,
+  inherit: bool,
+  excludedTools: strList,
+  /** The tools value as the file writes it (for the edit form). */
+  toolsWritten: strList,
+  /** As written: "" or "inherit" = the session's model. */
+  model: str,
+  /** The saved provider it resolved to ("" = the session's model). */
+  modelProfileId: str,
+  modelProfileName: str,
+  /** The effective scope ("" on an error row). */
+  permission: str,
+  maxTurns: num,
+  prompt: str,
+  warnings: strList,
+  overrides: str,
+  overriddenBy: str,
+});
+
+export const SubagentList = record({
+  subagents: list(Subagent),
+  /** Where the app's own definitions are saved. */
+  userDir: str,
+  /** The project whose files were read ("" = none). */
+  projectRoot: str,
+  /** How many definitions can be in effect at once. */
+  limit: num,
+  /** The tool names a definition may name one by one. */
+  workingTools: strList,
+});
+
 // --- review records (backend/review) ------------------------------------------------
 
 export const ReviewHunk = record({

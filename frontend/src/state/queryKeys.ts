@@ -17,6 +17,10 @@ export const queryKeys = {
   mcpServers: (projectId: string) => ['mcp', projectId] as const,
   /** A server's stderr log; under its list, so mcp:changed refreshes it too. */
   mcpLog: (projectId: string, serverId: string) => ['mcp', projectId, 'log', serverId] as const,
+  /** Every subagent list. */
+  subagentsAll: ['subagents'] as const,
+  /** The subagent definitions a project's sessions see ("" = no project). */
+  subagents: (projectId: string) => ['subagents', projectId] as const,
   projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
   /** Every session list, active and archived. */
   sessionLists: ['sessions'] as const,

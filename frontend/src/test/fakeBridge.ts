@@ -27,6 +27,7 @@ import {
   type SessionsChangedEvent,
   type Settings,
 } from '../bridge/types';
+import type { Subagent } from '../bridge/subagents';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -72,6 +73,24 @@ export interface Seed {
   mcpServers?: MCPServer[];
   /** ServerLog text by "<projectId>/<serverId>". */
   mcpLogs?: Record<string, string>;
+  /**
+   * Subagent rows (see subagentRow()); a project row needs projectId to be listed
+   * for that project. Builtin and user rows are in every list.
+   */
+  subagents?: FakeSubagent[];
+}
+
+/** A subagent row and, for a project's, the project it belongs to. */
+export type FakeSubagent = Subagent & { projectId?: string };
+
+/** A raw api.Subagent as Go sends it: an effective user definition unless extra says otherwise. */
+export function subagentRow(name: string, extra: Partial<FakeSubagent> = {}): FakeSubagent {
+  return {
+    name, source: 'user', state: 'effective', path: `/data/subagents/${name}.md`, editable: true, error: '',
+    description: `The ${name} subagent.`, tools: ['Read', 'Glob', 'Grep'], inherit: false, excludedTools: [], toolsWritten: [],
+    model: '', modelProfileId: '', modelProfileName: '', permission: 'inherit', maxTurns: 24, prompt: `You are ${name}.`,
+    warnings: [], overrides: '', overriddenBy: '', ...extra,
+  };
 }
 
 /** The fixed clock of every test (see test/setup.ts): midday, so relative
@@ -165,6 +184,7 @@ const names = [
   'sendPromptWith', 'listMCPServers', 'saveMCPServer', 'removeMCPServer', 'setMCPServerEnabled', 'setMCPToolEnabled',
   'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
   'testMCPServerByID', 'cancelMCPSignIn',
+  'listSubagents', 'saveSubagent', 'deleteSubagent',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -196,6 +216,7 @@ export interface FakeBackend {
   mcpServers: MCPServer[];
   /** Saved secret env/header values by "<serverId>/<name>" (the UI must never see them). */
   mcpSecrets: Record<string, string>;
+  subagents: FakeSubagent[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -273,6 +294,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       (seed.mcpServers ?? []).flatMap((x) => [...x.env, ...x.headers].filter((h) => h.secret && h.hasValue).map((h) => [`${x.id}/${h.name}`, `secret-${h.name}`])),
     ),
     mcpLogs: { ...seed.mcpLogs },
+    subagents: (seed.subagents ?? []).map((x) => structuredClone(x)),
   };
   let clock = NOW;
   let nextId = 1;
@@ -439,6 +461,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.sendPrompt.mockImplementation(async (id) => void find(id));
   b.sendPromptWith.mockImplementation(async (id) => void find(id));
   installMCP(db, emit, on);
+  installSubagents(db);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -622,6 +645,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get mcpSecrets() {
       return db.mcpSecrets;
     },
+    get subagents() {
+      return db.subagents;
+    },
     emit,
   };
 }
@@ -673,6 +699,48 @@ export function transcriptPageOf(raw: unknown, q: Bridge.TranscriptPageQuery): R
     messages: messages.filter((m) => page.has(m.turnId) || (newest && !listed.has(m.turnId))),
     more: from > 0,
   };
+}
+
+const WORKING_TOOLS = ['Read', 'Glob', 'Grep', 'BrowserPreview', 'Bash', 'Edit', 'Write'];
+
+/** The subagent calls, like hostcore's: the builtin and user rows in every list, a project's with its project. */
+function installSubagents(db: { subagents: FakeSubagent[]; projects: Project[] }) {
+  const b = bridgeModule;
+  const strip = ({ projectId: _p, ...row }: FakeSubagent): Subagent => structuredClone(row);
+  b.listSubagents.mockImplementation(async (projectId) => ({
+    subagents: db.subagents.filter((x) => x.source !== 'project' || (projectId !== '' && x.projectId === projectId)).map(strip),
+    userDir: '/data/subagents',
+    projectRoot: db.projects.find((p) => p.id === projectId)?.path ?? '',
+    limit: 16,
+    workingTools: [...WORKING_TOOLS],
+  }));
+  b.saveSubagent.mockImplementation(async (input) => {
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(input.name) || input.name.length > 64) {
+      throw new BridgeError('SUBAGENT_INVALID', `the name "${input.name}" is not valid: use lowercase letters, digits and - (at most 64)`, { field: 'name' });
+    }
+    if (input.description.trim() === '') throw new BridgeError('SUBAGENT_INVALID', 'no description: add description: saying when the agent should use this subagent');
+    if (input.prompt.trim() === '') throw new BridgeError('SUBAGENT_INVALID', "no prompt: write the delegate's instructions below the front matter");
+    const unknown = input.tools.filter((t) => t !== '*' && t !== 'inherit' && !WORKING_TOOLS.includes(t));
+    if (unknown.length > 0) throw new BridgeError('SUBAGENT_INVALID', `dropped unknown tools: ${unknown.join(', ')}`);
+    const mine = (name: string) => db.subagents.find((x) => x.editable && x.name === name);
+    if (mine(input.name) && input.replaces !== input.name) {
+      throw new BridgeError('CONFLICT', `a subagent named "${input.name}" already exists`, { field: 'name' });
+    }
+    if (input.replaces !== '' && !mine(input.replaces)) throw new BridgeError('NOT_FOUND', `no subagent named "${input.replaces}" to edit`);
+    const named = input.tools.includes('*') ? WORKING_TOOLS : WORKING_TOOLS.filter((t) => input.tools.includes(t));
+    const saved = subagentRow(input.name, {
+      description: input.description.trim(), toolsWritten: [...input.tools], inherit: input.tools.includes('inherit'),
+      tools: named.length === 0 && !input.tools.includes('inherit') ? ['Read', 'Glob', 'Grep'] : named,
+      model: input.model, permission: input.permission, maxTurns: input.maxTurns || 24, prompt: input.prompt.trim(),
+    });
+    db.subagents = [...db.subagents.filter((x) => !(x.editable && x.name === input.replaces)), saved];
+    return strip(saved);
+  });
+  b.deleteSubagent.mockImplementation(async (name) => {
+    const x = db.subagents.find((r) => r.editable && r.name === name);
+    if (!x) throw new BridgeError('NOT_FOUND', `no subagent named "${name}"`);
+    db.subagents = db.subagents.filter((r) => r !== x);
+  });
 }
 
 interface MCPDb {

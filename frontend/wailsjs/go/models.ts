@@ -757,6 +757,121 @@ export namespace api {
 	        this.envDrop = source["envDrop"];
 	    }
 	}
+	
+	export class Subagent {
+	    name: string;
+	    source: string;
+	    state: string;
+	    path: string;
+	    editable: boolean;
+	    error: string;
+	    description: string;
+	    tools: string[];
+	    inherit: boolean;
+	    excludedTools: string[];
+	    toolsWritten: string[];
+	    model: string;
+	    modelProfileId: string;
+	    modelProfileName: string;
+	    permission: string;
+	    maxTurns: number;
+	    prompt: string;
+	    warnings: string[];
+	    overrides: string;
+	    overriddenBy: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Subagent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.source = source["source"];
+	        this.state = source["state"];
+	        this.path = source["path"];
+	        this.editable = source["editable"];
+	        this.error = source["error"];
+	        this.description = source["description"];
+	        this.tools = source["tools"];
+	        this.inherit = source["inherit"];
+	        this.excludedTools = source["excludedTools"];
+	        this.toolsWritten = source["toolsWritten"];
+	        this.model = source["model"];
+	        this.modelProfileId = source["modelProfileId"];
+	        this.modelProfileName = source["modelProfileName"];
+	        this.permission = source["permission"];
+	        this.maxTurns = source["maxTurns"];
+	        this.prompt = source["prompt"];
+	        this.warnings = source["warnings"];
+	        this.overrides = source["overrides"];
+	        this.overriddenBy = source["overriddenBy"];
+	    }
+	}
+	export class SubagentInput {
+	    replaces: string;
+	    name: string;
+	    description: string;
+	    tools: string[];
+	    model: string;
+	    permission: string;
+	    maxTurns: number;
+	    prompt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SubagentInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.replaces = source["replaces"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.tools = source["tools"];
+	        this.model = source["model"];
+	        this.permission = source["permission"];
+	        this.maxTurns = source["maxTurns"];
+	        this.prompt = source["prompt"];
+	    }
+	}
+	export class SubagentList {
+	    subagents: Subagent[];
+	    userDir: string;
+	    projectRoot: string;
+	    limit: number;
+	    workingTools: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SubagentList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.subagents = this.convertValues(source["subagents"], Subagent);
+	        this.userDir = source["userDir"];
+	        this.projectRoot = source["projectRoot"];
+	        this.limit = source["limit"];
+	        this.workingTools = source["workingTools"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

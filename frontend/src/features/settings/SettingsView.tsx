@@ -15,6 +15,7 @@ import { EnvPolicyFields, envNamesError, formatEnvNames, parseEnvNames } from '.
 import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
 import { ServersSection as MCPServersSection } from '../mcp/ServersSection';
+import { SubagentsSection } from '../subagents/SubagentsSection';
 
 type Field = keyof Settings;
 type Draft = Omit<Settings, 'permissionTimeoutSeconds' | 'envPassthrough' | 'envDrop'> & {
@@ -139,6 +140,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
           <div className="settings-sections">
             <ProvidersSection />
             <MCPServersSection />
+            <SubagentsSection />
           </div>
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">

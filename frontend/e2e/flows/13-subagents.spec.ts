@@ -1,0 +1,73 @@
+// Flow 13: Settings → Subagents on the real backend. The project's files are parsed by the
+// host: a definition whose permission scope is dropped (a cloned repository never sets
+// one) is listed with that warning, a file without a description with its reason, and a
+// definition in ~/.agents/subagents replaces the builtin of its name. Adding one of your
+// own writes a private file the host reads back; the backend's refusal of a taken name
+// shows under the name; deleting it brings the builtin back.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '../fixtures/test';
+
+test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, shot }) => {
+  workspace.write('.agents/subagents/fixer.md', '---\nname: fixer\ndescription: Fixes failing tests.\ntools: [Read, Edit, WebFetch]\npermission: auto\n---\nFix the tests.\n');
+  workspace.write('.claude/agents/broken.md', '---\nname: broken\ntools: Read, Grep\n---\nNo description.\n');
+  const homeDir = path.join(root, 'home', '.agents', 'subagents');
+  mkdirSync(homeDir, { recursive: true });
+  writeFileSync(path.join(homeDir, 'general.md'), '---\nname: general\ndescription: My general agent, without a shell.\ntools: "*"\ndisallowedTools: Bash\n---\nWork carefully.\n');
+  await ui.addProjectByPath(workspace.dir, workspace.name);
+  await ui.newSession(workspace.name);
+
+  const settings = await ui.openSettings();
+  const group = settings.getByRole('group', { name: 'Subagents', exact: true });
+  await expect(group.getByText('Loading the subagents…')).toHaveCount(0);
+  const list = group.getByRole('list', { name: 'Subagents' });
+  const item = (name: string) => list.getByRole('listitem', { name, exact: true });
+  await expect(item('explore (Builtin)')).toContainText('Read, Glob, Grep');
+  await expect(item('general (Builtin)')).toContainText('Replaced');
+  await expect(item('general (Yours)')).toContainText('Read, Glob, Grep, BrowserPreview, Edit, Write (not Bash)');
+  await expect(item('general (Yours)')).toContainText('edit it in its file');
+  const fixer = item('fixer (Project)');
+  await expect(fixer).toContainText('Read, Edit');
+  await expect(fixer).toContainText('the session’s mode');
+  const warnings = fixer.getByRole('list', { name: 'Warnings of fixer' });
+  await expect(warnings).toContainText('dropped unknown tools: WebFetch');
+  await expect(warnings).toContainText('permission auto dropped');
+  await expect(item('broken (Project)')).toContainText('Cannot be used: no description');
+  await expect(group).toContainText('3 of at most 16 in effect.');
+  await group.scrollIntoViewIfNeeded();
+  await shot('listed');
+
+  await group.getByRole('button', { name: 'Add subagent' }).click();
+  const form = group.getByRole('form', { name: 'Add a subagent' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('reviewer');
+  await form.getByRole('textbox', { name: 'Description' }).fill('Reviews a change for bugs.');
+  await form.getByRole('checkbox', { name: 'Bash', exact: true }).check();
+  await form.getByRole('combobox', { name: 'Permission' }).selectOption('accept-edits');
+  await form.getByRole('textbox', { name: 'Instructions' }).fill('Review the change and report findings with path:line.');
+  await shot('add form');
+  await form.getByRole('button', { name: 'Add subagent' }).click();
+  await expect(form).toHaveCount(0);
+  const reviewer = item('reviewer (Yours)');
+  await expect(reviewer).toContainText('Bash');
+  await expect(reviewer).toContainText('Accept edits');
+  const file = path.join(root, 'data', 'subagents', 'reviewer.md');
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(readFileSync(file, 'utf8')).toContain('permission: accept-edits');
+
+  // The same name again: the backend refuses it, under the name.
+  await group.getByRole('button', { name: 'Add subagent' }).click();
+  const again = group.getByRole('form', { name: 'Add a subagent' });
+  await again.getByRole('textbox', { name: 'Name' }).fill('reviewer');
+  await again.getByRole('textbox', { name: 'Description' }).fill('Another.');
+  await again.getByRole('textbox', { name: 'Instructions' }).fill('Again.');
+  await again.getByRole('button', { name: 'Add subagent' }).click();
+  await expect(again.getByRole('alert')).toContainText('a subagent named "reviewer" already exists');
+  await expect(again.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await shot('name taken');
+  await again.getByRole('button', { name: 'Cancel' }).click();
+
+  await reviewer.getByRole('button', { name: 'Delete reviewer' }).click();
+  await ui.page.getByRole('alertdialog', { name: 'Delete reviewer?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(item('reviewer (Yours)')).toHaveCount(0);
+  expect(existsSync(file)).toBe(false);
+});
