@@ -93,6 +93,9 @@ type MCPServer struct {
 	// the same id (trusted, so it runs) replaces in that project's
 	// sessions; its tools then have no ModelName there.
 	Overridden bool `json:"overridden"`
+	// SigningIn: an OAuth sign-in to this server waits on the browser, so
+	// the window offers Cancel even after Settings was closed and reopened.
+	SigningIn bool `json:"signingIn"`
 }
 
 // MCPServerInput is the add/edit form of an app server. A secret header or

@@ -226,6 +226,13 @@ func (c *Core) SignInMCPServer(ctx context.Context, projectID, serverID string) 
 	if err != nil {
 		return err
 	}
+	// The list's SigningIn flips both ways; a window reopened meanwhile
+	// learns of it from this event.
+	waitingChanged := func() {
+		c.emit(api.EventMCPServersChanged, api.MCPServersChanged{ProjectID: projectID, ServerID: serverID})
+	}
+	waitingChanged()
+	defer waitingChanged()
 	defer done()
 	if err := mcp.SignIn(ctx, s, mcp.SignInOptions{OpenBrowser: c.cfg.OpenBrowser, Tokens: c.mcp.tokenStore(),
 		TokenKey: tokenKey}); err != nil {

@@ -143,12 +143,14 @@ func (h *mcpHost) list(ctx context.Context, p api.Project) ([]api.MCPServer, err
 	for _, s := range app {
 		s = h.withStatus(s, keyOf("", s.ID), names)
 		s.Overridden = inProject[s.ID]
+		s.SigningIn = h.signIns.waiting(keyOf("", s.ID))
 		out = append(out, s)
 	}
 	for _, ps := range project {
 		s := ps.API(p.ID)
 		if p.ID != "" && ps.Problem == nil && ps.Trusted {
 			s = h.withStatus(s, keyOf(p.Path, ps.Server.ID), names)
+			s.SigningIn = h.signIns.waiting(keyOf(p.Path, ps.Server.ID))
 		}
 		out = append(out, s)
 	}

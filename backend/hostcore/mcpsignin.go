@@ -42,6 +42,13 @@ func (s *signIns) begin(ctx context.Context, k mcp.Key) (_ context.Context, done
 	}, nil
 }
 
+// waiting reports whether k's sign-in waits on the browser.
+func (s *signIns) waiting(k mcp.Key) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running[k] != nil
+}
+
 // cancel ends k's sign-in if one is waiting; no sign-in is not an error
 // (it may have finished as the user pressed Cancel).
 func (s *signIns) cancel(k mcp.Key) {

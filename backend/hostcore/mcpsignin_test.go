@@ -140,6 +140,9 @@ func TestMCPSignInCancel(t *testing.T) {
 	outcome := make(chan error, 1)
 	go func() { outcome <- core.SignInMCPServer(t.Context(), "", "remote") }()
 	loopback := waitSignIn(t, opened, outcome)
+	if !listedSigningIn(t, core) {
+		t.Error("the list does not say the sign-in waits, so a reopened Settings could not cancel it")
+	}
 	if err := core.SignInMCPServer(t.Context(), "", "remote"); !errs.Is(err, errs.Conflict) {
 		t.Errorf("a second sign-in while one waits: %v", err)
 	}
@@ -147,6 +150,9 @@ func TestMCPSignInCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	ended(t, outcome, loopback, "cancelled")
+	if listedSigningIn(t, core) {
+		t.Error("the list still says the sign-in waits after it was cancelled")
+	}
 
 	again := make(chan error, 1)
 	go func() { again <- core.SignInMCPServer(t.Context(), "", "remote") }()
@@ -155,4 +161,20 @@ func TestMCPSignInCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	ended(t, again, loopback, "cancelled")
+}
+
+// listedSigningIn is the listed "remote" server's SigningIn.
+func listedSigningIn(t *testing.T, core *hostcore.Core) bool {
+	t.Helper()
+	list, err := core.ListMCPServers(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range list {
+		if s.ID == "remote" {
+			return s.SigningIn
+		}
+	}
+	t.Fatal("server remote is not listed")
+	return false
 }

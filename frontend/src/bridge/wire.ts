@@ -300,6 +300,7 @@ export const MCPServer = record({
   callTimeoutMs: num,
   /** An app server that the listed project's own (trusted) server of the same id replaces in that project's sessions. */
   overridden: bool,
+  signingIn: bool,
 });
 
 /** What Test found: the tools, or the error with its code and the server's last stderr lines. */

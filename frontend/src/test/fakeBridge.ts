@@ -154,7 +154,7 @@ export function mcpServer(id: string, extra: Partial<MCPServer> = {}): MCPServer
     id, scope: 'user', projectId: '', source: 'app', transport: 'stdio', command: 'npx', args: ['-y', `@example/${id}`], env: [], cwd: '',
     url: '', headers: [], enabled: true, state: 'ready', errorCode: '', error: '', logTail: [], restarts: 0, trusted: true,
     definitionHash: `hash-${id}`, tools, omittedTools: 0, schemaTokens: tools.reduce((n, t) => n + t.schemaTokens, 0),
-    connectTimeoutMs: 0, callTimeoutMs: 0, overridden: false, ...extra,
+    connectTimeoutMs: 0, callTimeoutMs: 0, overridden: false, signingIn: false, ...extra,
   };
 }
 

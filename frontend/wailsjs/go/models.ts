@@ -498,6 +498,7 @@ export namespace api {
 	    connectTimeoutMs: number;
 	    callTimeoutMs: number;
 	    overridden: boolean;
+	    signingIn: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServer(source);
@@ -530,6 +531,7 @@ export namespace api {
 	        this.connectTimeoutMs = source["connectTimeoutMs"];
 	        this.callTimeoutMs = source["callTimeoutMs"];
 	        this.overridden = source["overridden"];
+	        this.signingIn = source["signingIn"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -41,6 +41,8 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
   // Fails closed: whatever its scope, a server not marked trusted offers only the trust card.
   const untrusted = problem || !s.trusted || s.state === 'untrusted';
   const failed = s.state === 'failed' || s.state === 'needs_auth';
+  // The backend knows of a sign-in this row did not start (Settings closed and reopened meanwhile).
+  const waiting = signingIn || s.signingIn;
 
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -121,12 +123,12 @@ export function ServerItem({ server: s, onEdit, onRemove, onChanged, children }:
         {!untrusted && (
           <Toggle label={`Enable ${s.id}`} checked={s.enabled} onChange={(v) => void run(() => bridge.setMCPServerEnabled(s.projectId, s.id, v))} />
         )}
-        {(s.state === 'needs_auth' || signingIn) && !problem && (
-          <Button size="sm" variant="primary" icon={<LogIn size={13} aria-hidden="true" />} aria-label={`Sign in to ${s.id}`} disabled={busy || signingIn} onClick={() => void signIn()}>
-            {signingIn ? 'Waiting for the browser…' : 'Sign in'}
+        {(s.state === 'needs_auth' || waiting) && !problem && (
+          <Button size="sm" variant="primary" icon={<LogIn size={13} aria-hidden="true" />} aria-label={`Sign in to ${s.id}`} disabled={busy || waiting} onClick={() => void signIn()}>
+            {waiting ? 'Waiting for the browser…' : 'Sign in'}
           </Button>
         )}
-        {signingIn && (
+        {waiting && (
           <Button size="sm" variant="ghost" aria-label={`Cancel the sign-in to ${s.id}`} onClick={() => void cancelSignIn()}>
             Cancel
           </Button>

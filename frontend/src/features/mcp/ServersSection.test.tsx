@@ -268,6 +268,16 @@ describe('Settings → MCP servers', () => {
     expect(await item.findByRole('alert')).toHaveTextContent('MCP_AUTH_REQUIRED');
   });
 
+  it('a sign-in started before Settings was reopened can still be cancelled', async () => {
+    seed({ mcpServers: [mcpServer('linear', { transport: 'http', url: 'https://mcp.linear.app/mcp', command: '', args: [], state: 'needs_auth', signingIn: true })] });
+    const { user, mcp } = await openMCP();
+    const item = within(mcp.getByRole('listitem', { name: 'linear' }));
+    expect(item.getByRole('button', { name: 'Sign in to linear' })).toHaveTextContent('Waiting for the browser…');
+    expect(item.getByRole('button', { name: 'Sign in to linear' })).toBeDisabled();
+    await user.click(item.getByRole('button', { name: 'Cancel the sign-in to linear' }));
+    expect(bridge.cancelMCPSignIn).toHaveBeenCalledWith('', 'linear');
+  });
+
   it('an action refused by the backend shows its code on the server', async () => {
     seed({ mcpServers: [mcpServer('everything')] });
     const { user, mcp } = await openMCP();
