@@ -278,6 +278,19 @@ describe('Settings → MCP servers', () => {
     expect(bridge.cancelMCPSignIn).toHaveBeenCalledWith('', 'linear');
   });
 
+  it('a project whose list fails still shows the app servers', async () => {
+    seed({ mcpServers: [mcpServer('everything')] });
+    const listed = bridge.listMCPServers.getMockImplementation()!;
+    bridge.listMCPServers.mockImplementation(async (projectId: string) => {
+      if (projectId === 'p1') throw new BridgeError('PROJECT_NOT_FOUND', 'the project folder is gone');
+      return listed(projectId);
+    });
+    const { mcp } = await openMCP();
+    const apps = await mcp.findByRole('list', { name: 'App servers' });
+    expect(within(apps).getByRole('listitem', { name: 'everything' })).toBeInTheDocument();
+    expect(bridge.listMCPServers).toHaveBeenCalledWith('');
+  });
+
   it('an action refused by the backend shows its code on the server', async () => {
     seed({ mcpServers: [mcpServer('everything')] });
     const { user, mcp } = await openMCP();

@@ -27,7 +27,11 @@ export function ServersSection() {
   const client = useQueryClient();
   // Re-read on mcp:changed (features/app/cacheRules) and after every action here. With a
   // project, its list (the same query its group reads) says which app server it overrides.
-  const q = useQuery({ queryKey: queryKeys.mcpServers(selectedProject), queryFn: () => bridge.listMCPServers(selectedProject) });
+  const projectQ = useQuery({ queryKey: queryKeys.mcpServers(selectedProject), queryFn: () => bridge.listMCPServers(selectedProject) });
+  // A project whose list fails (deleted, unreadable) must not hide the app's own servers.
+  const fallBack = selectedProject !== '' && projectQ.isError;
+  const appQ = useQuery({ queryKey: queryKeys.mcpServers(''), queryFn: () => bridge.listMCPServers(''), enabled: fallBack });
+  const q = fallBack ? appQ : projectQ;
   const [editing, setEditing] = useState<Editing>(null);
   const [removeError, setRemoveError] = useState<{ id: string; code: string; message: string } | null>(null);
   const reload = () => void client.invalidateQueries({ queryKey: queryKeys.mcpAll });

@@ -66,10 +66,10 @@ function toDraft(p: ProviderProfile | null): Draft {
 
 /**
  * The "Default" option in words: what the backend knows of the saved model, or, for a
- * new provider or a changed model (known only once saved), that the model decides.
+ * new provider or a changed API or model (known only once saved), that the model decides.
  */
-function imagesDefaultLabel(p: ProviderProfile | null, model: string): string {
-  if (!p || p.model !== model.trim()) return 'Default (decided from the model when saved)';
+function imagesDefaultLabel(p: ProviderProfile | null, api: ModelApi, model: string): string {
+  if (!p || p.api !== api || p.model !== model.trim()) return 'Default (decided from the model when saved)';
   return p.imagesByDefault ? 'Default (on — known for this model)' : 'Default (off — not known for this model)';
 }
 
@@ -268,7 +268,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
           aria-describedby={ids('imagesHelp')}
           onChange={(e) => edit({ images: e.target.value as ImagesChoice })}
         >
-          <option value="default">{imagesDefaultLabel(provider, draft.model)}</option>
+          <option value="default">{imagesDefaultLabel(provider, draft.api, draft.model)}</option>
           <option value="on">On</option>
           <option value="off">Off</option>
         </select>

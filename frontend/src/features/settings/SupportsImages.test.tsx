@@ -91,6 +91,9 @@ describe('Settings → Models: Supports images', () => {
     await user.clear(model);
     await user.type(model, 'claude-sonnet-4-5');
     expect(form.getByRole('option', { name: 'Default (on — known for this model)' })).toBeInTheDocument();
+    // The default belongs to the API and the model together.
+    await user.selectOptions(form.getByRole('combobox', { name: 'API style' }), 'openai-compatible');
+    expect(form.getByRole('option', { name: 'Default (decided from the model when saved)' })).toBeInTheDocument();
     await user.click(form.getByRole('button', { name: 'Cancel' }));
 
     // A new provider: the default is decided when it is saved, then listed.
