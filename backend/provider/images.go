@@ -51,7 +51,12 @@ func openAIVision(m string) bool {
 // openVision: open model families served by Ollama, LM Studio, vLLM and
 // OpenAI-compatible gateways that accept images.
 func openVision(m string) bool {
-	for _, p := range []string{"llava", "bakllava", "qwen2.5vl", "qwen2.5-vl", "qwen2-vl", "qwen-vl", "qwen3-vl", "gemma3", "llama3.2-vision",
+	// Gemma 3's smallest sizes are text-only.
+	gemma3 := strings.HasPrefix(m, "gemma3") || strings.HasPrefix(m, "gemma-3")
+	if gemma3 && (strings.Contains(m, "1b") || strings.Contains(m, "270m")) {
+		return false
+	}
+	for _, p := range []string{"llava", "bakllava", "qwen2.5vl", "qwen2.5-vl", "qwen2-vl", "qwen-vl", "qwen3-vl", "gemma3", "gemma-3", "llama3.2-vision",
 		"llama-3.2-11b-vision", "llama-3.2-90b-vision", "llama4", "pixtral", "gemini", "minicpm-v", "moondream", "granite3.2-vision", "mistral-small3.1"} {
 		if strings.HasPrefix(m, p) {
 			return true
