@@ -1,6 +1,7 @@
 // Package audit records one append-only row per tool call. Rows are queued
 // and written in batches off the hot path; Close flushes everything queued,
-// so a clean shutdown loses nothing.
+// so a clean shutdown loses nothing. A committed row survives a crash of
+// the app; see Writer for what a power loss can take.
 package audit
 
 import (
@@ -52,7 +53,17 @@ const (
 	batchSize = 128
 )
 
-// Writer batches rows into the audit table.
+// Writer batches rows into the audit table, on a connection of its own
+// with synchronous=NORMAL (the rest of the database keeps SQLite's FULL).
+// Why: a row is queued, not written, when its call returns, so a crash of
+// the app can already lose the rows still queued; what FULL adds beyond
+// NORMAL in WAL mode is that a commit also survives a power loss, and it
+// pays for it with an fsync per batch — measured here 1.5 ms of I/O and
+// about 0.3 ms of CPU per single-row batch, against 0.15 ms in all
+// without it, which on a busy two-core machine was a visible share of an
+// MCP call (issue #15). With NORMAL every committed row survives the app
+// crashing or being killed; a power loss can take back the rows committed
+// since the last checkpoint, and never leaves the database inconsistent.
 type Writer struct {
 	db      *sql.DB
 	onError func(error)
@@ -61,6 +72,14 @@ type Writer struct {
 	once    sync.Once
 	mu      sync.RWMutex // guards closed against sends racing Close
 	closed  bool
+
+	// connMu serialises inserts (the loop, and Record writing synchronously
+	// when the queue is full) on conn, which is opened on the first write,
+	// replaced after a failed one, and given back by Close.
+	connMu   sync.Mutex
+	conn     *sql.Conn
+	stmt     *sql.Stmt // prepared once: parsing the insert cost as much as running it
+	released bool      // Close gave conn back: later writes use one of their own
 }
 
 // NewWriter starts the background writer. onError receives write failures
@@ -129,22 +148,70 @@ func (w *Writer) loop() {
 	}
 }
 
+const insertSQL = `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server,
+		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
+		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// insert writes rows in one transaction.
 func (w *Writer) insert(rows []Row) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tx, err := w.db.BeginTx(ctx, nil)
+	w.connMu.Lock()
+	defer w.connMu.Unlock()
+	if w.conn == nil {
+		if err := w.open(ctx); err != nil {
+			return err
+		}
+	}
+	err := w.write(ctx, rows)
+	if err != nil || w.released {
+		w.release() // a failed connection is not reused; after Close none is kept
+	}
+	return err
+}
+
+// open takes a connection from the pool for the writer and prepares the
+// insert on it. Called with connMu held.
+func (w *Writer) open(ctx context.Context) error {
+	conn, err := w.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server,
-		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
-		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		_ = tx.Rollback()
+	// Per connection: see Writer for why this one, and only this one.
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
+		_ = conn.Close()
 		return err
 	}
-	defer stmt.Close()
+	// Prepared on the pool, not on conn: a transaction reuses a pool
+	// statement's preparation on its connection, but prepares a
+	// connection's own statement again every time.
+	stmt, err := w.db.PrepareContext(ctx, insertSQL)
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	w.conn, w.stmt = conn, stmt
+	return nil
+}
+
+// release closes the statement and gives the connection back. Called with
+// connMu held.
+func (w *Writer) release() {
+	if w.conn == nil {
+		return
+	}
+	_ = w.stmt.Close()
+	_ = w.conn.Close()
+	w.conn, w.stmt = nil, nil
+}
+
+func (w *Writer) write(ctx context.Context, rows []Row) error {
+	tx, err := w.conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	stmt := tx.StmtContext(ctx, w.stmt)
 	for _, r := range rows {
 		if _, err := stmt.ExecContext(ctx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
 			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
@@ -164,6 +231,10 @@ func (w *Writer) Close() {
 		close(w.queue)
 		w.mu.Unlock()
 		<-w.done
+		w.connMu.Lock()
+		w.released = true
+		w.release()
+		w.connMu.Unlock()
 	})
 }
 
