@@ -2,6 +2,7 @@ package hostcore_test
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -62,5 +63,29 @@ func TestMCPChangedDefinitionIsSeenOnTheNextCall(t *testing.T) {
 		if res.Code != errs.ToolTimeout || res.Details["timeoutMs"] != timeout.Milliseconds() {
 			t.Errorf("slow with a %s timeout = %+v", timeout, res)
 		}
+	}
+}
+
+// An MCP tool names no path and its server already runs: a session whose
+// project folder is gone still calls the app's servers (as its catalog
+// still lists them), while a tool with a path fails closed.
+func TestMCPCallOutlivesTheWorkspace(t *testing.T) {
+	e, _, _ := labEnv(t)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	if err := os.RemoveAll(e.project); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.call(e.session.ID, "mcp_lab_echo", map[string]any{"text": "still here"}); res.Content != "echo: still here" {
+		t.Errorf("MCP call in a deleted workspace = %+v", res)
+	}
+	if res := e.call(e.session.ID, "Read", map[string]any{"path": "main.go"}); res.OK || res.Code != errs.NotFound {
+		t.Errorf("Read in a deleted workspace = %+v", res)
+	}
+	rows, err := e.core.AuditRows(t.Context(), e.session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].MCPServer != "lab" || !rows[0].OK || rows[1].OK {
+		t.Errorf("audit rows = %+v", rows)
 	}
 }
