@@ -3,9 +3,11 @@ package audit
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/store"
 )
@@ -96,5 +98,57 @@ func TestWriterRecoversFromAFailedWriteAndReleasesOnClose(t *testing.T) {
 	}
 	if rows, _ := List(t.Context(), st.DB(), "s"); len(rows) != 3 {
 		t.Errorf("%d rows after a Record past Close, want 3", len(rows))
+	}
+}
+
+// Rows recorded in a row share one commit after at most the linger; Flush
+// and Close never wait for it.
+func TestWriterLingersButFlushAndCloseDoNot(t *testing.T) {
+	t.Run("written after the linger", func(t *testing.T) {
+		st := openStore(t)
+		w := newWriter(st.DB(), func(err error) { t.Error(err) }, 20*time.Millisecond)
+		defer w.Close()
+		for i := range 5 {
+			w.Record(Row{TraceID: fmt.Sprint(i), SessionID: "s", Tool: "Read", Decision: "allow"})
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			rows, err := List(t.Context(), st.DB(), "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) == 5 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d of 5 rows written without a Flush", len(rows))
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	for _, end := range []string{"Flush", "Close"} {
+		t.Run(end+" does not wait", func(t *testing.T) {
+			st := openStore(t)
+			w := newWriter(st.DB(), func(err error) { t.Error(err) }, time.Hour)
+			defer w.Close()
+			w.Record(Row{TraceID: "a", SessionID: "s", Tool: "Read", Decision: "allow"})
+			done := make(chan struct{})
+			go func() {
+				if end == "Flush" {
+					w.Flush()
+				} else {
+					w.Close()
+				}
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s waited for the linger", end)
+			}
+			if rows, err := List(t.Context(), st.DB(), "s"); err != nil || len(rows) != 1 {
+				t.Errorf("after %s: %d rows, %v", end, len(rows), err)
+			}
+		})
 	}
 }
