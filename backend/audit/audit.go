@@ -78,6 +78,7 @@ type Writer struct {
 	mu      sync.RWMutex // guards closed against sends racing Close
 	closed  bool
 	linger  time.Duration
+	kick    chan struct{} // wakes the writer from its linger
 
 	// connMu serialises inserts (the loop, and Record writing synchronously
 	// when the queue is full) on conn, which is opened on the first write,
@@ -98,7 +99,7 @@ func newWriter(db *sql.DB, onError func(error), linger time.Duration) *Writer {
 	if onError == nil {
 		onError = func(error) {}
 	}
-	w := &Writer{db: db, onError: onError, queue: make(chan item, queueSize), done: make(chan struct{}), linger: linger}
+	w := &Writer{db: db, onError: onError, queue: make(chan item, queueSize), done: make(chan struct{}), kick: make(chan struct{}, 1), linger: linger}
 	go w.loop()
 	return w
 }
@@ -125,35 +126,46 @@ func (w *Writer) loop() {
 	defer close(w.done)
 	batch := make([]Row, 0, batchSize)
 	var acks []chan struct{}
+	add := func(it item) {
+		if it.ack != nil {
+			acks = append(acks, it.ack)
+		} else {
+			batch = append(batch, it.row)
+		}
+	}
+	// take adds what is queued now, up to a batch, without waiting.
+	take := func() {
+		for len(batch) < batchSize {
+			select {
+			case more, ok := <-w.queue:
+				if !ok {
+					return
+				}
+				add(more)
+			default:
+				return
+			}
+		}
+	}
 	linger := time.NewTimer(time.Hour)
 	linger.Stop()
 	for it := range w.queue {
 		batch, acks = batch[:0], acks[:0]
-		add := func(it item) {
-			if it.ack != nil {
-				acks = append(acks, it.ack)
-			} else {
-				batch = append(batch, it.row)
-			}
-		}
 		add(it)
-		// Wait up to linger for more rows, unless someone waits on a Flush
-		// or the writer is closing: one commit then covers the calls in a
-		// row (a single-row commit costs ten rows' worth of CPU).
-		linger.Reset(w.linger)
-	drain:
-		for len(batch) < batchSize && len(acks) == 0 {
+		take()
+		// Hold the batch open for the next calls' rows, unless someone waits
+		// on a Flush or Close: one commit then covers the calls in a row (a
+		// single-row commit costs ten rows' worth of CPU). The rows queue
+		// meanwhile without waking the writer: only the timer or a kick does.
+		if len(batch) < batchSize && len(acks) == 0 && w.linger > 0 {
+			linger.Reset(w.linger)
 			select {
-			case more, ok := <-w.queue:
-				if !ok {
-					break drain
-				}
-				add(more)
 			case <-linger.C:
-				break drain
+			case <-w.kick:
 			}
+			linger.Stop() // no stale tick survives Stop (Go 1.23 timers)
+			take()
 		}
-		linger.Stop() // no stale tick survives Stop (Go 1.23 timers)
 		if len(batch) > 0 {
 			if err := w.insert(batch); err != nil {
 				w.onError(err)
@@ -162,6 +174,15 @@ func (w *Writer) loop() {
 		for _, a := range acks {
 			close(a)
 		}
+	}
+}
+
+// wake cuts a linger short (Flush, Close). A kick left over from a Flush
+// that found the writer busy only makes a later batch smaller.
+func (w *Writer) wake() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -247,6 +268,7 @@ func (w *Writer) Close() {
 		w.closed = true
 		close(w.queue)
 		w.mu.Unlock()
+		w.wake()
 		<-w.done
 		w.connMu.Lock()
 		w.released = true
@@ -265,6 +287,7 @@ func (w *Writer) Flush() {
 	}
 	w.queue <- item{ack: ack}
 	w.mu.RUnlock()
+	w.wake()
 	<-ack
 }
 
