@@ -1,6 +1,7 @@
 // Package audit records one append-only row per tool call. Rows are queued
 // and written in batches off the hot path; Close flushes everything queued,
-// so a clean shutdown loses nothing.
+// so a clean shutdown loses nothing. A committed row survives a crash of
+// the app; see Writer for what a power loss can take.
 package audit
 
 import (
@@ -50,9 +51,24 @@ type item struct {
 const (
 	queueSize = 1024
 	batchSize = 128
+	// Linger is how long the writer holds a row for the rows of the next
+	// calls to share its commit. A row is already not written when its call
+	// returns; this adds at most Linger to that, and Flush and Close never
+	// wait for it.
+	Linger = 5 * time.Millisecond
 )
 
-// Writer batches rows into the audit table.
+// Writer batches rows into the audit table, on a connection of its own
+// with synchronous=NORMAL (the rest of the database keeps SQLite's FULL).
+// Why: a row is queued, not written, when its call returns, so a crash of
+// the app can already lose the rows still queued; what FULL adds beyond
+// NORMAL in WAL mode is that a commit also survives a power loss, and it
+// pays for it with an fsync per batch — measured here 1.5 ms of I/O and
+// about 0.3 ms of CPU per single-row batch, against 0.15 ms in all
+// without it, which on a busy two-core machine was a visible share of an
+// MCP call (issue #15). With NORMAL every committed row survives the app
+// crashing or being killed; a power loss can take back the rows committed
+// since the last checkpoint, and never leaves the database inconsistent.
 type Writer struct {
 	db      *sql.DB
 	onError func(error)
@@ -61,15 +77,29 @@ type Writer struct {
 	once    sync.Once
 	mu      sync.RWMutex // guards closed against sends racing Close
 	closed  bool
+	linger  time.Duration
+	kick    chan struct{} // wakes the writer from its linger
+
+	// connMu serialises inserts (the loop, and Record writing synchronously
+	// when the queue is full) on conn, which is opened on the first write,
+	// replaced after a failed one, and given back by Close.
+	connMu   sync.Mutex
+	conn     *sql.Conn
+	stmt     *sql.Stmt // prepared once: parsing the insert cost as much as running it
+	released bool      // Close gave conn back: later writes use one of their own
 }
 
 // NewWriter starts the background writer. onError receives write failures
 // (the log); it may be nil.
 func NewWriter(db *sql.DB, onError func(error)) *Writer {
+	return newWriter(db, onError, Linger)
+}
+
+func newWriter(db *sql.DB, onError func(error), linger time.Duration) *Writer {
 	if onError == nil {
 		onError = func(error) {}
 	}
-	w := &Writer{db: db, onError: onError, queue: make(chan item, queueSize), done: make(chan struct{})}
+	w := &Writer{db: db, onError: onError, queue: make(chan item, queueSize), done: make(chan struct{}), kick: make(chan struct{}, 1), linger: linger}
 	go w.loop()
 	return w
 }
@@ -96,27 +126,45 @@ func (w *Writer) loop() {
 	defer close(w.done)
 	batch := make([]Row, 0, batchSize)
 	var acks []chan struct{}
-	for it := range w.queue {
-		batch, acks = batch[:0], acks[:0]
-		add := func(it item) {
-			if it.ack != nil {
-				acks = append(acks, it.ack)
-			} else {
-				batch = append(batch, it.row)
-			}
+	add := func(it item) {
+		if it.ack != nil {
+			acks = append(acks, it.ack)
+		} else {
+			batch = append(batch, it.row)
 		}
-		add(it)
-	drain:
+	}
+	// take adds what is queued now, up to a batch, without waiting.
+	take := func() {
 		for len(batch) < batchSize {
 			select {
 			case more, ok := <-w.queue:
 				if !ok {
-					break drain
+					return
 				}
 				add(more)
 			default:
-				break drain
+				return
 			}
+		}
+	}
+	linger := time.NewTimer(time.Hour)
+	linger.Stop()
+	for it := range w.queue {
+		batch, acks = batch[:0], acks[:0]
+		add(it)
+		take()
+		// Hold the batch open for the next calls' rows, unless someone waits
+		// on a Flush or Close: one commit then covers the calls in a row (a
+		// single-row commit costs ten rows' worth of CPU). The rows queue
+		// meanwhile without waking the writer: only the timer or a kick does.
+		if len(batch) < batchSize && len(acks) == 0 && w.linger > 0 {
+			linger.Reset(w.linger)
+			select {
+			case <-linger.C:
+			case <-w.kick:
+			}
+			linger.Stop() // no stale tick survives Stop (Go 1.23 timers)
+			take()
 		}
 		if len(batch) > 0 {
 			if err := w.insert(batch); err != nil {
@@ -129,22 +177,79 @@ func (w *Writer) loop() {
 	}
 }
 
+// wake cuts a linger short (Flush, Close). A kick left over from a Flush
+// that found the writer busy only makes a later batch smaller.
+func (w *Writer) wake() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+const insertSQL = `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server,
+		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
+		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// insert writes rows in one transaction.
 func (w *Writer) insert(rows []Row) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tx, err := w.db.BeginTx(ctx, nil)
+	w.connMu.Lock()
+	defer w.connMu.Unlock()
+	if w.conn == nil {
+		if err := w.open(ctx); err != nil {
+			return err
+		}
+	}
+	err := w.write(ctx, rows)
+	if err != nil || w.released {
+		w.release() // a failed connection is not reused; after Close none is kept
+	}
+	return err
+}
+
+// open takes a connection from the pool for the writer and prepares the
+// insert on it. Called with connMu held.
+func (w *Writer) open(ctx context.Context) error {
+	conn, err := w.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server,
-		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
-		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		_ = tx.Rollback()
+	// Per connection: see Writer for why this one, and only this one.
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
+		_ = conn.Close()
 		return err
 	}
-	defer stmt.Close()
+	// Prepared on the pool, not on conn: a transaction reuses a pool
+	// statement's preparation on its connection, but prepares a
+	// connection's own statement again every time.
+	stmt, err := w.db.PrepareContext(ctx, insertSQL)
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	w.conn, w.stmt = conn, stmt
+	return nil
+}
+
+// release closes the statement and gives the connection back. Called with
+// connMu held.
+func (w *Writer) release() {
+	if w.conn == nil {
+		return
+	}
+	_ = w.stmt.Close()
+	_ = w.conn.Close()
+	w.conn, w.stmt = nil, nil
+}
+
+func (w *Writer) write(ctx context.Context, rows []Row) error {
+	tx, err := w.conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	stmt := tx.StmtContext(ctx, w.stmt)
 	for _, r := range rows {
 		if _, err := stmt.ExecContext(ctx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
 			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
@@ -163,7 +268,12 @@ func (w *Writer) Close() {
 		w.closed = true
 		close(w.queue)
 		w.mu.Unlock()
+		w.wake()
 		<-w.done
+		w.connMu.Lock()
+		w.released = true
+		w.release()
+		w.connMu.Unlock()
 	})
 }
 
@@ -177,6 +287,7 @@ func (w *Writer) Flush() {
 	}
 	w.queue <- item{ack: ack}
 	w.mu.RUnlock()
+	w.wake()
 	<-ack
 }
 

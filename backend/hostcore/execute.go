@@ -193,7 +193,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 
 	var resolver *pathguard.Resolver
-	if !control {
+	if needsRoots(spec, control) {
 		if resolver, err = c.resolverFor(ctx, binding, settings.InlineVisualizations); err != nil {
 			return tools.Failure(err)
 		}
@@ -313,6 +313,19 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	res := c.run(ctx, tool, spec, call, st)
 	st.note(*call.Outcome)
 	return res
+}
+
+// needsRoots reports whether a call needs the session's roots resolved. A
+// control tool does not, nor an MCP tool: it names no path and its server
+// already runs, so the app's servers stay usable in a session whose
+// project folder is gone (as their catalog does), and a call does not pay
+// the roots' file-system checks (issue #15). Every other tool resolves
+// them, and fails closed on a missing workspace.
+func needsRoots(spec tools.Spec, control bool) bool {
+	if control {
+		return false
+	}
+	return spec.Class != permission.ClassMCP || spec.Shape != tools.NoPath || spec.PathArg != ""
 }
 
 // note records what a tool reported of its own outcome: a decision the

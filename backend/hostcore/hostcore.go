@@ -135,8 +135,10 @@ type Core struct {
 	admission   *admission
 	cfgCache    *configCache
 	roots       pathguard.RootCache
-	// mcpSchemas compiles each MCP tool's input schema once.
+	// mcpSchemas compiles each MCP tool's input schema once; mcpEntries
+	// keeps the pipeline tool made of each MCP tool definition.
 	mcpSchemas schemaCache
+	mcpEntries entryCache
 }
 
 // newCore is New before its errors are put in the user's terms. What it

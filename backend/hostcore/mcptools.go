@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -74,15 +75,67 @@ func (c *Core) mcpCatalog(ctx context.Context, projectRoot string) ([]mcpEntry, 
 	return out, nil
 }
 
-// mcpEntry makes e a pipeline tool calling through src.
+// mcpEntry makes e a pipeline tool calling through src, the one made for
+// the same definition before if there is one.
 func (c *Core) mcpEntry(src MCPSource, e MCPToolEntry) mcpEntry {
+	if got, ok := c.mcpEntries.get(e); ok {
+		return got
+	}
 	info := tools.MCPToolInfo{Server: e.ServerID, Tool: e.Tool, Title: e.Title, ModelName: e.ModelName,
 		Description: e.Description, Schema: e.InputSchema, Timeout: callTimeout(e.CallTimeout)}
 	t := tools.NewMCPTool(info, func(ctx context.Context, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
 		return src.Call(ctx, e, args, onProgress)
 	})
 	schema, bad := c.mcpSchemas.compile(t.Spec())
-	return mcpEntry{MCPToolEntry: e, tool: t, schema: schema, bad: bad}
+	made := mcpEntry{MCPToolEntry: e, tool: t, schema: schema, bad: bad}
+	c.mcpEntries.put(made)
+	return made
+}
+
+// entryCacheMax bounds the pipeline tools kept; past it the cache starts
+// over.
+const entryCacheMax = 4096
+
+// entryCache keeps each MCP tool made a pipeline tool (its description,
+// its compiled schema) between calls, so a call does not build them again
+// (issue #15: this was a tenth of the host's share of a call). An entry is
+// served only while the source lists the very same definition, compared
+// field by field on every lookup: nothing to invalidate, and a changed
+// tool (its schema, timeout, server, name) is built afresh on the call
+// that first sees it.
+type entryCache struct {
+	mu sync.Mutex
+	m  map[entryKey]mcpEntry
+}
+
+type entryKey struct{ scope, modelName string }
+
+func (ec *entryCache) get(e MCPToolEntry) (mcpEntry, bool) {
+	ec.mu.Lock()
+	got, ok := ec.m[entryKey{e.Scope, e.ModelName}]
+	ec.mu.Unlock()
+	return got, ok && sameEntry(got.MCPToolEntry, e)
+}
+
+func (ec *entryCache) put(e mcpEntry) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	if ec.m == nil || len(ec.m) >= entryCacheMax {
+		ec.m = map[entryKey]mcpEntry{}
+	}
+	// A copy of the schema it was made from: a source that reuses the bytes
+	// for another schema must not make the old entry look current.
+	e.InputSchema = bytes.Clone(e.InputSchema)
+	ec.m[entryKey{e.Scope, e.ModelName}] = e
+}
+
+// sameEntry reports whether a and b define the same tool; every field of
+// MCPToolEntry counts (TestMCPEntryCacheSeesEveryField checks this stays
+// so).
+func sameEntry(a, b MCPToolEntry) bool {
+	return a.Scope == b.Scope && a.ServerID == b.ServerID && a.Tool == b.Tool && a.ModelName == b.ModelName &&
+		a.Title == b.Title && a.Description == b.Description && a.CallTimeout == b.CallTimeout &&
+		bytes.Equal(a.InputSchema, b.InputSchema)
 }
 
 // callTimeout is the server's call timeout, the default when unset, at most
@@ -128,7 +181,7 @@ func (e mcpEntry) validate(raw json.RawMessage) (json.RawMessage, map[string]any
 const schemaCacheMax = 4096
 
 // schemaCache compiles each distinct MCP input schema once, keyed by its
-// bytes' hash, as the catalog is rebuilt on every lookup.
+// bytes' hash: a tool whose other fields change keeps its schema compiled.
 type schemaCache struct {
 	mu sync.Mutex
 	m  map[[32]byte]compiled

@@ -49,6 +49,7 @@ type MCPOrigin interface {
 
 type mcpTool struct {
 	info MCPToolInfo
+	spec Spec // built once: the pipeline asks for it on every call
 	call MCPCaller
 }
 
@@ -56,18 +57,16 @@ type mcpTool struct {
 // medium risk whatever the server's annotations claim (spec §6), on demand,
 // the server's schema, its call timeout.
 func NewMCPTool(info MCPToolInfo, call MCPCaller) Tool {
-	return mcpTool{info: info, call: call}
+	return mcpTool{info: info, call: call, spec: Spec{
+		Name: info.ModelName, Description: MCPDescription(info), Summary: MCPSummary(info),
+		Class: permission.ClassMCP, Risk: permission.Medium, Shape: NoPath, Deferred: true,
+		Schema: info.Schema, Timeout: info.Timeout,
+	}}
 }
 
 func (t mcpTool) MCPInfo() MCPToolInfo { return t.info }
 
-func (t mcpTool) Spec() Spec {
-	return Spec{
-		Name: t.info.ModelName, Description: MCPDescription(t.info), Summary: MCPSummary(t.info),
-		Class: permission.ClassMCP, Risk: permission.Medium, Shape: NoPath, Deferred: true,
-		Schema: t.info.Schema, Timeout: t.info.Timeout,
-	}
-}
+func (t mcpTool) Spec() Spec { return t.spec }
 
 // MCPDescription is what the model reads of a tool: where it comes from
 // first (the server and the tool's own name and title), then the server's
