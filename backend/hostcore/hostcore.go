@@ -129,12 +129,14 @@ type Core struct {
 	// attachments holds tool results' images (and later the user's), by
 	// their sha256.
 	attachments *attachments.Store
-	broker      *permission.Broker
-	audit       *audit.Writer
-	cancels     *cancels
-	admission   *admission
-	cfgCache    *configCache
-	roots       pathguard.RootCache
+	// imageSlots lets at most maxImagePreparations images be decoded at once.
+	imageSlots chan struct{}
+	broker     *permission.Broker
+	audit      *audit.Writer
+	cancels    *cancels
+	admission  *admission
+	cfgCache   *configCache
+	roots      pathguard.RootCache
 	// mcpSchemas compiles each MCP tool's input schema once.
 	mcpSchemas schemaCache
 }
@@ -197,6 +199,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
 	c.attachments = attachments.New(layout.Attachments())
+	c.imageSlots = make(chan struct{}, maxImagePreparations)
 	c.cancels = newCancels()
 	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
 	if c.worktrees, err = newWorktrees(cfg.DataDir); err != nil {
