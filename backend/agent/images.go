@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -235,4 +236,34 @@ func imageChars(b provider.Block, supports bool, cut blockCut) int {
 		}
 	}
 	return n
+}
+
+// ReferencedImages is the set of stored images (by sha256) that some
+// recorded tool call refers to: what the attachments store must keep. A
+// row that cannot be read fails the whole answer, so nothing is deleted
+// on a guess.
+func (a *Agent) ReferencedImages(ctx context.Context) (map[string]bool, error) {
+	rows, err := a.st.db.QueryContext(ctx, `SELECT images FROM agent_tool_calls WHERE images != ''`)
+	if err != nil {
+		return nil, storageErr(err, "list the images tool results refer to")
+	}
+	defer rows.Close()
+	refs := map[string]bool{}
+	for rows.Next() {
+		var col string
+		if err := rows.Scan(&col); err != nil {
+			return nil, storageErr(err, "list the images tool results refer to")
+		}
+		var images []tools.ImageRef
+		if err := json.Unmarshal([]byte(col), &images); err != nil {
+			return nil, errs.Wrap(err, errs.StorageCorrupt, "a tool call's image list is not readable (%v); no stored image was deleted", err)
+		}
+		for _, ref := range images {
+			refs[ref.SHA256] = true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, storageErr(err, "list the images tool results refer to")
+	}
+	return refs, nil
 }

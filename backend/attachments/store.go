@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
@@ -59,6 +60,12 @@ func (s *Store) Put(data []byte) (string, error) {
 	}
 	final := filepath.Join(s.dir, sha)
 	if s.holds(final, data) {
+		// Fresh again: Sweep keeps a young file even before the row that
+		// refers to it is written.
+		now := time.Now()
+		if err := os.Chtimes(final, now, now); err != nil {
+			return "", storeErr(err, "write to the attachments folder %s", s.dir)
+		}
 		return sha, nil
 	}
 	tmp, err := os.CreateTemp(s.dir, ".put-*")

@@ -131,12 +131,14 @@ type Core struct {
 	attachments *attachments.Store
 	// imageSlots lets at most maxImagePreparations images be decoded at once.
 	imageSlots chan struct{}
-	broker     *permission.Broker
-	audit      *audit.Writer
-	cancels    *cancels
-	admission  *admission
-	cfgCache   *configCache
-	roots      pathguard.RootCache
+	// startupSwept is closed when the startup sweep of attachments ends.
+	startupSwept chan struct{}
+	broker       *permission.Broker
+	audit        *audit.Writer
+	cancels      *cancels
+	admission    *admission
+	cfgCache     *configCache
+	roots        pathguard.RootCache
 	// mcpSchemas compiles each MCP tool's input schema once.
 	mcpSchemas schemaCache
 }
@@ -236,6 +238,16 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
 	c.probe.Start() // warm the login-PATH probe now, not in the first command
+	// Images whose sessions are gone leave in the background; Close waits
+	// for the sweep, which never outlives the database.
+	c.startupSwept = make(chan struct{})
+	if c.enter() {
+		go func() {
+			defer c.life.calls.Done()
+			defer close(c.startupSwept)
+			c.sweepAttachments(context.WithoutCancel(ctx))
+		}()
+	}
 	// The app's MCP servers connect in the background: nothing waits for
 	// them (a keychain read or a slow server must not hold the window).
 	if !cfg.DeferMCP {
@@ -332,6 +344,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	}
 	// The project's session list changed: say which one.
 	c.emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
+	c.sweepAttachments(ctx) // the session's images, unless another refers to them
 	return nil
 }
 
