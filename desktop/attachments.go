@@ -4,9 +4,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/attachments"
 )
 
 // AttachmentsPrefix is the URL path prefix of a stored image: the window
@@ -17,10 +18,6 @@ const AttachmentsPrefix = "/_attachments/"
 // ever embedded, but should one be opened as a document it runs nothing,
 // loads nothing but itself and gets an opaque origin.
 const AttachmentCSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
-
-// maxAttachmentBytes bounds what the route reads. Stored images are already
-// downscaled to the providers' limits; anything far larger is not one.
-const maxAttachmentBytes = 64 << 20
 
 // attachmentsHandler serves GET /_attachments/<sha256> from the running
 // core's attachment store.
@@ -56,7 +53,7 @@ func (a attachmentRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, ok := strings.CutPrefix(r.URL.Path, AttachmentsPrefix)
-	if !ok || !validAttachmentName(name) {
+	if !ok || !attachments.ValidSHA(name) {
 		http.NotFound(w, r)
 		return
 	}
@@ -65,7 +62,9 @@ func (a attachmentRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	f, err := openAttachment(dir, name)
+	// The store's hardened open: a real folder, no link followed, a regular
+	// file only (never waiting on a FIFO), of a size the store writes.
+	f, err := attachments.New(dir).Open(name)
 	if err != nil {
 		http.NotFound(w, r)
 		return
@@ -92,21 +91,6 @@ func (a attachmentRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, f)
 }
 
-// validAttachmentName is true for exactly 64 lowercase hex digits: the
-// store's names, and nothing a path could be made of.
-func validAttachmentName(name string) bool {
-	if len(name) != 64 {
-		return false
-	}
-	for i := range len(name) {
-		c := name[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // servedImageType is the media type to serve for sniffed content, "" for
 // anything but the raster formats the providers accept (never SVG, which
 // can carry script, nor HTML).
@@ -116,46 +100,4 @@ func servedImageType(sniffed string) string {
 		return sniffed
 	}
 	return ""
-}
-
-var errNotServed = errors.New("not a stored image")
-
-// openAttachment opens the regular file name in dir. dir must be a real
-// folder (not a link), the file is resolved inside it through os.Root (no
-// link leads out), and it must itself be a regular file (not a link, FIFO or
-// device) of at most maxAttachmentBytes; the opened file must be the one
-// inspected, so a swap in between fails.
-func openAttachment(dir, name string) (*os.File, error) {
-	dfi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !dfi.IsDir() {
-		return nil, errNotServed
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	if got, err := root.Stat("."); err != nil || !os.SameFile(got, dfi) {
-		return nil, errNotServed
-	}
-	fi, err := root.Lstat(name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxAttachmentBytes {
-		return nil, errNotServed
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|attachmentOpenFlags, 0)
-	if err != nil {
-		return nil, err
-	}
-	ofi, err := f.Stat()
-	if err != nil || !ofi.Mode().IsRegular() || !os.SameFile(fi, ofi) || ofi.Size() > maxAttachmentBytes {
-		_ = f.Close()
-		return nil, errNotServed
-	}
-	return f, nil
 }

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/attachments"
 )
 
 // encoded returns a 2×1 picture in format (png, jpeg, gif), or the first
@@ -279,7 +281,7 @@ func TestAttachmentRouteRefusesLinksAndSpecialFiles(t *testing.T) {
 			if err := os.WriteFile(p, body, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Truncate(p, maxAttachmentBytes+1); err != nil { // sparse
+			if err := os.Truncate(p, attachments.MaxStoredBytes+1); err != nil { // sparse
 				t.Fatal(err)
 			}
 			return dir

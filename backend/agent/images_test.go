@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -126,47 +127,120 @@ func TestWithImagesLeavesTheContextAlone(t *testing.T) {
 	}
 }
 
-// A long session's images: the newest go as bytes, within the request's
-// count and size bounds; older ones become a line, the conversation stays
-// as it was.
-func TestRequestImageBudget(t *testing.T) {
-	h := imageHost{images: map[string][]byte{}}
-	ref := func(i, size int) tools.ImageRef {
+// imageConversation is n tool results of one image each, sized by size(i).
+func imageConversation(h imageHost, n int, size func(i int) int) []provider.Message {
+	var msgs []provider.Message
+	for i := range n {
 		sha := fmt.Sprintf("%064x", i)
 		h.images[sha] = []byte{byte(i)}
-		return tools.ImageRef{SHA256: sha, MediaType: "image/png", Width: 10, Height: 10, Bytes: size}
+		ref := tools.ImageRef{SHA256: sha, MediaType: "image/png", Width: 10, Height: 10, Bytes: size(i)}
+		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: []provider.Block{toolResult(fmt.Sprint(i), "r", false, []tools.ImageRef{ref})}})
 	}
-	var msgs []provider.Message
-	for i := range 25 {
-		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: []provider.Block{toolResult(fmt.Sprint(i), "r", false, []tools.ImageRef{ref(i, 1000)})}})
-	}
-	count := func(out []provider.Message) (sent []int, omitted int) {
-		for i, m := range out {
-			b := m.Content[0]
-			if len(b.Images) > 0 {
-				sent = append(sent, i)
-			}
-			omitted += strings.Count(b.Text, "left out of this request: only the newest 20 images are sent")
+	return msgs
+}
+
+// sentImages lists the messages whose first block sends an image and
+// how many notes say the count or the size left one out.
+func sentImages(out []provider.Message) (sent []int, byCount, bySize int) {
+	for i, m := range out {
+		b := m.Content[0]
+		if len(b.Images) > 0 {
+			sent = append(sent, i)
 		}
-		return sent, omitted
+		byCount += strings.Count(b.Text, "left out of this request: the limit of 20 images per request")
+		bySize += strings.Count(b.Text, "left out of this request: the limit of 16 MB of images per request")
 	}
-	// The count bound: the newest 20 go.
-	sent, omitted := count(withImages(t.Context(), msgs, true, h))
-	if len(sent) != maxRequestImages || sent[0] != 5 || omitted != 5 {
-		t.Errorf("count bound: sent %v, omitted %d", sent, omitted)
+	return sent, byCount, bySize
+}
+
+// A long session's images: the newest go as bytes, within the request's
+// count and size bounds, the oldest are left out in steps (10 images,
+// 8 MB) and a line says which limit applied; the conversation stays as it
+// was.
+func TestRequestImageBudget(t *testing.T) {
+	h := imageHost{images: map[string][]byte{}}
+	small := func(int) int { return 1000 }
+	for _, tt := range []struct {
+		n               int
+		size            func(int) int
+		first, sent     int // the first message sending its image, how many do
+		byCount, bySize int
+	}{
+		{20, small, 0, 20, 0, 0},
+		{21, small, 10, 11, 10, 0}, // one over: the first step of 10 goes
+		{30, small, 10, 20, 10, 0},
+		{31, small, 20, 11, 20, 0},
+		// 3 MB each: 6 images are 18 MB, 2 MB over: a step of 8 MB, three images.
+		{5, func(int) int { return 3 << 20 }, 0, 5, 0, 0},
+		{6, func(int) int { return 3 << 20 }, 3, 3, 0, 3},
+		{8, func(int) int { return 3 << 20 }, 3, 5, 0, 3},
+		{9, func(int) int { return 3 << 20 }, 6, 3, 0, 6},
+		// Both: 25 images of 1 MB are 10 over the count (10 go) and 9 MB
+		// over the size (16 MB, 16 images, go): the first 10 name the count.
+		{25, func(int) int { return 1 << 20 }, 16, 9, 10, 6},
+	} {
+		msgs := imageConversation(h, tt.n, tt.size)
+		sent, byCount, bySize := sentImages(withImages(t.Context(), msgs, true, h))
+		if len(sent) != tt.sent || (len(sent) > 0 && sent[0] != tt.first) || byCount != tt.byCount || bySize != tt.bySize {
+			t.Errorf("%d images: sent %v, %d left out by count, %d by size; want %d from %d, %d, %d",
+				tt.n, sent, byCount, bySize, tt.sent, tt.first, tt.byCount, tt.bySize)
+		}
+		total := 0
+		for _, i := range sent {
+			total += tt.size(i)
+		}
+		if len(sent) > maxRequestImages || total > maxRequestImageBytes {
+			t.Errorf("%d images: %d sent, %d bytes: over the limits", tt.n, len(sent), total)
+		}
 	}
-	// The byte bound: a newest result of two images whose first nearly
-	// fills it sends that one, not the second, then only as many older
-	// small ones as still fit.
+	// Within a result the earlier image is the older: a cut inside it
+	// leaves the first out and sends the later one.
+	msgs := imageConversation(h, 25, small)
 	msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: []provider.Block{
-		toolResult("big", "r", false, []tools.ImageRef{ref(100, maxRequestImageBytes-5000), ref(101, 10_000)})}})
+		toolResult("big", "r", false, []tools.ImageRef{
+			{SHA256: fmt.Sprintf("%064x", 100), MediaType: "image/png", Width: 10, Height: 10, Bytes: maxRequestImageBytes - 5000},
+			{SHA256: fmt.Sprintf("%064x", 101), MediaType: "image/png", Width: 10, Height: 10, Bytes: 10_000}})}})
+	h.images[fmt.Sprintf("%064x", 101)] = []byte{101}
 	out := withImages(t.Context(), msgs, true, h)
-	sent, omitted = count(out)
-	if last := out[len(out)-1].Content[0]; len(last.Images) != 1 || last.Images[0].Data[0] != 100 {
+	if last := out[len(out)-1].Content[0]; len(last.Images) != 1 || last.Images[0].Data[0] != 101 {
 		t.Errorf("the big result sent %d images", len(last.Images))
 	}
-	if len(sent) != 6 || sent[0] != 20 || omitted != 21 {
-		t.Errorf("byte bound: sent %v, omitted %d", sent, omitted)
+	golden.Assert(t, filepath.Join("testdata", "image_omitted_notes.golden"),
+		out[0].Content[0].Text+"\n"+out[len(out)-1].Content[0].Text+"\n")
+}
+
+// Two consecutive requests, one new image between them, send their
+// earlier blocks byte for byte alike, except when the new image crosses a
+// step of the count or the size: the provider's cached prefix survives.
+func TestRequestImageBudgetKeepsThePrefix(t *testing.T) {
+	h := imageHost{images: map[string][]byte{}}
+	for _, tt := range []struct {
+		name    string
+		size    func(int) int
+		n       int
+		changes int
+	}{
+		{"count", func(int) int { return 1000 }, 60, 4}, // at 21, 31, 41, 51 images
+		// 1.5 MB each: over 16 MB from the 11th, then a step of 8 MB every
+		// 5 or 6 images (at 11, 17, 22, 27, 33, 38); the count's steps (21,
+		// 31) rename the limit of the images both cut.
+		{"size", func(int) int { return 3 << 19 }, 40, 8},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := imageConversation(h, tt.n, tt.size)
+			prev := withImages(t.Context(), msgs[:1], true, h)
+			changes := 0
+			for n := 2; n <= tt.n; n++ {
+				next := withImages(t.Context(), msgs[:n], true, h)
+				if !reflect.DeepEqual(prev, next[:n-1]) {
+					changes++
+				}
+				prev = next
+			}
+			if changes != tt.changes {
+				t.Errorf("the earlier blocks changed in %d of %d requests, want %d", changes, tt.n-1, tt.changes)
+			}
+		})
 	}
 }
 

@@ -28,9 +28,12 @@ const (
 // (larger is downscaled by the API anyway, at full token cost) and 5 MB of
 // base64 per image, which is 3.75 MB of bytes.
 const (
-	MaxEdge   = 1568
-	MaxBytes  = 5 << 20 * 3 / 4
-	MaxPixels = 50_000_000 // declared size above which an image is a decompression bomb
+	MaxEdge  = 1568
+	MaxBytes = 5 << 20 * 3 / 4
+	// MaxPixels is the declared size above which an image is refused
+	// undecoded: a 16-bit RGBA PNG costs 8 bytes a pixel, so 33 MP is about
+	// 270 MB while decoding (50 MP let a 7000×7000 one take 720 MB).
+	MaxPixels = 33_000_000
 	// MaxInputBytes bounds what PrepareImage reads at all.
 	MaxInputBytes = 32 << 20
 	jpegQuality   = 85
@@ -186,5 +189,3 @@ func encodeJPEG(img *image.NRGBA) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-func decodeWebPConfig(b []byte) (image.Config, error) { return webp.DecodeConfig(bytes.NewReader(b)) }

@@ -13,6 +13,8 @@ import (
 	"os"
 	"testing"
 
+	"golang.org/x/image/webp"
+
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
@@ -166,7 +168,8 @@ func TestPrepareImageRefuses(t *testing.T) {
 		{"truncated png", encPNG(t, gradient(64, 64))[:80], defaultLimits, errs.ImageUnsupported},
 		{"zero-size png", pngHeaderOnly(0, 10), defaultLimits, errs.ImageUnsupported},
 		{"bomb: 100k×100k declared", pngHeaderOnly(100_000, 100_000), defaultLimits, errs.ImageTooLarge},
-		{"just over the megapixels", pngHeaderOnly(10_000, 5_001), defaultLimits, errs.ImageTooLarge},
+		{"just over the megapixels", pngHeaderOnly(6_000, 5_501), defaultLimits, errs.ImageTooLarge},
+		{"7000×7000: 720 MB as 16-bit RGBA", pngHeaderOnly(7_000, 7_000), defaultLimits, errs.ImageTooLarge},
 		{"input too big", encPNG(t, gradient(10, 10)), limits{edge: MaxEdge, bytes: MaxBytes, pixels: MaxPixels, input: 50}, errs.ImageTooLarge},
 		{"cannot fit", encPNG(t, noise(64, 64, 3)), limits{edge: MaxEdge, bytes: 100, pixels: MaxPixels, input: MaxInputBytes}, errs.ImageTooLarge},
 	}
@@ -253,3 +256,5 @@ func FuzzPrepareImage(f *testing.F) {
 		}
 	})
 }
+
+func decodeWebPConfig(b []byte) (image.Config, error) { return webp.DecodeConfig(bytes.NewReader(b)) }

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
@@ -59,6 +60,12 @@ func (s *Store) Put(data []byte) (string, error) {
 	}
 	final := filepath.Join(s.dir, sha)
 	if s.holds(final, data) {
+		// Fresh again: Sweep keeps a young file even before the row that
+		// refers to it is written.
+		now := time.Now()
+		if err := os.Chtimes(final, now, now); err != nil {
+			return "", storeErr(err, "write to the attachments folder %s", s.dir)
+		}
 		return sha, nil
 	}
 	tmp, err := os.CreateTemp(s.dir, ".put-*")
@@ -102,32 +109,71 @@ func (s *Store) holds(path string, data []byte) bool {
 }
 
 // Open opens the stored file named sha for reading. It refuses anything
-// but a 64-hex key, and, through os.Root, a link leading out of the store.
+// but a 64-hex key; the store folder must be a real folder (not a link),
+// the file is resolved inside it through os.Root (no link leads out) and
+// must itself be a regular file (not a link, FIFO or device: the open never
+// waits for a writer) of at most MaxStoredBytes, and the file opened must
+// be the one inspected, so a swap in between fails.
 func (s *Store) Open(sha string) (*os.File, error) {
 	if !ValidSHA(sha) {
 		return nil, errs.New(errs.InvalidArgument, "%q is not an attachment id (64 lowercase hex digits); use the sha256 a tool result or upload returned", truncate.BytesEllipsis(sha, 80))
 	}
-	root, err := os.OpenRoot(s.dir)
+	dfi, err := os.Lstat(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, notFound(sha)
 	}
 	if err != nil {
 		return nil, storeErr(err, "open the attachments folder %s", s.dir)
 	}
+	if !dfi.IsDir() {
+		return nil, errs.New(errs.StorageCorrupt, "the attachments folder %s is not a folder (a link or a file took its place); move it away and restart PI-Desktop", s.dir)
+	}
+	root, err := os.OpenRoot(s.dir)
+	if err != nil {
+		return nil, storeErr(err, "open the attachments folder %s", s.dir)
+	}
 	defer root.Close()
-	f, err := root.Open(sha)
+	if got, err := root.Stat("."); err != nil || !os.SameFile(got, dfi) {
+		return nil, errs.New(errs.StorageCorrupt, "the attachments folder %s changed while it was opened; try again", s.dir)
+	}
+	fi, err := root.Lstat(sha)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, notFound(sha)
 	}
 	if err != nil {
 		return nil, storeErr(err, "open attachment %s", sha)
 	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
+	if err := storedFile(sha, fi); err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(sha, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, storeErr(err, "open attachment %s", sha)
+	}
+	ofi, err := f.Stat()
+	if err == nil && !os.SameFile(fi, ofi) {
+		err = errs.New(errs.StorageCorrupt, "attachment %s was replaced while it was opened; try again", sha)
+	}
+	if err == nil {
+		err = storedFile(sha, ofi)
+	}
+	if err != nil {
 		_ = f.Close()
-		return nil, notFound(sha)
+		return nil, err
 	}
 	return f, nil
+}
+
+// storedFile refuses what this store never writes under a key: anything
+// but a regular file, or one larger than MaxStoredBytes.
+func storedFile(sha string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return errs.New(errs.StorageCorrupt, "attachment %s is not a regular file (a link, FIFO or device took its place); it was not read — attach the image again", sha)
+	}
+	if fi.Size() > MaxStoredBytes {
+		return errs.New(errs.StorageCorrupt, "attachment %s is larger than any this store writes (%d MB); it was not read", sha, MaxStoredBytes>>20)
+	}
+	return nil
 }
 
 // Read returns the bytes stored as sha, checked against their hash: a

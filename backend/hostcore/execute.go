@@ -92,9 +92,7 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	}}
 	var res tools.Result
 	if c.enter() {
-		// Images become stored references before anything records the
-		// result: its bytes never reach the audit row, the database or an event.
-		res = c.storeImages(c.execute(ctx, req, st))
+		res = c.execute(ctx, req, st)
 		defer c.life.calls.Done() // after the audit row is queued
 	} else {
 		res = tools.Failure(errs.New(errs.ToolAborted, "PI-Desktop is shutting down; %s did not run", req.Tool))
@@ -312,7 +310,10 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	res := c.run(ctx, tool, spec, call, st)
 	st.note(*call.Outcome)
-	return res
+	// Images become stored references before anything records the result:
+	// its bytes never reach the audit row, the database or an event. Under
+	// the call's own context, so a Stop cuts the preparation short.
+	return c.storeImages(ctx, res)
 }
 
 // needsRoots reports whether a call needs the session's roots resolved. A

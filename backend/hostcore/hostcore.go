@@ -129,12 +129,16 @@ type Core struct {
 	// attachments holds tool results' images (and later the user's), by
 	// their sha256.
 	attachments *attachments.Store
-	broker      *permission.Broker
-	audit       *audit.Writer
-	cancels     *cancels
-	admission   *admission
-	cfgCache    *configCache
-	roots       pathguard.RootCache
+	// imageSlots lets at most maxImagePreparations images be decoded at once.
+	imageSlots chan struct{}
+	// startupSwept is closed when the startup sweep of attachments ends.
+	startupSwept chan struct{}
+	broker       *permission.Broker
+	audit        *audit.Writer
+	cancels      *cancels
+	admission    *admission
+	cfgCache     *configCache
+	roots        pathguard.RootCache
 	// mcpSchemas compiles each MCP tool's input schema once; mcpEntries
 	// keeps the pipeline tool made of each MCP tool definition.
 	mcpSchemas schemaCache
@@ -199,6 +203,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
 	c.attachments = attachments.New(layout.Attachments())
+	c.imageSlots = make(chan struct{}, maxImagePreparations)
 	c.cancels = newCancels()
 	c.admission = newAdmission(maxInFlight, maxSessionInFlight, maxMutationSlots)
 	if c.worktrees, err = newWorktrees(cfg.DataDir); err != nil {
@@ -235,6 +240,16 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
 	c.probe.Start() // warm the login-PATH probe now, not in the first command
+	// Images whose sessions are gone leave in the background; Close waits
+	// for the sweep, which never outlives the database.
+	c.startupSwept = make(chan struct{})
+	if c.enter() {
+		go func() {
+			defer c.life.calls.Done()
+			defer close(c.startupSwept)
+			c.sweepAttachments(context.WithoutCancel(ctx))
+		}()
+	}
 	// The app's MCP servers connect in the background: nothing waits for
 	// them (a keychain read or a slow server must not hold the window).
 	if !cfg.DeferMCP {
@@ -331,6 +346,7 @@ func (c *Core) DeleteSession(ctx context.Context, id string) error {
 	}
 	// The project's session list changed: say which one.
 	c.emit(api.EventSessionsChanged, api.SessionsChanged{SessionID: id, ProjectID: gone.ProjectID})
+	c.sweepAttachments(ctx) // the session's images, unless another refers to them
 	return nil
 }
 

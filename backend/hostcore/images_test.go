@@ -34,7 +34,10 @@ func pngOf(t testing.TB, w, h int, seed uint8) []byte {
 }
 
 // pictures is a tool that answers with the raw images it was given.
-type pictures struct{ raw []tools.RawImage }
+type pictures struct {
+	raw     []tools.RawImage
+	content string
+}
 
 func (p pictures) Spec() tools.Spec {
 	return tools.Spec{Name: "Pictures", Class: permission.ClassRead, Risk: permission.Low, Timeout: time.Minute,
@@ -42,7 +45,11 @@ func (p pictures) Spec() tools.Spec {
 }
 
 func (p pictures) Run(context.Context, *tools.Call) tools.Result {
-	return tools.Result{OK: true, Content: "here they are", RawImages: p.raw}
+	content := p.content
+	if content == "" {
+		content = "here they are"
+	}
+	return tools.Result{OK: true, Content: content, RawImages: p.raw}
 }
 
 // Raw images become stored references in Execute: at most 8 per result,
@@ -76,7 +83,7 @@ func TestExecuteStoresImagesAsReferences(t *testing.T) {
 	}
 	wantNotes := []string{
 		"here they are\n[image 1 (image/png, 20 bytes) not kept: IMAGE_UNSUPPORTED ",
-		"\n[2 more image(s) not kept: at most 8 images per tool result]",
+		"\n[2 more image(s) were not examined: at most 8 images are kept and 12 examined per tool result]",
 	}
 	for _, w := range wantNotes {
 		if !strings.Contains(res.Content, w) {
@@ -93,10 +100,6 @@ func TestExecuteStoresImagesAsReferences(t *testing.T) {
 		if hex.EncodeToString(sum[:]) != ref.SHA256 || len(data) != ref.Bytes {
 			t.Errorf("stored file does not match its reference %+v", ref)
 		}
-		got, err := e.core.ReadAttachment(ref.SHA256)
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("ReadAttachment(%s) = %d bytes, %v", ref.SHA256, len(got), err)
-		}
 	}
 	out, err := json.Marshal(res)
 	if err != nil {
@@ -104,5 +107,40 @@ func TestExecuteStoresImagesAsReferences(t *testing.T) {
 	}
 	if len(out) > 4096 || !strings.Contains(string(out), `"images":[{"sha256":"`) {
 		t.Errorf("result JSON (%d bytes) should carry references only: %.300s", len(out), out)
+	}
+}
+
+// A result with thousands of images that cannot be kept, each declaring
+// a long media type, after text already near the bound: a few notes and a
+// summary line, and the whole stays within the result bound.
+func TestExecuteBoundsImageNotes(t *testing.T) {
+	raw := make([]tools.RawImage, 2000)
+	for i := range raw {
+		raw[i] = tools.RawImage{MediaType: "image/" + strings.Repeat("x", 1000), Data: []byte("not a picture")}
+	}
+	line := strings.Repeat("t", 99) + "\n"
+	text := strings.Repeat(line, (tools.ResultMaxBytes-100)/len(line))
+	e := newEnv(t, pictures{raw: raw, content: text})
+	res := e.call(e.session.ID, "Pictures", map[string]any{})
+	if !res.OK {
+		t.Fatalf("the call failed: %+v", res)
+	}
+	if len(res.Content) > tools.ResultMaxBytes || strings.Count(res.Content, "\n") >= tools.ResultMaxLines {
+		t.Fatalf("content is %d bytes, %d lines: over the bound", len(res.Content), strings.Count(res.Content, "\n"))
+	}
+	if n := strings.Count(res.Content, "not kept: IMAGE_UNSUPPORTED"); n != 3 {
+		t.Errorf("%d notes of their own, want 3", n)
+	}
+	for _, w := range []string{
+		"[image 1 (image/" + strings.Repeat("x", 34) + "…, 13 bytes) not kept: IMAGE_UNSUPPORTED ",
+		"\n[9 more image(s) could not be kept either]\n[1988 more image(s) were not examined: at most 8 images are kept and 12 examined per tool result]",
+		"[truncated: kept the first ",
+	} {
+		if !strings.Contains(res.Content, w) {
+			t.Errorf("content lacks %q; its end: %q", w, res.Content[max(len(res.Content)-800, 0):])
+		}
+	}
+	if !strings.HasPrefix(res.Content, line) || !res.Truncated {
+		t.Errorf("the tool's text should come first, cut and marked (truncated=%v)", res.Truncated)
 	}
 }

@@ -53,6 +53,7 @@ func (c *Core) RemoveProject(ctx context.Context, id string) error {
 		return err
 	}
 	c.emit(api.EventProjectsChanged, nil)
+	c.sweepAttachments(ctx) // its sessions' images, unless another refers to them
 	return nil
 }
 

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package attachments
+
+const openFlags = 0

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package desktop
-
-const attachmentOpenFlags = 0
