@@ -252,8 +252,12 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	// The app's MCP servers connect in the background: nothing waits for
 	// them (a keychain read or a slow server must not hold the window).
-	if !cfg.DeferMCP {
+	// Close waits for it like for a call: a read still open on the
+	// database when the store closes would keep the last connection, and
+	// with it the WAL, alive after Close returned.
+	if !cfg.DeferMCP && c.enter() {
 		go func() {
+			defer c.life.calls.Done()
 			if err := c.mcp.syncApp(context.WithoutCancel(ctx)); err != nil {
 				log.Warn("start MCP servers", "code", errs.CodeOf(err))
 			}
