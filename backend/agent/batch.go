@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -134,7 +135,7 @@ func (r *run) start(ctx context.Context, c *prepared) {
 	if err := r.a.st.startCall(context.WithoutCancel(ctx), c.id); err != nil && r.dbErr == nil {
 		r.dbErr = err
 	}
-	r.a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
+	r.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
 		ToolUseID: c.toolUseID, Tool: c.tool, Phase: PhaseRunning, Args: c.args, MCP: r.origin(c.tool)})
 }
 
@@ -147,6 +148,15 @@ func (r *run) exec(ctx context.Context, c *prepared) {
 	call := ToolCall{SessionID: c.sessionID, TurnID: c.turnID, ToolCallID: c.id, MessageID: c.messageID, PromptID: c.turnID,
 		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect,
 		Turn: callTurn{r: r, c: c}, BatchSize: c.batch}
+	if d := r.delegation; d != nil {
+		// Refused here and, given the allowed set, by the host as well.
+		if !slices.Contains(d.allowed, c.tool) {
+			c.finish(CallFailed, tools.Failure(d.refuseOutOfScope(c.tool)))
+			return
+		}
+		call.Delegate, call.DelegationID, call.PermissionOverride = d.name, d.id, d.override
+		call.AllowedTools = slices.Clone(d.allowed)
+	}
 	go func() { done <- r.a.host.Execute(ctx, call) }()
 	var res tools.Result
 	select {
@@ -194,6 +204,7 @@ func (r *run) settle(ctx context.Context, c *prepared) {
 	if err := r.a.st.finishCall(context.WithoutCancel(ctx), s); err != nil && r.dbErr == nil {
 		r.dbErr = err
 	}
-	r.a.emit(EventToolResult, ToolResultEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
+	r.countTool()
+	r.emit(EventToolResult, ToolResultEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
 		ToolUseID: c.toolUseID, Tool: c.tool, State: c.state, Result: s.result, ModelText: s.modelText, IsError: c.isError})
 }
