@@ -79,6 +79,7 @@ type delegateScope struct {
 	mu        sync.Mutex
 	d         Delegation // the live record (state, counters)
 	collected bool       // a TaskWait without ids returned its report
+	cards     int        // approval cards of its calls now open
 	start     time.Time
 	done      chan struct{}
 	run       *run
@@ -183,6 +184,9 @@ func (a *Agent) runningDelegations(sessionID string) int {
 	}
 	return n
 }
+
+// finishedLocked reports whether the record says the delegate ended (s.mu held).
+func (s *delegateScope) finishedLocked() bool { return s.d.Finished() }
 
 func (s *delegateScope) finished() bool {
 	select {

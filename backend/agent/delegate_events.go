@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
 // EventDelegation reports a delegate starting, changing (its tool count)
@@ -26,6 +27,8 @@ type DelegationEvent struct {
 	Code             errs.Code `json:"code,omitempty"`
 	Message          string    `json:"message,omitempty"`
 }
+
+var _ tools.ApprovalWaiter = callTurn{}
 
 // emit sends a run's event, marking a delegate's with its delegation id.
 func (r *run) emit(event string, payload any) {
@@ -70,4 +73,32 @@ func (a *Agent) emitDelegation(s *delegateScope, d Delegation) {
 		ParentToolCallID: d.ParentToolCallID, TurnID: d.TurnID, Subagent: d.Subagent, Description: d.Description, State: d.State,
 		ElapsedMs: time.Since(s.start).Milliseconds(), ToolCount: d.ToolCount, TurnsUsed: d.TurnsUsed,
 		Code: errs.Code(d.ErrorCode), Message: d.ErrorMessage})
+}
+
+// WaitingForApproval marks a delegate waiting while one of its calls has a
+// card open, and running again once none has (several may be open at once).
+func (t callTurn) WaitingForApproval(waiting bool) {
+	d := t.r.delegation
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if waiting {
+		d.cards++
+	} else {
+		d.cards--
+	}
+	state := DelegationRunning
+	if d.cards > 0 {
+		state = DelegationWaiting
+	}
+	changed := d.d.State != state && !d.finishedLocked()
+	if changed {
+		d.d.State = state
+	}
+	snap := d.d
+	d.mu.Unlock()
+	if changed {
+		t.r.a.emitDelegation(d, snap)
+	}
 }

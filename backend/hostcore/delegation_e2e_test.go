@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -251,12 +252,29 @@ func TestTwoDelegatesAskingAtOnceBothGetCards(t *testing.T) {
 			t.Fatalf("cards so far: %+v", pending)
 		}
 	}
-	// Both wait at once; answered one by one.
+	// Both wait at once, and say so; answered one by one.
+	states := func() []string {
+		list, err := e.core.Delegations(t.Context(), e.session.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range list {
+			out = append(out, d.Subagent+":"+d.State)
+		}
+		return out
+	}
+	if got := states(); !slices.Equal(got, []string{"first:waiting", "second:waiting"}) {
+		t.Errorf("states with both cards open = %v", got)
+	}
 	if err := e.core.ResolveApproval(e.session.ID, pending["first"].ID, permission.Denied); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.wait(t, d1.ID)[0]; got.Report != "a denied" {
 		t.Errorf("first = %+v", got)
+	}
+	if got := states(); !slices.Equal(got, []string{"first:done", "second:waiting"}) {
+		t.Errorf("states with one card open = %v", got)
 	}
 	if err := e.core.ResolveApproval(e.session.ID, pending["second"].ID, permission.AllowOnce); err != nil {
 		t.Fatal(err)

@@ -395,7 +395,13 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	}
 	st.row.Prompted = true
 	waitStart := time.Now()
+	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
+		w.WaitingForApproval(true) // a delegate's row says it waits for the user
+	}
 	outcome := c.broker.Ask(ctx, card, time.Duration(settings.PermissionTimeoutSeconds)*time.Second)
+	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
+		w.WaitingForApproval(false)
+	}
 	st.waitDur = time.Since(waitStart)
 	switch outcome {
 	case permission.AllowOnce, permission.AllowSession:
