@@ -198,6 +198,8 @@ type run struct {
 
 	// delegation is set on a delegate's run (nil for a session's turn).
 	delegation *delegateScope
+	// writers are the writing delegates the current batch started.
+	writers *batchWriters
 }
 
 // outcome is how a turn ends.
@@ -305,7 +307,8 @@ func (r *run) setup(ctx context.Context, preload []string) error {
 	}
 	r.info, r.instructions = info, instr
 	r.catalog = a.host.Deferred(ctx, r.sessionID, info.OperatingMode)
-	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog})
+	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog,
+		Subagents: a.subagentsFor(ctx, r.sessionID, info.OperatingMode)})
 	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
 	if err != nil {
 		return err

@@ -80,13 +80,19 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 		}
 	}
 	var runnable []*prepared
-	parallel := true
+	parallel, allTask := true, true
 	for _, c := range calls {
 		if !c.settled {
 			runnable = append(runnable, c)
 			parallel = parallel && (r.parallel[c.tool] || r.refusedUnrun(c))
+			allTask = allTask && c.tool == tools.Task
 		}
 	}
+	// Task-only batches fan out; a batch mixing Task with anything else runs
+	// in order, and a call after a writing delegate's Task waits for it to
+	// settle (§0).
+	parallel = parallel || allTask
+	r.writers = &batchWriters{}
 	terminate := false
 	if parallel && len(runnable) > 1 {
 		done := make(chan *prepared, len(runnable))
@@ -114,6 +120,13 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 		case ctx.Err() != nil:
 			c.finish(CallSkipped, tools.Failure(errs.New(errs.ToolAborted, "not run: the turn was stopped before this %s call started", c.tool)))
 		default:
+			if c.tool != tools.Task {
+				r.writers.await(ctx)
+			}
+			if ctx.Err() != nil {
+				c.finish(CallSkipped, tools.Failure(errs.New(errs.ToolAborted, "not run: the turn was stopped before this %s call started", c.tool)))
+				break
+			}
 			r.start(ctx, c)
 			r.exec(ctx, c)
 			terminate = guardTerminates(c.result)

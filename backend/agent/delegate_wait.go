@@ -109,7 +109,18 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 		}
 		return nil, errs.New(errs.DelegateNotFound, "delegation %s is not running in this PI-Desktop (it ended %s); TaskList shows its state", id, d.State).With("id", id)
 	}
-	slices.SortFunc(scopes, func(x, y *delegateScope) int { return strings.Compare(x.id, y.id) }) // ids are time-ordered
+	// In the order the parent asked for them: its turns and call ids are
+	// time-ordered and assigned in source order (a fanned-out batch starts
+	// its delegates in any order).
+	slices.SortFunc(scopes, func(x, y *delegateScope) int {
+		if c := strings.Compare(x.parentTurnID, y.parentTurnID); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.parentToolCallID, y.parentToolCallID); c != 0 {
+			return c
+		}
+		return strings.Compare(x.id, y.id)
+	})
 	return scopes, nil
 }
 

@@ -22,6 +22,8 @@ type PromptInput struct {
 	// OnDemand is the mode's on-demand catalog, listed in a bounded
 	// section (the model loads entries with ToolSearch).
 	OnDemand []DeferredTool
+	// Subagents are the ones Task can start (empty when Task is not offered).
+	Subagents []SubagentInfo
 }
 
 // Bounds of the "On-demand tools" section: entries, bytes of the list, and
@@ -69,6 +71,7 @@ func BuildPrompt(in PromptInput) string {
 	}
 
 	writeCatalog(&b, in.OnDemand)
+	writeSubagents(&b, in.Subagents)
 
 	if s := strings.TrimSpace(in.Instructions); s != "" {
 		b.WriteString("\n# Project instructions\nFrom the workspace's AGENTS.md (or CLAUDE.md). Follow them unless the user says otherwise.\n\n")
@@ -122,6 +125,18 @@ func DelegatePrompt(body string, info SessionInfo, today time.Time) string {
 		"Your last message is your report: the agent sees nothing else of your work, so say what you found or changed, " +
 		"with paths, and what is left. A result that says \"user denied permission\" means the user said no: report it.\n")
 	return b.String()
+}
+
+// writeSubagents lists the subagents Task can start, one line each.
+func writeSubagents(b *strings.Builder, list []SubagentInfo) {
+	if len(list) == 0 {
+		return
+	}
+	b.WriteString("\n# Subagents\nTask starts one of these on a task of its own; it reports back through TaskWait. " +
+		"Delegate independent, well-described pieces of work; several Task calls in one response run in parallel.\n")
+	for _, s := range list {
+		fmt.Fprintf(b, "- %s: %s\n", s.Name, oneLine(s.Description, maxSummaryChars))
+	}
 }
 
 // writeCatalog renders the on-demand catalog: one line per tool, at most
@@ -180,5 +195,6 @@ func (a *Agent) Prompt(ctx context.Context, sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(ctx, sessionID, info.OperatingMode)}), nil
+	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(ctx, sessionID, info.OperatingMode),
+		Subagents: a.subagentsFor(ctx, sessionID, info.OperatingMode)}), nil
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/subagent"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
-// Delegation entry points (issue 16, §10.2): what the Task tools call. The
-// tools themselves are not offered to the model yet; until they are, these
-// are reached by tests and by code, never by the window.
+// Delegation entry points (issue 16, §10.2). The Task tools reach the
+// same runtime through the agent; they are registered only with
+// Config.Delegation (off by default until the window shows delegations).
 
 // DelegationInput is one Task call.
 type DelegationInput struct {
@@ -31,33 +32,66 @@ type DelegationInput struct {
 // Goal mode is refused. The delegate runs on its definition's saved model,
 // else the session's.
 func (c *Core) StartDelegation(ctx context.Context, sessionID string, in DelegationInput) (agent.Delegation, error) {
-	b, _, err := c.bind(ctx, sessionID)
-	if err != nil {
-		return agent.Delegation{}, err
-	}
-	if b.Session.OperatingMode != api.ModeAgent {
-		return agent.Delegation{}, errs.New(errs.ToolDisabledInPlan,
-			"not started: delegation is available in Agent mode only, and this session is in %s mode", b.Session.OperatingMode)
-	}
-	cat, err := c.SubagentCatalog(ctx, b.Project)
-	if err != nil {
-		return agent.Delegation{}, err
-	}
-	def, ok := cat.Lookup(in.Subagent)
-	if !ok {
-		names := make([]string, 0, len(cat.Definitions))
-		for _, d := range cat.Definitions {
-			names = append(names, d.Name)
-		}
-		return agent.Delegation{}, errs.New(errs.DelegateNotFound, "no subagent is named %q; this session can delegate to: %s",
-			in.Subagent, strings.Join(names, ", ")).With("field", "subagent")
-	}
-	prov, err := c.delegateProvider(ctx, def)
+	def, prov, err := c.subagentFor(ctx, sessionID, in.Subagent)
 	if err != nil {
 		return agent.Delegation{}, err
 	}
 	return c.agent.StartDelegation(ctx, sessionID, agent.DelegateSpec{Definition: def, Description: in.Description, Prompt: in.Prompt,
 		ParentTurnID: in.ParentTurnID, ParentToolCallID: in.ParentToolCallID, Provider: prov})
+}
+
+// subagentFor looks a Task's subagent up in the session's definitions and
+// resolves its model (nil = the session's).
+func (c *Core) subagentFor(ctx context.Context, sessionID, name string) (subagent.Definition, provider.Provider, error) {
+	b, _, err := c.bind(ctx, sessionID)
+	if err != nil {
+		return subagent.Definition{}, nil, err
+	}
+	if b.Session.OperatingMode != api.ModeAgent {
+		return subagent.Definition{}, nil, errs.New(errs.ToolDisabledInPlan,
+			"not started: delegation is available in Agent mode only, and this session is in %s mode", b.Session.OperatingMode)
+	}
+	cat, err := c.SubagentCatalog(ctx, b.Project)
+	if err != nil {
+		return subagent.Definition{}, nil, err
+	}
+	def, ok := cat.Lookup(name)
+	if !ok {
+		names := make([]string, 0, len(cat.Definitions))
+		for _, d := range cat.Definitions {
+			names = append(names, d.Name)
+		}
+		return subagent.Definition{}, nil, errs.New(errs.DelegateNotFound, "no subagent is named %q; this session can delegate to: %s",
+			name, strings.Join(names, ", ")).With("field", "subagent")
+	}
+	prov, err := c.delegateProvider(ctx, def)
+	if err != nil {
+		return subagent.Definition{}, nil, err
+	}
+	return def, prov, nil
+}
+
+// Subagent is subagentFor for the agent's Task tool (agent.SubagentResolver).
+func (h agentHost) Subagent(ctx context.Context, sessionID, name string) (subagent.Definition, provider.Provider, error) {
+	return h.c.subagentFor(ctx, sessionID, name)
+}
+
+// Subagents lists the session's definitions in effect for the system
+// prompt (none when they cannot be read: Task then names the problem).
+func (h agentHost) Subagents(ctx context.Context, sessionID string) []agent.SubagentInfo {
+	b, _, err := h.c.bind(ctx, sessionID)
+	if err != nil {
+		return nil
+	}
+	cat, err := h.c.SubagentCatalog(ctx, b.Project)
+	if err != nil {
+		return nil
+	}
+	out := make([]agent.SubagentInfo, 0, len(cat.Definitions))
+	for _, d := range cat.Definitions {
+		out = append(out, agent.SubagentInfo{Name: d.Name, Description: d.Description})
+	}
+	return out
 }
 
 // delegateProvider is the model of def's saved profile (nil = the
@@ -90,4 +124,13 @@ func (c *Core) Delegations(ctx context.Context, sessionID string) ([]agent.Deleg
 // StopDelegation stops one running delegate (TaskStop).
 func (c *Core) StopDelegation(sessionID, id string) bool {
 	return c.agent.StopDelegation(sessionID, id)
+}
+
+// runtimeTools are the runtime's tools, with the delegation tools when
+// enabled.
+func runtimeTools(delegation bool) []tools.Tool {
+	if delegation {
+		return append(tools.Runtime(), tools.Delegation()...)
+	}
+	return tools.Runtime()
 }
