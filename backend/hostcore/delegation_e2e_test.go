@@ -71,11 +71,14 @@ type delegationEnv struct {
 	project string
 	data    string
 	router  *modelRouter
+	parent  *providertest.Server
 }
 
 // newDelegationEnv builds a host whose session model is the router over
 // the Anthropic wire; the parent's script is empty unless pushed.
-func newDelegationEnv(t *testing.T) *delegationEnv {
+func newDelegationEnv(t *testing.T) *delegationEnv { return newDelegationEnvWith(t, false) }
+
+func newDelegationEnvWith(t *testing.T, delegation bool) *delegationEnv {
 	t.Helper()
 	root := t.TempDir()
 	project := filepath.Join(root, "proj")
@@ -88,7 +91,7 @@ func newDelegationEnv(t *testing.T) *delegationEnv {
 	sink := &cards{reqs: make(chan permission.Request, 16)}
 	data := filepath.Join(root, "data")
 	core, err := hostcore.New(t.Context(), hostcore.Config{
-		DataDir: data, Home: filepath.Join(root, "home"), Sink: sink, RgPath: "-",
+		DataDir: data, Home: filepath.Join(root, "home"), Sink: sink, RgPath: "-", Delegation: delegation,
 		Provider: func(string) (provider.Provider, error) {
 			cfg := parent.Config()
 			cfg.BaseURL = router.URL
@@ -107,7 +110,7 @@ func newDelegationEnv(t *testing.T) *delegationEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &delegationEnv{core: core, cards: sink, session: s, project: project, data: data, router: router}
+	return &delegationEnv{core: core, cards: sink, session: s, project: project, data: data, router: router, parent: parent}
 }
 
 // define writes a definition file (user: the app's own folder; project:
@@ -295,5 +298,53 @@ func TestDelegationRefusals(t *testing.T) {
 	_, err := e.core.StartDelegation(t.Context(), e.session.ID, hostcore.DelegationInput{Subagent: "nobody", Prompt: "x"})
 	if errs.CodeOf(err) != errs.DelegateNotFound || !strings.Contains(err.Error(), "explore, general") {
 		t.Errorf("unknown subagent: %v", err)
+	}
+}
+
+func TestTaskThroughTheWire(t *testing.T) {
+	e := newDelegationEnvWith(t, true)
+	task := func(n string) providertest.Call {
+		return providertest.Call{Name: "Task", Input: map[string]any{"subagent": "explore", "description": "look " + n, "prompt": "Find " + n + "."}}
+	}
+	e.parent.Push(
+		providertest.Turn{ToolCalls: []providertest.Call{task("alpha"), task("beta")}, Stop: "tool_use"},
+		providertest.Turn{ToolCalls: []providertest.Call{{Name: "TaskWait", Input: map[string]any{}}}, Stop: "tool_use"},
+		providertest.Turn{Text: "Both delegates reported.", Stop: "end_turn"},
+	)
+	explore := providertest.NewAnthropicServer(t,
+		providertest.Turn{Text: "main.go has main.", Stop: "end_turn"},
+		providertest.Turn{Text: "main.go has main.", Stop: "end_turn"})
+	e.router.route("You are a read-only investigator working for another agent.", explore)
+	res, err := e.core.RunTurn(t.Context(), e.session.ID, "Split the search.")
+	if err != nil || res.Text != "Both delegates reported." {
+		t.Fatalf("turn = %+v, %v", res, err)
+	}
+	reqs := e.parent.Requests()
+	if len(reqs) != 3 || explore.Count() != 2 {
+		t.Fatalf("%d parent requests, %d delegate requests", len(reqs), explore.Count())
+	}
+	first, last := string(reqs[0].Body), string(reqs[2].Body)
+	if !strings.Contains(first, `"name":"Task"`) || !strings.Contains(first, "# Subagents") || !strings.Contains(first, "- explore: ") {
+		t.Error("the parent was not offered Task with the subagent list")
+	}
+	if strings.Count(last, "main.go has main.") != 2 || !strings.Contains(last, `state=\"done\"`) {
+		t.Errorf("TaskWait's result lacks the reports: %.2000s", last)
+	}
+	if strings.Contains(last, "You are a read-only investigator") {
+		t.Error("a delegate's prompt reached the parent")
+	}
+	list, _ := e.core.Delegations(t.Context(), e.session.ID)
+	if len(list) != 2 || list[0].Description != "look alpha" || list[1].Description != "look beta" || list[0].ParentTurnID != res.TurnID {
+		t.Errorf("delegations = %+v", list)
+	}
+	rows, _ := e.core.AuditRows(t.Context(), e.session.ID)
+	var tasks int
+	for _, r := range rows {
+		if r.Tool == "Task" && r.OK {
+			tasks++
+		}
+	}
+	if tasks != 2 {
+		t.Errorf("audit rows = %+v", rows)
 	}
 }
