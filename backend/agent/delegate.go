@@ -290,8 +290,9 @@ func (a *Agent) Delegation(ctx context.Context, sessionID, id string) (Delegatio
 	return a.st.delegation(ctx, sessionID, id)
 }
 
-// Delegations lists sessionID's delegations, oldest first (TaskList, the
-// window): live records for the ones this process runs.
+// Delegations lists sessionID's delegations in the order their parent
+// asked for them (turn, then Task call; a fanned-out batch starts its
+// delegates in any order): live records for the ones this process runs.
 func (a *Agent) Delegations(ctx context.Context, sessionID string) ([]Delegation, error) {
 	stored, err := a.st.delegations(ctx, sessionID)
 	if err != nil {

@@ -63,7 +63,7 @@ func (s *store) delegation(ctx context.Context, sessionID, id string) (Delegatio
 
 func (s *store) delegations(ctx context.Context, sessionID string) ([]Delegation, error) {
 	rows, err := s.db.QueryContext(ctx,
-		`SELECT `+delegationColumns+` FROM delegations WHERE session_id = ? ORDER BY created_at, rowid`, sessionID)
+		`SELECT `+delegationColumns+` FROM delegations WHERE session_id = ? ORDER BY parent_turn_id, parent_tool_call_id, created_at, rowid`, sessionID)
 	if err != nil {
 		return nil, storageErr(err, "read the delegations")
 	}

@@ -116,7 +116,7 @@ func (c *Core) WaitDelegations(ctx context.Context, sessionID string, ids []stri
 	return c.agent.WaitDelegations(ctx, sessionID, ids, all, timeout)
 }
 
-// Delegations lists a session's delegations, oldest first (TaskList).
+// Delegations lists a session's delegations in the order its turns asked for them (TaskList).
 func (c *Core) Delegations(ctx context.Context, sessionID string) ([]agent.Delegation, error) {
 	return c.agent.Delegations(ctx, sessionID)
 }
