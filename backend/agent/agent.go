@@ -8,6 +8,7 @@ package agent
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,6 +57,8 @@ type Agent struct {
 	// decision holds it across the mode switch).
 	pmu       sync.Mutex
 	proposals map[string]*pendingProposal // by proposal id
+
+	delegs map[string]*delegateScope // delegations this process started, by id (under mu)
 }
 
 // New returns an Agent over db (migrated by backend/store). providers
@@ -81,6 +84,7 @@ func New(db *sql.DB, host Host, providers func(sessionID string) (provider.Provi
 		compactNext: map[string]bool{},
 		questions:   map[string]*pendingQuestion{},
 		proposals:   map[string]*pendingProposal{},
+		delegs:      map[string]*delegateScope{},
 	}
 }
 
@@ -110,14 +114,16 @@ func (a *Agent) Running(sessionID string) bool {
 // Grep end at once with TOOL_ABORTED; Bash returns its collected output
 // within 10 s; a started Write or Edit drains), unstarted calls are
 // skipped, partial text is kept, and the turn ends aborted (TURN_ABORTED).
-// Run returns once everything settled. Stop reports whether a turn was
+// Run returns once everything settled. Every running delegate of the
+// session is stopped too. Stop reports whether a turn or a delegate was
 // running.
 func (a *Agent) Stop(sessionID string) bool {
+	stopped := a.stopDelegations(sessionID) > 0
 	a.mu.Lock()
 	r := a.runs[sessionID]
 	a.mu.Unlock()
 	if r == nil {
-		return false
+		return stopped
 	}
 	r.stopped.Store(true)
 	r.cancel()
@@ -133,6 +139,9 @@ func (a *Agent) Shutdown() {
 	defer a.mu.Unlock()
 	for _, r := range a.runs {
 		r.cancel()
+	}
+	for _, s := range a.delegs {
+		s.run.cancel()
 	}
 }
 
@@ -186,6 +195,11 @@ type run struct {
 	lastText   string
 	reported   int // tokens of the context as the provider last reported them
 	reportedAt int // estimateChars at that moment
+
+	// delegation is set on a delegate's run (nil for a session's turn).
+	delegation *delegateScope
+	// writers are the writing delegates the current batch started.
+	writers *batchWriters
 }
 
 // outcome is how a turn ends.
@@ -293,7 +307,8 @@ func (r *run) setup(ctx context.Context, preload []string) error {
 	}
 	r.info, r.instructions = info, instr
 	r.catalog = a.host.Deferred(ctx, r.sessionID, info.OperatingMode)
-	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog})
+	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog,
+		Subagents: a.subagentsFor(ctx, r.sessionID, info.OperatingMode)})
 	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
 	if err != nil {
 		return err
@@ -330,6 +345,10 @@ func (r *run) loop(ctx context.Context) outcome {
 	for {
 		if ctx.Err() != nil {
 			return r.stopOutcome()
+		}
+		if d := r.delegation; d != nil && r.calls >= d.maxTurns {
+			return outcome{state: TurnFailed, code: errs.DelegateTurnsExhausted, retriable: true,
+				message: fmt.Sprintf("the %s subagent used its %d turns before it finished; its report so far is partial, and the work can be resumed with a new Task that says what is left", d.name, d.maxTurns)}
 		}
 		if err := r.maybeCompact(ctx); err != nil {
 			if ctx.Err() != nil {
@@ -428,7 +447,7 @@ func (r *run) modelCall(ctx context.Context) (provider.Response, string, error) 
 		if !retry {
 			return resp, msgID, err
 		}
-		r.a.emit(EventTurn, TurnEvent{SessionID: r.sessionID, TurnID: r.turnID, State: TurnRunning, Retry: code})
+		r.emit(EventTurn, TurnEvent{SessionID: r.sessionID, TurnID: r.turnID, State: TurnRunning, Retry: code})
 	}
 }
 

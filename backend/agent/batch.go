@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -79,13 +80,19 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 		}
 	}
 	var runnable []*prepared
-	parallel := true
+	parallel, allTask := true, true
 	for _, c := range calls {
 		if !c.settled {
 			runnable = append(runnable, c)
 			parallel = parallel && (r.parallel[c.tool] || r.refusedUnrun(c))
+			allTask = allTask && c.tool == tools.Task
 		}
 	}
+	// Task-only batches fan out; a batch mixing Task with anything else runs
+	// in order, and a call after a writing delegate's Task waits for it to
+	// settle (§0).
+	parallel = parallel || allTask
+	r.writers = &batchWriters{}
 	terminate := false
 	if parallel && len(runnable) > 1 {
 		done := make(chan *prepared, len(runnable))
@@ -113,6 +120,13 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 		case ctx.Err() != nil:
 			c.finish(CallSkipped, tools.Failure(errs.New(errs.ToolAborted, "not run: the turn was stopped before this %s call started", c.tool)))
 		default:
+			if c.tool != tools.Task {
+				r.writers.await(ctx)
+			}
+			if ctx.Err() != nil {
+				c.finish(CallSkipped, tools.Failure(errs.New(errs.ToolAborted, "not run: the turn was stopped before this %s call started", c.tool)))
+				break
+			}
 			r.start(ctx, c)
 			r.exec(ctx, c)
 			terminate = guardTerminates(c.result)
@@ -134,7 +148,7 @@ func (r *run) start(ctx context.Context, c *prepared) {
 	if err := r.a.st.startCall(context.WithoutCancel(ctx), c.id); err != nil && r.dbErr == nil {
 		r.dbErr = err
 	}
-	r.a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
+	r.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
 		ToolUseID: c.toolUseID, Tool: c.tool, Phase: PhaseRunning, Args: c.args, MCP: r.origin(c.tool)})
 }
 
@@ -147,6 +161,15 @@ func (r *run) exec(ctx context.Context, c *prepared) {
 	call := ToolCall{SessionID: c.sessionID, TurnID: c.turnID, ToolCallID: c.id, MessageID: c.messageID, PromptID: c.turnID,
 		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect,
 		Turn: callTurn{r: r, c: c}, BatchSize: c.batch}
+	if d := r.delegation; d != nil {
+		// Refused here and, given the allowed set, by the host as well.
+		if !slices.Contains(d.allowed, c.tool) {
+			c.finish(CallFailed, tools.Failure(d.refuseOutOfScope(c.tool)))
+			return
+		}
+		call.Delegate, call.DelegationID, call.PermissionOverride = d.name, d.id, d.override
+		call.AllowedTools = slices.Clone(d.allowed)
+	}
 	go func() { done <- r.a.host.Execute(ctx, call) }()
 	var res tools.Result
 	select {
@@ -194,6 +217,7 @@ func (r *run) settle(ctx context.Context, c *prepared) {
 	if err := r.a.st.finishCall(context.WithoutCancel(ctx), s); err != nil && r.dbErr == nil {
 		r.dbErr = err
 	}
-	r.a.emit(EventToolResult, ToolResultEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
+	r.countTool()
+	r.emit(EventToolResult, ToolResultEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
 		ToolUseID: c.toolUseID, Tool: c.tool, State: c.state, Result: s.result, ModelText: s.modelText, IsError: c.isError})
 }

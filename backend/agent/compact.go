@@ -93,6 +93,9 @@ func (r *run) noteUsage(u provider.Usage) {
 // canCompact reports whether a checkpoint would drop anything: at the
 // start of a turn there must be history before the prompt.
 func (r *run) canCompact() bool {
+	if r.delegation != nil {
+		return false // checkpoints belong to the session's conversation
+	}
 	return !r.firstCall || len(r.historyBeforePrompt()) > 0
 }
 
@@ -116,7 +119,7 @@ func (r *run) historyBeforePrompt() []provider.Message {
 // maybeCompact compacts when the next request would not fit, or when it
 // was asked for (new_context).
 func (r *run) maybeCompact(ctx context.Context) error {
-	asked := r.a.takeCompactionRequest(r.sessionID)
+	asked := r.delegation == nil && r.a.takeCompactionRequest(r.sessionID)
 	b := r.budget()
 	over := b > 0 && r.estimate() > b
 	if !over && !asked {

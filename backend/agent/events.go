@@ -29,6 +29,9 @@ type TurnEvent struct {
 	Message   string    `json:"message,omitempty"`
 	Retriable bool      `json:"retriable,omitempty"`
 	Retry     errs.Code `json:"retry,omitempty"`
+	// DelegationID is set on the events of a delegate's own run, so the
+	// window nests them under its Task row.
+	DelegationID string `json:"delegationId,omitempty"`
 }
 
 // MessageEvent reports a message starting (State "streaming") or ending
@@ -42,6 +45,9 @@ type MessageEvent struct {
 	Kind      string         `json:"kind"`
 	State     string         `json:"state"`
 	Usage     provider.Usage `json:"usage,omitzero"`
+	// DelegationID is set on the events of a delegate's own run, so the
+	// window nests them under its Task row.
+	DelegationID string `json:"delegationId,omitempty"`
 }
 
 // DeltaEvent carries one streamed piece of text or thinking.
@@ -50,6 +56,9 @@ type DeltaEvent struct {
 	TurnID    string `json:"turnId"`
 	MessageID string `json:"messageId"`
 	Delta     string `json:"delta"`
+	// DelegationID is set on the events of a delegate's own run, so the
+	// window nests them under its Task row.
+	DelegationID string `json:"delegationId,omitempty"`
 }
 
 // Tool call phases of ToolCallEvent.
@@ -73,6 +82,9 @@ type ToolCallEvent struct {
 	// MCP names the server and the tool's own name and title of an MCP
 	// tool (nil for the others).
 	MCP *ToolOrigin `json:"mcp,omitempty"`
+	// DelegationID is set on the events of a delegate's own run, so the
+	// window nests them under its Task row.
+	DelegationID string `json:"delegationId,omitempty"`
 }
 
 // ToolResultEvent reports a finished call; events of a parallel batch may
@@ -88,6 +100,9 @@ type ToolResultEvent struct {
 	Result     tools.Result `json:"result"`
 	ModelText  string       `json:"modelText"`
 	IsError    bool         `json:"isError"`
+	// DelegationID is set on the events of a delegate's own run, so the
+	// window nests them under its Task row.
+	DelegationID string `json:"delegationId,omitempty"`
 }
 
 // ContextEvent reports a compaction: State compacting, then done or failed.

@@ -114,6 +114,14 @@ type ToolCall struct {
 	// how many calls its assistant message has.
 	Turn      tools.Turn `json:"-"`
 	BatchSize int        `json:"-"`
+	// A delegate's call (§10.2): Delegate names its subagent (the card says
+	// who asks), DelegationID scopes its edit snapshots and loop guard,
+	// PermissionOverride is the definition's scope ("" = the session's), and
+	// AllowedTools are the only tools it may call (the host refuses others).
+	Delegate           string   `json:"delegate,omitempty"`
+	DelegationID       string   `json:"delegationId,omitempty"`
+	PermissionOverride string   `json:"permissionOverride,omitempty"`
+	AllowedTools       []string `json:"allowedTools,omitempty"`
 }
 
 // SessionInfo is the environment of a session as the agent sees it.

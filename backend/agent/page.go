@@ -116,7 +116,7 @@ func (s *store) turnRefs(ctx context.Context, sessionID string) ([]turnRef, erro
 	rows, err := s.db.QueryContext(ctx,
 		`SELECT t.id, COALESCE(m.n, 0) FROM agent_turns t
 		 LEFT JOIN (SELECT turn_id, COUNT(*) AS n FROM agent_messages WHERE session_id = ? GROUP BY turn_id) m ON m.turn_id = t.id
-		 WHERE t.session_id = ? ORDER BY t.created_at, t.rowid`, sessionID, sessionID)
+		 WHERE t.session_id = ? AND t.delegation_id = '' ORDER BY t.created_at, t.rowid`, sessionID, sessionID)
 	if err != nil {
 		return nil, storageErr(err, "load the transcript")
 	}
@@ -139,7 +139,7 @@ func (s *store) readTurns(ctx context.Context, sessionID string) ([]Turn, error)
 	turns := []Turn{}
 	rows, err := s.db.QueryContext(ctx,
 		`SELECT id, prompt, state, error_code, error_message, created_at, updated_at, COALESCE(ended_at, 0)
-		 FROM agent_turns WHERE session_id = ? ORDER BY created_at, rowid`, sessionID)
+		 FROM agent_turns WHERE session_id = ? AND delegation_id = '' ORDER BY created_at, rowid`, sessionID)
 	if err != nil {
 		return turns, storageErr(err, "load the transcript")
 	}
@@ -158,10 +158,11 @@ func (s *store) readTurns(ctx context.Context, sessionID string) ([]Turn, error)
 }
 
 // readMessages reads the session's messages in seq order with their tool
-// calls: of the given turns, or of every turn when turnIDs is nil.
+// calls: of the given turns, or of every turn of the session's own
+// conversation when turnIDs is nil (a delegate's never enter it).
 func (s *store) readMessages(ctx context.Context, sessionID string, turnIDs []string) ([]Message, error) {
 	msgs := []Message{}
-	filter, args := "", []any{sessionID}
+	filter, args := " AND turn_id NOT IN (SELECT id FROM agent_turns WHERE delegation_id != '')", []any{sessionID}
 	if turnIDs != nil {
 		if len(turnIDs) == 0 {
 			return msgs, nil

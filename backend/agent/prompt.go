@@ -22,6 +22,8 @@ type PromptInput struct {
 	// OnDemand is the mode's on-demand catalog, listed in a bounded
 	// section (the model loads entries with ToolSearch).
 	OnDemand []DeferredTool
+	// Subagents are the ones Task can start (empty when Task is not offered).
+	Subagents []SubagentInfo
 }
 
 // Bounds of the "On-demand tools" section: entries, bytes of the list, and
@@ -41,33 +43,7 @@ func BuildPrompt(in PromptInput) string {
 		"working through the tools you are given. Every tool call goes through the host, which checks paths and " +
 		"permissions, may ask the user, and records what happened.\n")
 
-	b.WriteString("\n# Environment\n")
-	fmt.Fprintf(&b, "- Platform: %s\n", platformName(info.Platform))
-	shell := info.ShellID
-	if shell == "" {
-		shell = "the default shell"
-	}
-	dialect := info.ShellDialect
-	if dialect == "" {
-		dialect = "bash"
-	}
-	fmt.Fprintf(&b, "- Bash runs commands in %s (dialect: %s). Write every command in that dialect; it is pinned for this turn.\n", shell, dialect)
-	fmt.Fprintf(&b, "- Workspace root: %s\n", info.Workspace)
-	b.WriteString("  Relative paths resolve against it, and it is the working directory of every command.\n")
-	if info.Temporary {
-		b.WriteString("  This is a temporary session: the workspace is its own scratch folder and is deleted with the session.\n")
-	}
-	fmt.Fprintf(&b, "- Scratch folder (absolute path): %s\n", info.Scratch)
-	b.WriteString("  Put temporary files, notes and experiments there, never in the workspace. Address it with absolute paths.\n")
-	if info.Visualization != "" {
-		fmt.Fprintf(&b, "- Visualization folder (absolute path): %s\n", info.Visualization)
-		b.WriteString("  To show a chart inline, Write an HTML fragment there (e.g. chart.html; no <html>, <head> or <body>; at most 2 MB), " +
-			"then put this line on its own in your reply: ::visualize{\"path\":\"<absolute path>\",\"title\":\"<short title>\"}. " +
-			"It renders after the turn, sandboxed: no network, no external scripts or files. Preloaded: D3 v7 as d3, and " +
-			"viz.bar|line|scatter(elementId, rows, {x, y}), viz.chart(elementId, {type, data, ...}), viz.render(elementId, (selection, {width, height}) => ...).\n")
-	}
-	fmt.Fprintf(&b, "- Operating mode: %s\n", permission.ModeName(info.OperatingMode))
-	fmt.Fprintf(&b, "- Today's date: %s\n", in.Today.Format("2006-01-02"))
+	writeEnvironment(&b, info, in.Today)
 
 	b.WriteString("\n# How to work\n")
 	b.WriteString("- Read, Glob and Grep calls in one response run in parallel: issue independent lookups together. " +
@@ -95,6 +71,7 @@ func BuildPrompt(in PromptInput) string {
 	}
 
 	writeCatalog(&b, in.OnDemand)
+	writeSubagents(&b, in.Subagents)
 
 	if s := strings.TrimSpace(in.Instructions); s != "" {
 		b.WriteString("\n# Project instructions\nFrom the workspace's AGENTS.md (or CLAUDE.md). Follow them unless the user says otherwise.\n\n")
@@ -102,6 +79,64 @@ func BuildPrompt(in PromptInput) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// writeEnvironment renders the environment block, shared by the session's
+// prompt and a delegate's.
+func writeEnvironment(b *strings.Builder, info SessionInfo, today time.Time) {
+	b.WriteString("\n# Environment\n")
+	fmt.Fprintf(b, "- Platform: %s\n", platformName(info.Platform))
+	shell := info.ShellID
+	if shell == "" {
+		shell = "the default shell"
+	}
+	dialect := info.ShellDialect
+	if dialect == "" {
+		dialect = "bash"
+	}
+	fmt.Fprintf(b, "- Bash runs commands in %s (dialect: %s). Write every command in that dialect; it is pinned for this turn.\n", shell, dialect)
+	fmt.Fprintf(b, "- Workspace root: %s\n", info.Workspace)
+	b.WriteString("  Relative paths resolve against it, and it is the working directory of every command.\n")
+	if info.Temporary {
+		b.WriteString("  This is a temporary session: the workspace is its own scratch folder and is deleted with the session.\n")
+	}
+	fmt.Fprintf(b, "- Scratch folder (absolute path): %s\n", info.Scratch)
+	b.WriteString("  Put temporary files, notes and experiments there, never in the workspace. Address it with absolute paths.\n")
+	if info.Visualization != "" {
+		fmt.Fprintf(b, "- Visualization folder (absolute path): %s\n", info.Visualization)
+		b.WriteString("  To show a chart inline, Write an HTML fragment there (e.g. chart.html; no <html>, <head> or <body>; at most 2 MB), " +
+			"then put this line on its own in your reply: ::visualize{\"path\":\"<absolute path>\",\"title\":\"<short title>\"}. " +
+			"It renders after the turn, sandboxed: no network, no external scripts or files. Preloaded: D3 v7 as d3, and " +
+			"viz.bar|line|scatter(elementId, rows, {x, y}), viz.chart(elementId, {type, data, ...}), viz.render(elementId, (selection, {width, height}) => ...).\n")
+	}
+	fmt.Fprintf(b, "- Operating mode: %s\n", permission.ModeName(info.OperatingMode))
+	fmt.Fprintf(b, "- Today's date: %s\n", today.Format("2006-01-02"))
+}
+
+// DelegatePrompt is a delegate's system prompt: its definition's body, then
+// the environment block the session's prompt has, and how its report is
+// used.
+func DelegatePrompt(body string, info SessionInfo, today time.Time) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(body))
+	b.WriteString("\n")
+	writeEnvironment(&b, info, today)
+	b.WriteString("\n# Your report\nYou are a delegate of the session's agent, working on one task it gave you. " +
+		"Your last message is your report: the agent sees nothing else of your work, so say what you found or changed, " +
+		"with paths, and what is left. A result that says \"user denied permission\" means the user said no: report it.\n")
+	return b.String()
+}
+
+// writeSubagents lists the subagents Task can start, one line each.
+func writeSubagents(b *strings.Builder, list []SubagentInfo) {
+	if len(list) == 0 {
+		return
+	}
+	b.WriteString("\n# Subagents\nTask starts one of these on a task of its own; it reports back through TaskWait. " +
+		"Delegate independent, well-described pieces of work; several Task calls in one response run in parallel.\n")
+	for _, s := range list {
+		fmt.Fprintf(b, "- %s: %s\n", s.Name, oneLine(s.Description, maxSummaryChars))
+	}
 }
 
 // writeCatalog renders the on-demand catalog: one line per tool, at most
@@ -160,5 +195,6 @@ func (a *Agent) Prompt(ctx context.Context, sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(ctx, sessionID, info.OperatingMode)}), nil
+	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(ctx, sessionID, info.OperatingMode),
+		Subagents: a.subagentsFor(ctx, sessionID, info.OperatingMode)}), nil
 }

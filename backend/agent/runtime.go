@@ -29,7 +29,8 @@ func (r *run) refresh(ctx context.Context) error {
 	info.ShellID, info.ShellDialect = r.info.ShellID, r.info.ShellDialect
 	r.info = info
 	r.setCatalog(r.a.host.Deferred(ctx, r.sessionID, info.OperatingMode))
-	r.system = BuildPrompt(PromptInput{Info: info, Instructions: r.instructions, Today: r.a.now(), OnDemand: r.catalog})
+	r.system = BuildPrompt(PromptInput{Info: info, Instructions: r.instructions, Today: r.a.now(), OnDemand: r.catalog,
+		Subagents: r.a.subagentsFor(ctx, r.sessionID, info.OperatingMode)})
 	r.buildTools()
 	return nil
 }

@@ -58,6 +58,9 @@ type Turn struct {
 	CreatedAt    int64  `json:"createdAt"`
 	UpdatedAt    int64  `json:"updatedAt"`
 	EndedAt      int64  `json:"endedAt,omitempty"`
+	// delegationID is set on a delegate's own turn: the parent's
+	// transcript and context never read it.
+	delegationID string
 }
 
 // Message is one persisted message. Assistant messages carry their tool
@@ -151,8 +154,8 @@ func (s *store) beginTurn(ctx context.Context, t Turn, promptMsgID string) (int6
 	var seq int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO agent_turns (id, session_id, prompt, state, created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?)`,
-			t.ID, t.SessionID, t.Prompt, t.CreatedAt, t.CreatedAt); err != nil {
+			`INSERT INTO agent_turns (id, session_id, prompt, state, created_at, updated_at, delegation_id) VALUES (?, ?, ?, 'running', ?, ?, ?)`,
+			t.ID, t.SessionID, t.Prompt, t.CreatedAt, t.CreatedAt, t.delegationID); err != nil {
 			return err
 		}
 		content := []provider.Block{{Type: provider.BlockText, Text: t.Prompt}}
@@ -299,6 +302,12 @@ func (s *store) markInterrupted(ctx context.Context) (int, error) {
 		// longer be decided (PLAN_APPROVAL_INTERRUPTED).
 		if _, err := tx.ExecContext(ctx,
 			`UPDATE agent_proposals SET state = 'interrupted', resolved_at = ? WHERE state = 'pending'`, now); err != nil {
+			return err
+		}
+		// A delegate runs only while PI-Desktop does: it is never replayed.
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE delegations SET state = 'interrupted', error_code = ?, error_message = ?, finished_at = ? WHERE state IN ('running', 'waiting')`,
+			string(errs.TurnInterrupted), delegationInterruptedText, now); err != nil {
 			return err
 		}
 		r, err := tx.ExecContext(ctx,

@@ -42,7 +42,7 @@ func (s *streamRecorder) insert(ctx context.Context) {
 	}
 	r.lastSeq = seq
 	s.lastFlush = time.Now()
-	a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, Role: provider.RoleAssistant, Kind: KindModel, State: "streaming"})
+	r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, Role: provider.RoleAssistant, Kind: KindModel, State: "streaming"})
 }
 
 // flush writes the blocks so far, when forced or flushEvery has passed.
@@ -74,25 +74,25 @@ func (s *streamRecorder) event(ctx context.Context, ev provider.Event) error {
 	switch ev.Type {
 	case provider.EventText:
 		s.appendDelta(provider.BlockText, ev.Text)
-		a.emit(EventText, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, Delta: ev.Text})
+		r.emit(EventText, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, Delta: ev.Text})
 	case provider.EventThinking:
 		s.appendDelta(provider.BlockThinking, ev.Text)
-		a.emit(EventThinking, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, Delta: ev.Text})
+		r.emit(EventThinking, DeltaEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, Delta: ev.Text})
 	case provider.EventToolUseStart:
 		if _, dup := s.callIDs[ev.ToolUseID]; !dup {
 			s.callIDs[ev.ToolUseID], s.names[ev.ToolUseID] = a.newID(), ev.ToolName
 		}
-		a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
+		r.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
 			ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseStreaming, MCP: r.origin(ev.ToolName)})
 	case provider.EventToolUseDelta:
-		a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
+		r.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
 			ToolUseID: ev.ToolUseID, Tool: s.names[ev.ToolUseID], Phase: PhaseStreaming, ArgsDelta: ev.Text, MCP: r.origin(s.names[ev.ToolUseID])})
 	case provider.EventToolUseFinish:
 		if _, ok := s.callIDs[ev.ToolUseID]; !ok {
 			s.callIDs[ev.ToolUseID] = a.newID()
 		}
 		s.blocks = append(s.blocks, provider.Block{Type: provider.BlockToolUse, ToolUseID: ev.ToolUseID, ToolName: ev.ToolName, Input: ev.Input})
-		a.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
+		r.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: s.msgID, ToolCallID: s.callIDs[ev.ToolUseID],
 			ToolUseID: ev.ToolUseID, Tool: ev.ToolName, Phase: PhaseReady, Args: ev.Input, MCP: r.origin(ev.ToolName)})
 		s.flush(ctx, true)
 		return s.err
@@ -122,13 +122,16 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 		if ctx.Err() != nil && !errs.Is(err, errs.StorageUnavailable) {
 			err = errs.Wrap(err, errs.TurnAborted, "the turn was stopped")
 		}
+		if t := textOf(provider.Message{Content: rec.blocks}); t != "" && r.delegation != nil {
+			r.lastText = t // a delegate's partial report
+		}
 		if rec.inserted {
 			stop := stopFailed
 			if ctx.Err() != nil {
 				stop = stopAborted
 			}
 			_ = a.st.updateMessage(dbctx, msgID, rec.blocks, stop, provider.Usage{})
-			a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: stop})
+			r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: stop})
 		}
 		return resp, msgID, err
 	}
@@ -148,7 +151,7 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 	if t := textOf(resp.Message); t != "" {
 		r.lastText = t
 	}
-	a.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
+	r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
 		State: string(resp.StopReason), Usage: resp.Usage})
 	return resp, msgID, nil
 }

@@ -44,7 +44,7 @@ func eventNames() []string {
 		api.EventProjectsChanged, api.EventSessionsChanged, api.EventSettingsChanged, api.EventProvidersChanged, api.EventDevOrdered, api.EventMCPServersChanged,
 		agent.EventTurn, agent.EventMessage, agent.EventText, agent.EventThinking, agent.EventToolCall,
 		agent.EventToolResult, agent.EventContext, agent.EventTodos, agent.EventQuestion, agent.EventProposal,
-		agent.EventMode, tools.EventToolOutput, permission.EventRequest, permission.EventResolved,
+		agent.EventMode, agent.EventDelegation, tools.EventToolOutput, permission.EventRequest, permission.EventResolved,
 		bgtask.EventStarted, bgtask.EventOutput, bgtask.EventExited, hostcore.EventWorktreeSetup,
 	}
 }

@@ -127,6 +127,11 @@ const (
 
 	// Subagent definitions (backend/subagent).
 	SubagentInvalid Code = "SUBAGENT_INVALID" // a definition to save does not parse or would be saved with warnings
+
+	// Delegations (backend/agent's delegate runtime).
+	DelegateLimit          Code = "DELEGATE_LIMIT"           // the session already has the most delegates running at once
+	DelegateNotFound       Code = "DELEGATE_NOT_FOUND"       // no delegation of this session has that id, or no subagent that name
+	DelegateTurnsExhausted Code = "DELEGATE_TURNS_EXHAUSTED" // a delegate used its definition's maxTurns before it finished
 )
 
 // Codes lists every registered code in declaration order.
@@ -159,5 +164,6 @@ func Codes() []Code {
 		MCPServerUnavailable, MCPConnectTimeout, MCPAuthRequired, MCPProtocolError,
 		ImageUnsupported, ImageTooLarge, AttachmentNotFound,
 		SubagentInvalid,
+		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
 	}
 }

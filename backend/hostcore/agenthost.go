@@ -36,6 +36,8 @@ func (h agentHost) Execute(ctx context.Context, call agent.ToolCall) tools.Resul
 		PromptID: call.PromptID, Tool: call.Tool, Args: call.Args,
 		Shell: tools.ShellPin{ID: call.ShellID, Dialect: call.ShellDialect},
 		Turn:  call.Turn, BatchSize: call.BatchSize,
+		Delegate: call.Delegate, DelegationID: call.DelegationID, PermissionOverride: call.PermissionOverride,
+		AllowedTools: call.AllowedTools,
 	})
 }
 

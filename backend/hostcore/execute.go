@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,13 @@ type ToolRequest struct {
 	Delegate string `json:"delegate,omitempty"`
 	// PermissionOverride is a delegate's declared permission scope.
 	PermissionOverride string `json:"permissionOverride,omitempty"`
+	// DelegationID is the delegate run making the call: it scopes the edit
+	// snapshot store and loop guard to that run.
+	DelegationID string `json:"delegationId,omitempty"`
+	// AllowedTools are the only tools a delegate's call may name (its
+	// resolved set, fixed at spawn); a delegate's call naming another, or
+	// carrying none, is refused (fail closed).
+	AllowedTools []string `json:"allowedTools,omitempty"`
 	// MessageID is the assistant message carrying the call; review records
 	// belong to it. Empty means the turn and call ids stand in for it.
 	MessageID string `json:"messageId,omitempty"`
@@ -121,6 +129,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	defer release()
 
+	if req.Delegate != "" && !slices.Contains(req.AllowedTools, req.Tool) {
+		st.row.Decision = decisionDeny
+		return tools.Failure(errs.New(errs.ToolNotFound, "not run: the %s subagent cannot call %s; its tools are: %s",
+			req.Delegate, req.Tool, strings.Join(req.AllowedTools, ", ")).With("tool", req.Tool))
+	}
 	args, fields, verr := c.registry.Validate(req.Tool, req.Args)
 	if verr == nil {
 		st.row.ArgsHash = audit.Hash(args) // the canonical spelling, aliases folded
@@ -354,12 +367,16 @@ func verdictError(v permission.Verdict) error {
 }
 
 // editScope keys the edit snapshot store and guard: a delegate run gets its
-// own (edit-contract §2: subagents get their own store).
+// own (edit-contract §2: subagents get their own store), so two delegates
+// of one definition never share snapshots.
 func editScope(req ToolRequest) string {
-	if req.Delegate == "" {
-		return req.SessionID
+	switch {
+	case req.DelegationID != "":
+		return req.SessionID + "\x00" + req.DelegationID
+	case req.Delegate != "":
+		return req.SessionID + "\x00" + req.Delegate
 	}
-	return req.SessionID + "\x00" + req.Delegate
+	return req.SessionID
 }
 
 // approve shows a card and waits. ok=false means the call must not run and
@@ -392,7 +409,13 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	}
 	st.row.Prompted = true
 	waitStart := time.Now()
+	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
+		w.WaitingForApproval(true) // a delegate's row says it waits for the user
+	}
 	outcome := c.broker.Ask(ctx, card, time.Duration(settings.PermissionTimeoutSeconds)*time.Second)
+	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
+		w.WaitingForApproval(false)
+	}
 	st.waitDur = time.Since(waitStart)
 	switch outcome {
 	case permission.AllowOnce, permission.AllowSession:

@@ -63,6 +63,9 @@ type Config struct {
 	// ExtraTools are registered beside the builtins (the seam plugin tools
 	// will use; tests use it for instrumented tools).
 	ExtraTools []tools.Tool
+	// Delegation registers the Task tools (issue 16). Off by default: the
+	// window does not show delegations yet.
+	Delegation bool
 	// RunnerExe is the binary that owns command trees (proc.RunnerArg);
 	// "" = this executable.
 	RunnerExe string
@@ -189,7 +192,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
 		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
-	}}), append(tools.Runtime(), cfg.ExtraTools...)...)...); err != nil {
+	}}), append(runtimeTools(cfg.Delegation), cfg.ExtraTools...)...)...); err != nil {
 		return nil, err
 	}
 	c.sessions = session.New(st.DB(), layout, cfg.Now)

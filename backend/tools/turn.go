@@ -29,6 +29,13 @@ type Turn interface {
 	LoadTools(ctx context.Context, c *Call) Result
 }
 
+// ApprovalWaiter is a Turn that shows when one of its calls waits for the
+// user's approval (a delegate's state becomes waiting meanwhile); Execute
+// tells it before and after the card.
+type ApprovalWaiter interface {
+	WaitingForApproval(waiting bool)
+}
+
 // Outcome is what a tool that settles a call with the user itself
 // (asktool, a proposal), or refuses it on its own, reports for the call's
 // audit row; Execute writes it there.

@@ -3,6 +3,7 @@
 
 export const EVENT = {
   agentContext: 'agent:context',
+  agentDelegation: 'agent:delegation',
   agentMessage: 'agent:message',
   agentMode: 'agent:mode',
   agentProposal: 'agent:proposal',

@@ -1,0 +1,360 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/backend/subagent"
+)
+
+// Delegation states (spec §10.2).
+const (
+	DelegationRunning     = "running"
+	DelegationWaiting     = "waiting" // waiting for the user (an approval card)
+	DelegationDone        = "done"
+	DelegationFailed      = "failed"
+	DelegationStopped     = "stopped"
+	DelegationInterrupted = "interrupted"
+)
+
+// MaxRunningDelegations is how many delegates one session may have running
+// at once.
+const MaxRunningDelegations = 10
+
+// Delegation is one delegate run as the parent, the UI and the store see it.
+type Delegation struct {
+	ID               string `json:"id"`
+	SessionID        string `json:"sessionId"`
+	ParentTurnID     string `json:"parentTurnId"`
+	ParentToolCallID string `json:"parentToolCallId"`
+	// TurnID is the delegate's own turn in the transcript tables.
+	TurnID       string   `json:"turnId"`
+	Subagent     string   `json:"subagent"`
+	Source       string   `json:"source"`
+	Description  string   `json:"description"`
+	Prompt       string   `json:"prompt"`
+	Tools        []string `json:"tools"` // the tools it may call, fixed at spawn
+	State        string   `json:"state"`
+	Report       string   `json:"report"`
+	ErrorCode    string   `json:"errorCode,omitempty"`
+	ErrorMessage string   `json:"errorMessage,omitempty"`
+	TurnsUsed    int      `json:"turnsUsed"`
+	ToolCount    int      `json:"toolCount"`
+	CreatedAt    int64    `json:"createdAt"`
+	FinishedAt   int64    `json:"finishedAt,omitempty"`
+}
+
+// Finished reports whether the delegate no longer runs.
+func (d Delegation) Finished() bool {
+	return d.State != DelegationRunning && d.State != DelegationWaiting
+}
+
+// DelegateSpec is what StartDelegation runs: a definition (resolved by the
+// caller from the session's subagent catalog) and the Task call's input.
+type DelegateSpec struct {
+	Definition       subagent.Definition
+	Description      string
+	Prompt           string
+	ParentTurnID     string
+	ParentToolCallID string
+	// Provider runs the delegate's model (the definition's saved profile,
+	// resolved by the caller); nil means the session's model.
+	Provider provider.Provider
+}
+
+// delegateScope is what makes a run a delegate's: its identity on every
+// call, and the tools it may call.
+type delegateScope struct {
+	id, name, override string
+	allowed            []string // the names offered at spawn, in order
+	maxTurns           int
+	parentTurnID       string
+	parentToolCallID   string
+
+	mu        sync.Mutex
+	d         Delegation // the live record (state, counters)
+	collected bool       // a TaskWait without ids returned its report
+	cards     int        // approval cards of its calls now open
+	start     time.Time
+	done      chan struct{}
+	run       *run
+}
+
+func (s *delegateScope) snapshot() Delegation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.d
+	d.Tools = slices.Clone(s.d.Tools)
+	return d
+}
+
+// refusedTools are runtime tools a delegate never gets, even through
+// inherit: beside what the definition parser drops, TodoWrite would replace
+// the parent's checklist (a delegate reports through its text instead).
+var refusedTools = []string{ToolTodoWrite, ToolAsk, ToolNewContext, ToolEnterPlanMode, ToolEnterGoalMode,
+	ToolSubmitPlan, ToolSubmitGoal, ToolSearch}
+
+// StartDelegation starts a delegate in sessionID and returns at once with
+// its record (state running). The delegate's tools are its definition's,
+// resolved against the session's catalog now and kept for the whole run;
+// only names the host offers are kept. Its calls go through Host.Execute
+// with its name, id, permission override and allowed tools. It fails with
+// DELEGATE_LIMIT when MaxRunningDelegations already run in the session.
+func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec DelegateSpec) (Delegation, error) {
+	def := spec.Definition
+	if strings.TrimSpace(spec.Prompt) == "" {
+		return Delegation{}, invalid("prompt", "the Task prompt is empty; say what the %s subagent should do", def.Name)
+	}
+	prov := spec.Provider
+	if prov == nil {
+		p, err := a.providers(sessionID)
+		if err != nil {
+			return Delegation{}, err
+		}
+		prov = p
+	}
+	if prov == nil {
+		return Delegation{}, errs.New(errs.ModelNotConfigured, "no model is configured; choose a provider and model in Settings → Models")
+	}
+	info, err := a.host.Binding(ctx, sessionID)
+	if err != nil {
+		return Delegation{}, err
+	}
+	// A delegate has its own cancellation: it outlives the Task call that
+	// started it, and the parent's Stop or Shutdown ends it.
+	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	maxTurns := def.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = subagent.DefaultMaxTurns
+	}
+	scope := &delegateScope{id: a.newID(), name: def.Name, override: def.PermissionOverride(), maxTurns: maxTurns,
+		parentTurnID: spec.ParentTurnID, parentToolCallID: spec.ParentToolCallID, done: make(chan struct{}), start: time.Now()}
+	r := &run{a: a, sessionID: sessionID, turnID: a.newID(), prompt: spec.Prompt, cancel: cancel, firstCall: true,
+		info: info, prov: prov, model: prov.Info(), delegation: scope, active: map[string]bool{}}
+	r.delegateTools(ctx, def.Tools)
+	scope.allowed = catalogNamesOf(r.tools)
+	r.system = DelegatePrompt(def.Prompt, info, a.now())
+	scope.run = r
+	now := a.now().UnixMilli()
+	scope.d = Delegation{ID: scope.id, SessionID: sessionID, ParentTurnID: spec.ParentTurnID, ParentToolCallID: spec.ParentToolCallID,
+		TurnID: r.turnID, Subagent: def.Name, Source: string(def.Source), Description: spec.Description, Prompt: spec.Prompt,
+		Tools: slices.Clone(scope.allowed), State: DelegationRunning, CreatedAt: now}
+
+	a.mu.Lock()
+	if n := a.runningDelegations(sessionID); n >= MaxRunningDelegations {
+		a.mu.Unlock()
+		cancel()
+		return Delegation{}, errs.New(errs.DelegateLimit,
+			"not started: this session already has %d delegates running, the most at once (%d); wait for one with TaskWait or stop one with TaskStop, then try again",
+			n, MaxRunningDelegations).With("limit", MaxRunningDelegations)
+	}
+	a.delegs[scope.id] = scope
+	a.mu.Unlock()
+
+	dbctx := context.WithoutCancel(ctx)
+	seq, err := a.st.beginDelegation(dbctx, scope.d, Turn{ID: r.turnID, SessionID: sessionID, Prompt: spec.Prompt, CreatedAt: now, delegationID: scope.id}, a.newID())
+	if err != nil {
+		a.mu.Lock()
+		delete(a.delegs, scope.id)
+		a.mu.Unlock()
+		cancel()
+		return Delegation{}, err
+	}
+	r.promptSeq, r.lastSeq = seq, seq
+	r.msgs = appendMessage(nil, promptMessage(userText(spec.Prompt).Content))
+	r.prompts = []string{spec.Prompt}
+	first := scope.snapshot()
+	a.emitDelegation(scope, first)
+	go a.runDelegate(dctx, scope)
+	return first, nil
+}
+
+// runningDelegations counts sessionID's delegates still running (a.mu held).
+func (a *Agent) runningDelegations(sessionID string) int {
+	n := 0
+	for _, s := range a.delegs {
+		if s.d.SessionID == sessionID && !s.finished() {
+			n++
+		}
+	}
+	return n
+}
+
+// finishedLocked reports whether the record says the delegate ended (s.mu held).
+func (s *delegateScope) finishedLocked() bool { return s.d.Finished() }
+
+func (s *delegateScope) finished() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// runDelegate runs the delegate's loop to its end and records how it ended.
+func (a *Agent) runDelegate(ctx context.Context, s *delegateScope) {
+	r := s.run
+	defer r.cancel()
+	out := r.loop(ctx)
+	dbctx := context.WithoutCancel(ctx)
+	if err := a.st.finishTurn(dbctx, r.turnID, out.state, out.code, out.message); err != nil && out.state == TurnDone {
+		out = failOutcome(err)
+	}
+	state := DelegationDone
+	switch {
+	case out.state == TurnAborted:
+		state = DelegationStopped
+	case out.state != TurnDone:
+		state = DelegationFailed
+	}
+	s.mu.Lock()
+	s.d.State, s.d.Report, s.d.TurnsUsed = state, r.lastText, r.calls
+	s.d.ErrorCode, s.d.ErrorMessage = string(out.code), out.message
+	s.d.FinishedAt = a.now().UnixMilli()
+	d := s.d
+	s.mu.Unlock()
+	if err := a.st.finishDelegation(dbctx, d); err != nil {
+		s.mu.Lock()
+		s.d.State, s.d.ErrorCode, s.d.ErrorMessage = DelegationFailed, string(errs.CodeOf(err)), errs.ToPayload(err).Message
+		d = s.d
+		s.mu.Unlock()
+	}
+	close(s.done)
+	a.emitDelegation(s, d)
+}
+
+// delegateTools fixes the delegate's tools at spawn: the definition's spec
+// resolved against the session's catalog (the tools offered up front and
+// the on-demand ones), keeping only names the host offers and never a
+// runtime tool that acts on the parent. On-demand tools a delegate gets are
+// offered with their full schema: it has no ToolSearch.
+func (r *run) delegateTools(ctx context.Context, spec subagent.ToolSpec) {
+	mode := r.info.OperatingMode
+	offered := r.a.host.Tools(mode)
+	deferred := r.a.host.Deferred(ctx, r.sessionID, mode)
+	var parent []string
+	for _, t := range offered {
+		parent = append(parent, t.Def.Name)
+	}
+	parent = append(parent, catalogNames(deferred)...)
+	want := spec.Resolve(parent)
+	r.tools, r.parallel, r.exclusive = nil, map[string]bool{}, map[string]bool{}
+	keep := func(name string) bool { return slices.Contains(want, name) && !slices.Contains(refusedTools, name) }
+	for _, t := range offered {
+		if keep(t.Def.Name) {
+			r.tools = append(r.tools, t.Def)
+			r.parallel[t.Def.Name] = t.Parallel
+			r.exclusive[t.Def.Name] = t.Exclusive
+		}
+	}
+	for _, d := range deferred {
+		if keep(d.Name) && !r.offered(d.Name) {
+			r.tools = append(r.tools, d.Def)
+			r.parallel[d.Name] = d.Parallel
+			r.catalog = append(r.catalog, d)
+			r.active[d.Name] = true
+		}
+	}
+}
+
+func catalogNamesOf(defs []provider.ToolDef) []string {
+	out := make([]string, 0, len(defs))
+	for _, d := range defs {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// refuseOutOfScope is the runtime's refusal of a call the delegate may not
+// make (host-core refuses it too, given the allowed set).
+func (s *delegateScope) refuseOutOfScope(tool string) error {
+	return errs.New(errs.ToolNotFound, "not run: the %s subagent cannot call %s; its tools are: %s",
+		s.name, tool, strings.Join(s.allowed, ", ")).With("tool", tool)
+}
+
+// Delegation returns one delegation of sessionID: the live record while
+// this process runs it, else the stored one.
+func (a *Agent) Delegation(ctx context.Context, sessionID, id string) (Delegation, error) {
+	a.mu.Lock()
+	s := a.delegs[id]
+	a.mu.Unlock()
+	if s != nil && s.d.SessionID == sessionID {
+		return s.snapshot(), nil
+	}
+	return a.st.delegation(ctx, sessionID, id)
+}
+
+// Delegations lists sessionID's delegations in the order their parent
+// asked for them (turn, then Task call; a fanned-out batch starts its
+// delegates in any order): live records for the ones this process runs.
+func (a *Agent) Delegations(ctx context.Context, sessionID string) ([]Delegation, error) {
+	stored, err := a.st.delegations(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	live := map[string]*delegateScope{}
+	for id, s := range a.delegs {
+		live[id] = s
+	}
+	a.mu.Unlock()
+	for i, d := range stored {
+		if s := live[d.ID]; s != nil {
+			stored[i] = s.snapshot()
+		}
+	}
+	return stored, nil
+}
+
+// StopDelegation stops one running delegate of sessionID: its model stream
+// is cancelled and its in-flight tools are aborted as on a turn's Stop
+// (§3); it ends stopped with its partial report. It reports whether the
+// delegate was running.
+func (a *Agent) StopDelegation(sessionID, id string) bool {
+	a.mu.Lock()
+	s := a.delegs[id]
+	a.mu.Unlock()
+	if s == nil || s.d.SessionID != sessionID || s.finished() {
+		return false
+	}
+	s.run.stopped.Store(true)
+	s.run.cancel()
+	return true
+}
+
+// stopDelegations stops every running delegate of sessionID (the parent's
+// Stop) and reports how many it stopped.
+func (a *Agent) stopDelegations(sessionID string) int {
+	a.mu.Lock()
+	var ids []string
+	for id, s := range a.delegs {
+		if s.d.SessionID == sessionID {
+			ids = append(ids, id)
+		}
+	}
+	a.mu.Unlock()
+	n := 0
+	for _, id := range ids {
+		if a.StopDelegation(sessionID, id) {
+			n++
+		}
+	}
+	return n
+}
+
+// DelegationDone returns a channel closed when the delegate ends (nil for
+// one this process does not run).
+func (a *Agent) delegationDone(id string) <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s := a.delegs[id]; s != nil {
+		return s.done
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
+)
+
+// TaskWait's bounds (§10.2).
+const (
+	MaxReportChars     = 12_000 // one delegate's report, as the parent sees it
+	MaxWaitResultChars = 50_000 // one TaskWait result
+	DefaultWaitTimeout = 300 * time.Second
+	MaxWaitTimeout     = 900 * time.Second
+)
+
+// WaitResult is what one TaskWait returns: the delegates that finished
+// (their reports) and the ones still running, each in start order.
+type WaitResult struct {
+	Finished []Delegation `json:"finished"`
+	Running  []Delegation `json:"running"`
+	TimedOut bool         `json:"timedOut"`
+}
+
+// WaitDelegations waits for sessionID's delegates: ids (none = every
+// delegate this process runs for the session whose report no earlier wait
+// returned), until all of them finished (all) or one did (!all), or
+// timeout passes (0 = DefaultWaitTimeout; at most MaxWaitTimeout), or ctx
+// ends. A finished delegate's report is returned once by a wait without
+// ids; naming its id returns it again.
+func (a *Agent) WaitDelegations(ctx context.Context, sessionID string, ids []string, all bool, timeout time.Duration) (WaitResult, error) {
+	switch {
+	case timeout <= 0:
+		timeout = DefaultWaitTimeout
+	case timeout > MaxWaitTimeout:
+		return WaitResult{}, invalid("timeoutSeconds", "timeoutSeconds is at most %d; wait again afterwards if the delegates still run", int(MaxWaitTimeout/time.Second))
+	}
+	scopes, err := a.waitScopes(ctx, sessionID, ids)
+	if err != nil {
+		return WaitResult{}, err
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	timedOut := false
+	for !waitSatisfied(scopes, all) {
+		closed, timeout := waitAny(ctx, timer.C, pendingDone(scopes))
+		if closed {
+			continue
+		}
+		if !timeout {
+			return WaitResult{}, errs.Wrap(ctx.Err(), errs.TurnAborted, "the wait was stopped")
+		}
+		timedOut = true
+		break
+	}
+	res := WaitResult{Finished: []Delegation{}, Running: []Delegation{}, TimedOut: timedOut}
+	for _, s := range scopes {
+		d := s.snapshot()
+		if d.Finished() {
+			s.mu.Lock()
+			s.collected = true
+			s.mu.Unlock()
+			res.Finished = append(res.Finished, d)
+		} else {
+			res.Running = append(res.Running, d)
+		}
+	}
+	return res, nil
+}
+
+// waitScopes finds the delegates a wait is about.
+func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) ([]*delegateScope, error) {
+	a.mu.Lock()
+	var scopes []*delegateScope
+	var missing []string
+	if len(ids) == 0 {
+		for _, s := range a.delegs {
+			s.mu.Lock()
+			take := s.d.SessionID == sessionID && !s.collected
+			s.mu.Unlock()
+			if take {
+				scopes = append(scopes, s)
+			}
+		}
+	}
+	for _, id := range ids {
+		s := a.delegs[id]
+		if s == nil || s.d.SessionID != sessionID {
+			missing = append(missing, id)
+			continue
+		}
+		if !slices.Contains(scopes, s) {
+			scopes = append(scopes, s)
+		}
+	}
+	a.mu.Unlock()
+	for _, id := range missing {
+		// One from before a restart has its stored outcome; say so.
+		d, err := a.st.delegation(ctx, sessionID, id)
+		if err != nil {
+			return nil, err
+		}
+		return nil, errs.New(errs.DelegateNotFound, "delegation %s is not running in this PI-Desktop (it ended %s); TaskList shows its state", id, d.State).With("id", id)
+	}
+	// In the order the parent asked for them: its turns and call ids are
+	// time-ordered and assigned in source order (a fanned-out batch starts
+	// its delegates in any order).
+	slices.SortFunc(scopes, func(x, y *delegateScope) int {
+		if c := strings.Compare(x.parentTurnID, y.parentTurnID); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.parentToolCallID, y.parentToolCallID); c != 0 {
+			return c
+		}
+		return strings.Compare(x.id, y.id)
+	})
+	return scopes, nil
+}
+
+func waitSatisfied(scopes []*delegateScope, all bool) bool {
+	n := 0
+	for _, s := range scopes {
+		if s.finished() {
+			n++
+		}
+	}
+	if all {
+		return n == len(scopes)
+	}
+	return n > 0 || len(scopes) == 0
+}
+
+func pendingDone(scopes []*delegateScope) []<-chan struct{} {
+	var out []<-chan struct{}
+	for _, s := range scopes {
+		if !s.finished() {
+			out = append(out, s.done)
+		}
+	}
+	return out
+}
+
+// waitAny blocks until one of chans is closed (true), the timer fires or
+// ctx ends (false).
+func waitAny(ctx context.Context, timer <-chan time.Time, chans []<-chan struct{}) (closed, timedOut bool) {
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(timer)},
+	}
+	for _, c := range chans {
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)})
+	}
+	i, _, _ := reflect.Select(cases)
+	return i >= 2, i == 1
+}
+
+// ModelText is the wait's result as the parent's model reads it: each
+// finished delegate's state and report (at most MaxReportChars each, with a
+// marker), then the ones still running; the whole at most
+// MaxWaitResultChars.
+func (w WaitResult) ModelText() string {
+	var b strings.Builder
+	for _, d := range w.Finished {
+		fmt.Fprintf(&b, "<delegation id=%q subagent=%q state=%q turns=%d tools=%d>\n", d.ID, d.Subagent, d.State, d.TurnsUsed, d.ToolCount)
+		if d.State != DelegationDone {
+			fmt.Fprintf(&b, "It did not finish (%s: %s). The report below is partial; start a new Task that says what is left to resume the work.\n", d.ErrorCode, d.ErrorMessage)
+		}
+		report := d.Report
+		if report == "" {
+			report = "(no report: the delegate wrote no text)"
+		}
+		if cut := truncate.Runes(report, MaxReportChars); len(cut) < len(report) {
+			report = cut + fmt.Sprintf("\n[report cut at %d characters]", MaxReportChars)
+		}
+		b.WriteString(report)
+		b.WriteString("\n</delegation>\n")
+	}
+	if len(w.Running) > 0 {
+		b.WriteString("Still running:")
+		for _, d := range w.Running {
+			fmt.Fprintf(&b, " %s (%s)", d.ID, d.Subagent)
+		}
+		b.WriteString(". Call TaskWait again for them, or TaskStop to stop one.\n")
+	} else if len(w.Finished) == 0 {
+		b.WriteString("No delegate is waiting to report.\n")
+	}
+	out := b.String()
+	marker := fmt.Sprintf("\n[TaskWait result cut at %d characters; wait for fewer ids at a time to read every report whole]", MaxWaitResultChars)
+	if cut := truncate.Runes(out, MaxWaitResultChars-utf8.RuneCountInString(marker)); len(cut) < len(out) {
+		out = cut + marker
+	}
+	return out
+}
