@@ -7,6 +7,7 @@ package audit
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"sync"
 	"time"
 )
@@ -218,7 +219,7 @@ func (w *Writer) open(ctx context.Context) error {
 	}
 	// Per connection: see Writer for why this one, and only this one.
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
-		_ = conn.Close()
+		discard(conn)
 		return err
 	}
 	// Prepared on the pool, not on conn: a transaction reuses a pool
@@ -226,22 +227,29 @@ func (w *Writer) open(ctx context.Context) error {
 	// connection's own statement again every time.
 	stmt, err := w.db.PrepareContext(ctx, insertSQL)
 	if err != nil {
-		_ = conn.Close()
+		discard(conn)
 		return err
 	}
 	w.conn, w.stmt = conn, stmt
 	return nil
 }
 
-// release closes the statement and gives the connection back. Called with
-// connMu held.
+// release closes the statement and the connection. Called with connMu
+// held.
 func (w *Writer) release() {
 	if w.conn == nil {
 		return
 	}
 	_ = w.stmt.Close()
-	_ = w.conn.Close()
+	discard(w.conn)
 	w.conn, w.stmt = nil, nil
+}
+
+// discard closes conn for good instead of giving it back to the pool: it
+// may carry synchronous=NORMAL, which no other write may inherit.
+func discard(conn *sql.Conn) {
+	_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	_ = conn.Close()
 }
 
 func (w *Writer) write(ctx context.Context, rows []Row) error {

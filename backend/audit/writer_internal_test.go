@@ -99,6 +99,21 @@ func TestWriterRecoversFromAFailedWriteAndReleasesOnClose(t *testing.T) {
 	if rows, _ := List(t.Context(), st.DB(), "s"); len(rows) != 3 {
 		t.Errorf("%d rows after a Record past Close, want 3", len(rows))
 	}
+	// The writer's NORMAL connections never rejoined the pool.
+	var held []*sql.Conn
+	for st.DB().Stats().Idle > 0 {
+		conn, err := st.DB().Conn(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, conn)
+		if got := synchronous(t, conn); got != 2 {
+			t.Errorf("a pool connection after the writer's failure and Close: synchronous = %d, want 2 (FULL)", got)
+		}
+	}
+	for _, c := range held {
+		_ = c.Close()
+	}
 }
 
 // Rows recorded in a row share one commit after at most the linger; Flush
