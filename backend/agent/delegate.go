@@ -93,11 +93,10 @@ func (s *delegateScope) snapshot() Delegation {
 	return d
 }
 
-// refusedTools are runtime tools a delegate never gets, even through
-// inherit: beside what the definition parser drops, TodoWrite would replace
+// refusedTools are the tools a delegate never gets: what inherit never
+// passes on (subagent.NeverInherited), and TodoWrite, which would replace
 // the parent's checklist (a delegate reports through its text instead).
-var refusedTools = []string{ToolTodoWrite, ToolAsk, ToolNewContext, ToolEnterPlanMode, ToolEnterGoalMode,
-	ToolSubmitPlan, ToolSubmitGoal, ToolSearch}
+var refusedTools = append(subagent.NeverInherited(), ToolTodoWrite)
 
 // StartDelegation starts a delegate in sessionID and returns at once with
 // its record (state running). The delegate's tools are its definition's,

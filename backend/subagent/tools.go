@@ -3,6 +3,8 @@ package subagent
 import (
 	"slices"
 	"strings"
+
+	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
 // The seven working tools a definition may name (§10.2), in the order
@@ -15,14 +17,6 @@ func WorkingTools() []string { return slices.Clone(workingTools[:]) }
 // DefaultTools are a definition's tools when it names none: read-only.
 func DefaultTools() []string { return []string{"Read", "Glob", "Grep"} }
 
-// Names of the delegation tools the runtime registers.
-const (
-	TaskTool     = "Task"
-	TaskWaitTool = "TaskWait"
-	TaskListTool = "TaskList"
-	TaskStopTool = "TaskStop"
-)
-
 // Tokens with a meaning in a tools list.
 const (
 	InheritToken = "inherit"
@@ -34,10 +28,13 @@ const (
 // switches and submits, asking the user, compaction and the deferred-tool
 // search (a delegate keeps the catalog it starts with).
 var neverInherited = []string{
-	TaskTool, TaskWaitTool, TaskListTool, TaskStopTool,
-	"EnterPlanMode", "EnterGoalMode", "SubmitPlan", "SubmitGoal",
-	"asktool", "new_context", "ToolSearch",
+	tools.Task, tools.TaskWait, tools.TaskList, tools.TaskStop,
+	tools.EnterPlanMode, tools.EnterGoalMode, tools.SubmitPlan, tools.SubmitGoal,
+	tools.AskTool, tools.NewContext, tools.ToolSearch,
 }
+
+// NeverInherited returns the tools a delegate never gets through inherit.
+func NeverInherited() []string { return slices.Clone(neverInherited) }
 
 // ToolSpec is a definition's tools.
 type ToolSpec struct {
