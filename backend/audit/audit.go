@@ -258,8 +258,12 @@ func (w *Writer) write(ctx context.Context, rows []Row) error {
 		return err
 	}
 	stmt := tx.StmtContext(ctx, w.stmt)
+	// Rows are inserted without a cancellable context: the driver would
+	// start a watcher goroutine per row, and busy_timeout already bounds
+	// the only wait an insert has (another process's write lock).
+	rowCtx := context.WithoutCancel(ctx)
 	for _, r := range rows {
-		if _, err := stmt.ExecContext(ctx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
+		if _, err := stmt.ExecContext(rowCtx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
 			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
 			r.PermissionWaitMs, r.DurationMs, r.OverheadMs, r.TotalMs, r.OK, r.ErrorCode, r.CreatedAt); err != nil {
 			_ = tx.Rollback()

@@ -45,10 +45,13 @@ type configView struct {
 	gen int64
 }
 
-// config reads the current generation.
+// config reads the current generation. The read is not cancellable: a
+// one-row read of a WAL database never waits on a writer, and a
+// cancellable context makes the driver start a watcher goroutine and a
+// progress handler per query, a third of the host's own share of a call.
 func (c *Core) config(ctx context.Context) (configView, error) {
 	var n int64
-	if err := c.cfgCache.gen.QueryRowContext(ctx).Scan(&n); err != nil {
+	if err := c.cfgCache.gen.QueryRowContext(context.WithoutCancel(ctx)).Scan(&n); err != nil {
 		return configView{}, errs.Wrap(err, errs.StorageUnavailable, "could not read the session settings: the database did not answer; check free disk space and restart PI-Desktop")
 	}
 	return configView{c: c, gen: n}, nil

@@ -81,6 +81,9 @@ type callState struct {
 	waitDur  time.Duration
 	bodyDur  time.Duration
 	resolved *pathguard.Resolved
+	// canonical is the validated arguments (aliases folded): the audit
+	// row's hash is of them when set, else of the request's bytes.
+	canonical json.RawMessage
 	// settled: the tool decided the call itself (the user's answer or
 	// decision on a proposal, a refusal of its own); its result then states
 	// the outcome, not the policy's decision.
@@ -95,7 +98,7 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	start := time.Now()
 	st := &callState{row: audit.Row{
 		TraceID: newTraceID(), SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
-		Tool: req.Tool, Delegate: req.Delegate, ArgsHash: audit.Hash(req.Args), ArgsPreview: audit.Preview(req.Args),
+		Tool: req.Tool, Delegate: req.Delegate, ArgsPreview: audit.Preview(req.Args),
 		CreatedAt: c.cfg.Now().UnixMilli(),
 	}}
 	var res tools.Result
@@ -111,6 +114,11 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	}
 	total := time.Since(start)
 	st.row.OK, st.row.ErrorCode = res.OK, string(res.Code)
+	hashed := st.canonical
+	if hashed == nil {
+		hashed = req.Args
+	}
+	st.row.ArgsHash = audit.Hash(hashed)
 	st.row.PermissionWaitMs = st.waitDur.Milliseconds()
 	st.row.DurationMs = st.bodyDur.Milliseconds()
 	st.row.TotalMs = total.Milliseconds()
@@ -134,18 +142,22 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		return tools.Failure(errs.New(errs.ToolNotFound, "not run: the %s subagent cannot call %s; its tools are: %s",
 			req.Delegate, req.Tool, strings.Join(req.AllowedTools, ", ")).With("tool", req.Tool))
 	}
-	args, fields, verr := c.registry.Validate(req.Tool, req.Args)
-	if verr == nil {
-		st.row.ArgsHash = audit.Hash(args) // the canonical spelling, aliases folded
-	}
 	view, err := c.config(ctx)
 	if err != nil {
 		return tools.Failure(err)
 	}
 	tool, known := c.registry.Lookup(req.Tool)
-	var spec tools.Spec
+	var (
+		spec   tools.Spec
+		args   json.RawMessage
+		fields map[string]any
+		verr   error
+	)
 	if known {
 		spec = tool.Spec()
+		if args, fields, verr = c.registry.Validate(req.Tool, req.Args); verr == nil {
+			st.canonical = args
+		}
 	}
 	// A control tool (a checklist, a question, a mode switch) names no path
 	// and starts nothing: it needs the session's mode, not its folders, so a
@@ -162,12 +174,15 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		if err != nil && strings.HasPrefix(req.Tool, "mcp_") {
 			return tools.Failure(err) // the catalog is unreadable: say why, not "no such tool"
 		}
-		if found {
+		switch {
+		case found:
 			st.row.MCPServer = e.ServerID
 			tool, known, spec = e.tool, true, e.tool.Spec()
 			if args, fields, verr = e.validate(req.Args); verr == nil {
-				st.row.ArgsHash = audit.Hash(args)
+				st.canonical = args
 			}
+		default:
+			_, _, verr = c.registry.Validate(req.Tool, req.Args) // names the tools there are
 		}
 	}
 	st.row.OperatingMode = binding.Session.OperatingMode

@@ -442,3 +442,30 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+// The audit hash is of the canonical arguments: two spellings of one call
+// (an alias folded) hash alike, and a call that never validated (an
+// unknown tool) is still hashed, from the bytes it came with.
+func TestAuditHashFoldsAliases(t *testing.T) {
+	e := newEnv(t)
+	e.call(e.session.ID, "Glob", map[string]any{"pattern": "*.go"})
+	e.call(e.session.ID, "Glob", map[string]any{"query": "*.go"})
+	e.call(e.session.ID, "Glob", map[string]any{"pattern": "*.md"})
+	e.call(e.session.ID, "NoSuchTool", map[string]any{"x": 1})
+	rows, err := e.core.AuditRows(t.Context(), e.session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d rows: %+v", len(rows), rows)
+	}
+	if rows[0].ArgsHash != rows[1].ArgsHash {
+		t.Errorf("an aliased spelling hashes differently: %q vs %q", rows[0].ArgsHash, rows[1].ArgsHash)
+	}
+	if rows[0].ArgsHash == rows[2].ArgsHash {
+		t.Errorf("different arguments hash alike: %q", rows[0].ArgsHash)
+	}
+	if rows[3].ArgsHash == "" || rows[3].ErrorCode != "TOOL_NOT_FOUND" {
+		t.Errorf("unknown tool row = %+v", rows[3])
+	}
+}

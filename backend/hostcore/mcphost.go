@@ -424,6 +424,6 @@ func entryOf(st mcp.Status, t mcp.ToolInfo, modelName string) MCPToolEntry {
 }
 
 // Call calls e on its live server.
-func (h *mcpHost) Call(ctx context.Context, e MCPToolEntry, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
+func (h *mcpHost) Call(ctx context.Context, e MCPToolEntry, args json.RawMessage, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
 	return h.mgr.Call(ctx, keyOf(e.Scope, e.ServerID), e.Tool, args, onProgress)
 }

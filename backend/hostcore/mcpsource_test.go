@@ -34,7 +34,7 @@ func (s *connSource) Tools(context.Context, string) ([]hostcore.MCPToolEntry, er
 	return s.entries, nil
 }
 
-func (s *connSource) Call(ctx context.Context, e hostcore.MCPToolEntry, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
+func (s *connSource) Call(ctx context.Context, e hostcore.MCPToolEntry, args json.RawMessage, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
 	return s.conns[e.ServerID].CallTool(ctx, e.Tool, args, onProgress)
 }
 

@@ -29,7 +29,7 @@ type MCPSource interface {
 	Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry, error)
 	// Call calls e on its server; cancelling ctx sends
 	// notifications/cancelled and returns once the call is over.
-	Call(ctx context.Context, e MCPToolEntry, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error)
+	Call(ctx context.Context, e MCPToolEntry, args json.RawMessage, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error)
 }
 
 // MCPToolEntry is one tool of a session's MCP catalog.
@@ -83,7 +83,7 @@ func (c *Core) mcpEntry(src MCPSource, e MCPToolEntry) mcpEntry {
 	}
 	info := tools.MCPToolInfo{Server: e.ServerID, Tool: e.Tool, Title: e.Title, ModelName: e.ModelName,
 		Description: e.Description, Schema: e.InputSchema, Timeout: callTimeout(e.CallTimeout)}
-	t := tools.NewMCPTool(info, func(ctx context.Context, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
+	t := tools.NewMCPTool(info, func(ctx context.Context, args json.RawMessage, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error) {
 		return src.Call(ctx, e, args, onProgress)
 	})
 	schema, bad := c.mcpSchemas.compile(t.Spec())

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -149,10 +150,13 @@ func (c *Conn) Tools(ctx context.Context) ([]*sdk.Tool, error) {
 // receives the call's progress notifications. A result with IsError set is
 // a result, not an error: the caller reports it as the tool's failure with
 // the server's message. Cancelling ctx sends notifications/cancelled.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any, onProgress func(Progress)) (*sdk.CallToolResult, error) {
-	if args == nil {
+// args is a map or the JSON object's bytes (json.RawMessage, sent as they
+// are: the host holds validated bytes and need not decode them to encode
+// them again); nil sends {}.
+func (c *Conn) CallTool(ctx context.Context, name string, args any, onProgress func(Progress)) (*sdk.CallToolResult, error) {
+	if noArguments(args) {
 		// "arguments": null is refused by servers that validate it.
-		args = map[string]any{}
+		args = json.RawMessage("{}")
 	}
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
 	if onProgress != nil {
@@ -223,4 +227,17 @@ func (c *Conn) Close() error {
 		}
 	})
 	return c.closeErr
+}
+
+// noArguments reports whether args would be sent as null.
+func noArguments(args any) bool {
+	switch v := args.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return v == nil
+	case json.RawMessage:
+		return len(v) == 0
+	}
+	return false
 }

@@ -21,7 +21,7 @@ import (
 // ctx's cause when ctx ends: the SDK then sends notifications/cancelled
 // and Call returns at once, the call retired. A result with IsError set is
 // a result, not an error.
-func (m *Manager) Call(ctx context.Context, key Key, tool string, args map[string]any, onProgress func(Progress)) (*sdk.CallToolResult, error) {
+func (m *Manager) Call(ctx context.Context, key Key, tool string, args any, onProgress func(Progress)) (*sdk.CallToolResult, error) {
 	conn, s, err := m.readyConn(ctx, key, tool)
 	if err != nil {
 		return nil, err

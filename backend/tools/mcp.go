@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,7 +40,8 @@ type MCPToolInfo struct {
 
 // MCPCaller calls the tool on its server; onProgress receives the call's
 // progress notifications. Cancelling ctx sends notifications/cancelled.
-type MCPCaller func(ctx context.Context, args map[string]any, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error)
+// args are the validated arguments' bytes, a JSON object.
+type MCPCaller func(ctx context.Context, args json.RawMessage, onProgress func(mcp.Progress)) (*sdk.CallToolResult, error)
 
 // MCPOrigin is implemented by MCP tools: the server and the tool's own name
 // and title, for the approval card, the transcript and the audit row.
@@ -102,12 +104,13 @@ func MCPSummary(info MCPToolInfo) string {
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (t mcpTool) Run(ctx context.Context, c *Call) Result {
-	var args map[string]any
-	if err := json.Unmarshal(c.Args, &args); err != nil {
-		return Failure(errs.Wrap(err, errs.InvalidArgument, "%s arguments must be a JSON object", t.info.ModelName))
+	// The pipeline validated the arguments against the tool's schema; they
+	// go to the server as those bytes.
+	if args := bytes.TrimSpace(c.Args); len(args) > 0 && args[0] != '{' {
+		return Failure(errs.New(errs.InvalidArgument, "%s arguments must be a JSON object", t.info.ModelName))
 	}
 	live := &liveProgress{c: c}
-	res, err := t.call(ctx, args, live.send)
+	res, err := t.call(ctx, c.Args, live.send)
 	if err != nil {
 		return t.callFailure(ctx, err)
 	}

@@ -137,7 +137,7 @@ func TestMCPToolCallFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := tc.ctx()
 			defer cancel()
-			tool := tools.NewMCPTool(weatherInfo, func(context.Context, map[string]any, func(mcp.Progress)) (*sdk.CallToolResult, error) {
+			tool := tools.NewMCPTool(weatherInfo, func(context.Context, json.RawMessage, func(mcp.Progress)) (*sdk.CallToolResult, error) {
 				return nil, tc.err
 			})
 			c, _ := mcpCall(t, `{"city":"Oslo"}`)
