@@ -151,7 +151,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	// and starts nothing: it needs the session's mode, not its folders, so a
 	// workspace deleted mid-turn leaves asktool to ask the user about it.
 	control := known && spec.Class.Control() && spec.Shape == tools.NoPath && spec.PathArg == ""
-	binding, worktreeEnv, err := c.bindFor(ctx, view, req.SessionID, control)
+	binding, worktreeEnv, err := c.bindFor(ctx, view, req.SessionID, req.DelegationID, control)
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
