@@ -14,6 +14,9 @@ import (
 // always fits in a report with room to spare.
 const maxFileListChars = 2_000
 
+// maxReasonChars bounds why a merge was blocked, as the note says it.
+const maxReasonChars = 300
+
 // Isolated delegates (spec §10.2): in an isolated session, a delegate whose
 // tools include Write or Edit works in a worktree of its own, merged back
 // when it finishes. The host decides and does the git work; the runtime
@@ -56,6 +59,7 @@ type Settlement struct {
 	MergeState string   `json:"mergeState"` // "" when it was not isolated
 	Branch     string   `json:"branch"`
 	Commit     string   `json:"commit,omitempty"`
+	Base       string   `json:"base,omitempty"`  // the checkpoint it started from: Base..Branch is its work
 	Files      []string `json:"files,omitempty"` // merged, or in conflict
 	MoreFiles  int      `json:"moreFiles,omitempty"`
 	Reason     string   `json:"reason,omitempty"` // why a merge was blocked or failed
@@ -117,9 +121,13 @@ func (a *Agent) abandonIsolation(ctx context.Context, s *delegateScope) {
 
 // settlementNote is what the parent reads after the report.
 func settlementNote(st Settlement, state string) string {
-	resume := fmt.Sprintf("`git diff %[1]s~1 %[1]s` shows them; `git diff %[1]s~1 %[1]s | git apply` brings them into the session's files "+
-		"(it changes nothing when they do not apply), and `git checkout %[1]s -- <path>` takes one file whole. Or start a new Task that redoes the work on the current files.",
-		st.Branch)
+	base := st.Base
+	if base == "" {
+		base = st.Branch + "~1"
+	}
+	resume := fmt.Sprintf("`git diff %[1]s %[2]s` shows them; `git diff %[1]s %[2]s | git apply` brings them into the session's files "+
+		"(it changes nothing when they do not apply), and `git checkout %[2]s -- <path>` takes one file whole. Or start a new Task that redoes the work on the current files.",
+		base, st.Branch)
 	switch st.MergeState {
 	case MergeMerged:
 		return "\n\n[PI-Desktop merged this delegate's changes into the session's workspace: " + fileList(st.Files, st.MoreFiles) + ".]"
@@ -129,7 +137,7 @@ func settlementNote(st Settlement, state string) string {
 	case MergeKept:
 		why := "the delegate " + state + " before it finished, so its changes were not merged"
 		if state == DelegationDone {
-			why = "the merge was blocked (" + strings.TrimSpace(st.Reason) + ")"
+			why = "the merge was blocked (" + oneLine(st.Reason, maxReasonChars) + ")"
 		}
 		return "\n\n[PI-Desktop kept this delegate's changes on branch " + st.Branch + ": " + why + ". " + resume + "]"
 	}

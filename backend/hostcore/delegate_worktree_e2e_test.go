@@ -175,7 +175,8 @@ func TestIsolatedDelegateConflictKeepsItsBranch(t *testing.T) {
 		t.Errorf("delegation = %+v", got)
 	}
 	text := w.ModelText()
-	for _, want := range []string{"Wrote shared.txt.", "conflict with the session's own edits in shared.txt", "kept on branch " + d.Branch, "git diff " + d.Branch + "~1 " + d.Branch} {
+	checkpoint := gitOut(t, e.project, "rev-parse", d.Branch+"~1")
+	for _, want := range []string{"Wrote shared.txt.", "conflict with the session's own edits in shared.txt", "kept on branch " + d.Branch, "`git diff " + checkpoint + " " + d.Branch + " | git apply`"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("TaskWait result lacks %q: %s", want, text)
 		}

@@ -112,7 +112,7 @@ func (h agentHost) SettleDelegate(ctx context.Context, sessionID, delegationID, 
 	if err != nil {
 		return kept, err
 	}
-	st := agent.Settlement{Branch: out.Branch, Commit: out.Commit, Files: out.Files, MoreFiles: out.MoreFiles, Reason: out.Reason}
+	st := agent.Settlement{Branch: out.Branch, Commit: out.Commit, Base: out.Base, Files: out.Files, MoreFiles: out.MoreFiles, Reason: out.Reason}
 	switch out.State {
 	case worktree.DelegateMerged:
 		st.MergeState = agent.MergeMerged

@@ -74,6 +74,7 @@ type DelegateOutcome struct {
 	State  string `json:"state"`
 	Branch string `json:"branch"`
 	Commit string `json:"commit,omitempty"` // the branch's head ("" when unchanged)
+	Base   string `json:"base,omitempty"`   // the checkpoint it started from: Base..Commit is its work
 	// Files are the files merged (merged) or in conflict (conflict), at
 	// most maxMergedFiles; MoreFiles counts the rest.
 	Files     []string `json:"files,omitempty"`
@@ -273,7 +274,7 @@ func (m *Manager) FinishDelegate(ctx context.Context, projectDir, sessionID, del
 	if err != nil {
 		return DelegateOutcome{}, err
 	}
-	out := DelegateOutcome{State: DelegateKept, Branch: dw.Branch, Commit: head}
+	out := DelegateOutcome{State: DelegateKept, Branch: dw.Branch, Commit: head, Base: dw.Checkpoint}
 	switch {
 	case head == dw.Checkpoint:
 		out = DelegateOutcome{State: DelegateUnchanged, Branch: dw.Branch}
@@ -307,7 +308,7 @@ func (m *Manager) commitDelegate(ctx context.Context, dw DelegateWorktree, messa
 
 // mergeDelegate merges checkpoint..head into the session's working tree.
 func (m *Manager) mergeDelegate(ctx context.Context, session Worktree, dw DelegateWorktree, head string) (DelegateOutcome, error) {
-	out := DelegateOutcome{Branch: dw.Branch, Commit: head}
+	out := DelegateOutcome{Branch: dw.Branch, Commit: head, Base: dw.Checkpoint}
 	snap, err := m.snapshot(ctx, session.Dir)
 	if err != nil {
 		return out, err
