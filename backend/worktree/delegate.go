@@ -550,3 +550,44 @@ func clipFiles(files []string) ([]string, int) {
 	}
 	return files, 0
 }
+
+// removeSessionDelegates discards every delegate worktree and branch of a
+// session, kept ones included: they go with the session (spec §4e). Best
+// effort, with the project lock held by the caller; folders are removed
+// without following links, before git forgets them.
+func (m *Manager) removeSessionDelegates(ctx context.Context, projectDir, sessionID string) {
+	keyDir, _, _ := m.paths(projectDir, sessionID)
+	sessDir, _, _ := m.delegatePaths(projectDir, sessionID, "x")
+	var dirs []string
+	if isRealDir(m.base) && isRealDir(keyDir) && isRealDir(filepath.Dir(sessDir)) {
+		if fi, err := os.Lstat(sessDir); err == nil && !realDirInfo(fi) {
+			_ = os.Remove(sessDir) // a link: the link only
+		} else if entries, err := os.ReadDir(sessDir); err == nil {
+			for _, e := range entries {
+				p := filepath.Join(sessDir, e.Name())
+				if e.IsDir() {
+					dirs = append(dirs, p)
+				}
+				_ = os.RemoveAll(p) // never follows links
+			}
+			_ = os.Remove(sessDir)
+		}
+		_ = os.Remove(filepath.Dir(sessDir)) // only when empty
+	}
+	repo, err := m.repo(ctx, projectDir)
+	if err != nil {
+		return
+	}
+	for _, d := range dirs {
+		_, _ = m.git.Run(ctx, repo.top, "worktree", "remove", "--force", "--force", d)
+	}
+	refs, err := m.git.Run(ctx, repo.top, "for-each-ref", "--format=%(refname)", "refs/heads/"+DelegateBranchPrefix+sessionID+"/")
+	if err != nil {
+		return
+	}
+	for _, ref := range strings.Split(strings.TrimSpace(refs), "\n") {
+		if branch, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
+			_, _ = m.git.Run(ctx, repo.top, "branch", "-D", branch)
+		}
+	}
+}

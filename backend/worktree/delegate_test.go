@@ -262,3 +262,33 @@ func TestVerifyDelegateRefusesALinkedFolder(t *testing.T) {
 		t.Errorf("a delegation id with a slash = %v", err)
 	}
 }
+
+func TestRemoveSessionDiscardsItsDelegates(t *testing.T) {
+	m, proj, wt := newDelegateSetup(t)
+	kept, err := m.CreateDelegate(t.Context(), proj, sessA, delegA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(kept.Dir, "kept.txt"), "kept\n")
+	if out, err := m.FinishDelegate(t.Context(), proj, sessA, delegA, "stopped", false); err != nil || out.State != DelegateKept {
+		t.Fatalf("finish = %+v, %v", out, err)
+	}
+	running, err := m.CreateDelegate(t.Context(), proj, sessA, "0195f3c2-0000-7c3d-9e4f-d1d2d3d4d5d7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Remove(t.Context(), proj, sessA); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{wt.Dir, running.Dir, filepath.Join(m.Base(), ProjectKey(proj), ".delegates")} {
+		if exists(p) {
+			t.Errorf("%s is left after the session was removed", p)
+		}
+	}
+	if refs := gitT(t, proj, "for-each-ref", "refs/heads/pi-desktop-delegate/"); refs != "" {
+		t.Errorf("delegate branches left: %s", refs)
+	}
+	if list := gitT(t, proj, "worktree", "list", "--porcelain"); strings.Contains(list, running.Dir) || strings.Contains(list, wt.Dir) {
+		t.Errorf("git still lists: %s", list)
+	}
+}
