@@ -213,3 +213,83 @@ func TestReadOnlyDelegateOfAnIsolatedSessionSharesItsRoot(t *testing.T) {
 		t.Errorf("a read-only delegate made a worktree: %v", matches)
 	}
 }
+
+// delegateDir is the folder of a running delegate's worktree.
+func delegateDir(t *testing.T, e *delegationEnv, id string) string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(e.core.Info().DataDir, "worktrees", "*", ".delegates", e.session.ID, id))
+	if len(dirs) != 1 {
+		t.Fatalf("delegate worktree of %s: %v", id, dirs)
+	}
+	return dirs[0]
+}
+
+func TestStoppedIsolatedDelegateKeepsItsBranch(t *testing.T) {
+	e, root := newIsolatedDelegationEnv(t)
+	general := providertest.NewAnthropicServer(t,
+		providertest.Turn{ToolCalls: []providertest.Call{{Name: "Write", Input: map[string]any{"path": "half.txt", "content": "half done\n"}}}, Stop: "tool_use"},
+		bashCall("true"))
+	e.router.route(generalMarker, general)
+	d := e.start(t, "general", "do it all")
+	e.card(t) // its Write landed; it waits on the Bash card
+	dir := delegateDir(t, e, d.ID)
+	if !e.core.StopDelegation(e.session.ID, d.ID) {
+		t.Fatal("StopDelegation found nothing running")
+	}
+	w, err := e.core.WaitDelegations(t.Context(), e.session.ID, []string{d.ID}, true, 30*time.Second)
+	if err != nil || len(w.Finished) != 1 {
+		t.Fatalf("wait = %+v, %v", w, err)
+	}
+	got := w.Finished[0]
+	if got.State != agent.DelegationStopped || got.MergeState != agent.MergeKept {
+		t.Errorf("delegation = %+v", got)
+	}
+	if text := w.ModelText(); !strings.Contains(text, "kept this delegate's changes on branch "+d.Branch+": the delegate stopped before it finished") {
+		t.Errorf("TaskWait result = %s", text)
+	}
+	if _, err := os.Stat(filepath.Join(root, "half.txt")); !os.IsNotExist(err) {
+		t.Error("a stopped delegate's work was merged")
+	}
+	if out := gitOut(t, e.project, "show", d.Branch+":half.txt"); out != "half done" {
+		t.Errorf("the kept branch's half.txt = %q", out)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Error("the stopped delegate's worktree folder is kept; its work is on its branch")
+	}
+}
+
+func TestIsolatedDelegateWithoutItsWorktreeFailsClosed(t *testing.T) {
+	e, root := newIsolatedDelegationEnv(t)
+	general := providertest.NewAnthropicServer(t,
+		bashCall("true"),
+		providertest.Turn{ToolCalls: []providertest.Call{{Name: "Write", Input: map[string]any{"path": "escaped.txt", "content": "x\n"}}}, Stop: "tool_use"},
+		providertest.Turn{Text: "The Write failed.", Stop: "end_turn"})
+	e.router.route(generalMarker, general)
+	d := e.start(t, "general", "write escaped.txt")
+	req := e.card(t)
+	// Its worktree is replaced by a link to the session's own.
+	dir := delegateDir(t, e, d.ID)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.core.ResolveApproval(req.SessionID, req.ID, permission.AllowOnce); err != nil {
+		t.Fatal(err)
+	}
+	got := e.wait(t, d.ID)[0]
+	if got.State != agent.DelegationDone || got.MergeState != agent.MergeKept || !strings.Contains(got.Report, "the merge was blocked") {
+		t.Errorf("delegation = %+v", got)
+	}
+	reqs := general.Requests()
+	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, "WORKTREE_MISSING") {
+		t.Errorf("the Write's result = %.1500s", last)
+	}
+	if _, err := os.Stat(filepath.Join(root, "escaped.txt")); !os.IsNotExist(err) {
+		t.Error("a delegate without its worktree wrote into the session's")
+	}
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the planted link = %v, %v", fi, err)
+	}
+}
