@@ -35,9 +35,11 @@ const maxMergedFiles = 50
 
 // identityEnv makes PI-Desktop the author and committer of the commits it
 // makes for a delegate, whatever the user configured.
-var identityEnv = []string{
-	"GIT_AUTHOR_NAME=PI-Desktop", "GIT_AUTHOR_EMAIL=pi-desktop@localhost",
-	"GIT_COMMITTER_NAME=PI-Desktop", "GIT_COMMITTER_EMAIL=pi-desktop@localhost",
+func identityEnv() []string {
+	return []string{
+		"GIT_AUTHOR_NAME=PI-Desktop", "GIT_AUTHOR_EMAIL=pi-desktop@localhost",
+		"GIT_COMMITTER_NAME=PI-Desktop", "GIT_COMMITTER_EMAIL=pi-desktop@localhost",
+	}
 }
 
 // DelegateBranchName returns a delegate's branch.
@@ -298,7 +300,7 @@ func (m *Manager) commitDelegate(ctx context.Context, dw DelegateWorktree, messa
 		if exitCode(err) != 1 {
 			return "", err
 		}
-		if _, err := m.git.runEnv(ctx, dw.Dir, identityEnv, "-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "-m", message); err != nil {
+		if _, err := m.git.runEnv(ctx, dw.Dir, identityEnv(), "-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "-m", message); err != nil {
 			return "", err
 		}
 	}
@@ -326,7 +328,7 @@ func (m *Manager) mergeDelegate(ctx context.Context, session Worktree, dw Delega
 	if snap.tree != strings.TrimSpace(base) {
 		// The session changed files meanwhile: a commit of its files now on
 		// top of the checkpoint makes the checkpoint the merge base.
-		now, err := m.git.runEnv(ctx, session.Dir, identityEnv, "commit-tree", "--no-gpg-sign", "-p", dw.Checkpoint,
+		now, err := m.git.runEnv(ctx, session.Dir, identityEnv(), "commit-tree", "--no-gpg-sign", "-p", dw.Checkpoint,
 			"-m", "PI-Desktop: the session's files before merging "+dw.Branch, snap.tree)
 		if err != nil {
 			return out, err
@@ -442,7 +444,7 @@ func (m *Manager) checkpoint(ctx context.Context, dir, message string) (checkpoi
 	if err != nil {
 		return checkpointCommit{}, err
 	}
-	c, err := m.git.runEnv(ctx, dir, identityEnv, "commit-tree", "--no-gpg-sign", "-p", head, "-m", message, snap.tree)
+	c, err := m.git.runEnv(ctx, dir, identityEnv(), "commit-tree", "--no-gpg-sign", "-p", head, "-m", message, snap.tree)
 	if err != nil {
 		return checkpointCommit{}, err
 	}
