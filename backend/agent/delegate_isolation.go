@@ -144,6 +144,25 @@ func settlementNote(st Settlement, state string) string {
 	return ""
 }
 
+// isolationSummary is TaskList's word on an isolated delegate's worktree
+// ("" for one that shared the session's root).
+func isolationSummary(d Delegation) string {
+	if d.Branch == "" {
+		return ""
+	}
+	switch d.MergeState {
+	case MergeMerged:
+		return "; its changes were merged into the session's workspace"
+	case MergeUnchanged:
+		return "; it changed no file"
+	case MergeConflict:
+		return "; its changes conflict with the session's and are kept on branch " + d.Branch + " (its report says how to resume)"
+	case MergeKept:
+		return "; its changes were not merged and are kept on branch " + d.Branch + " (its report says how to resume)"
+	}
+	return "; works in its own worktree on branch " + d.Branch
+}
+
 func fileList(files []string, more int) string {
 	if len(files) == 0 {
 		return "no files"

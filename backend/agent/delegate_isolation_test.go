@@ -81,6 +81,15 @@ func TestWritingDelegateIsIsolatedAndSettled(t *testing.T) {
 	writer := definition("writer", subagent.ToolSpec{Names: []string{"Read", "Write"}})
 	var system string
 	f.script(writer, recordSystem(&system, "Changed main.go."))
+	// The finished event goes out after the delegate is marked done.
+	finished := make(chan DelegationEvent, 1)
+	f.rec.mu.Lock()
+	f.rec.hook = func(name string, payload any) {
+		if de, ok := payload.(DelegationEvent); ok && de.State == DelegationDone {
+			finished <- de
+		}
+	}
+	f.rec.mu.Unlock()
 
 	d := f.start(writer, "change main.go")
 	wantBranch := "pi-desktop-delegate/" + sid + "/" + d.ID
@@ -103,14 +112,13 @@ func TestWritingDelegateIsIsolatedAndSettled(t *testing.T) {
 	if err != nil || stored.Branch != wantBranch || stored.MergeState != MergeMerged || stored.Report != got.Report {
 		t.Errorf("stored = %+v, %v", stored, err)
 	}
-	var sawBranch bool
-	for _, ev := range f.rec.named(EventDelegation) {
-		if de, ok := ev.(DelegationEvent); ok && de.State == DelegationDone {
-			sawBranch = de.Branch == wantBranch && de.MergeState == MergeMerged
+	select {
+	case de := <-finished:
+		if de.Branch != wantBranch || de.MergeState != MergeMerged {
+			t.Errorf("the finished delegation's event = %+v", de)
 		}
-	}
-	if !sawBranch {
-		t.Error("the finished delegation's event lacks its branch and merge state")
+	case <-time.After(10 * time.Second):
+		t.Error("no finished delegation event")
 	}
 }
 
@@ -250,6 +258,11 @@ func TestSettlementNotes(t *testing.T) {
 		fmt.Fprintf(&b, "== %s, %s\n%s\n", c.state, c.st.MergeState, settlementNote(c.st, c.state))
 	}
 	fmt.Fprintf(&b, "== prompt\n%s", isolationPrompt(branch))
+	b.WriteString("== TaskList\n")
+	for _, ms := range []string{"", MergeMerged, MergeUnchanged, MergeConflict, MergeKept} {
+		fmt.Fprintf(&b, "%q:%s\n", ms, isolationSummary(Delegation{Branch: branch, MergeState: ms}))
+	}
+	fmt.Fprintf(&b, "shared:%q\n", isolationSummary(Delegation{}))
 	golden.Assert(t, filepath.Join("testdata", "settlement_notes.golden"), b.String())
 }
 
