@@ -292,3 +292,27 @@ func TestRemoveSessionDiscardsItsDelegates(t *testing.T) {
 		t.Errorf("git still lists: %s", list)
 	}
 }
+
+func TestTwoDelegatesFromOneCheckpointBothMerge(t *testing.T) {
+	m, proj, wt := newDelegateSetup(t)
+	other := "0195f3c2-0000-7c3d-9e4f-d1d2d3d4d5d8"
+	first, err := m.CreateDelegate(t.Context(), proj, sessA, delegA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := m.CreateDelegate(t.Context(), proj, sessA, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(first.Dir, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\n")
+	write(t, filepath.Join(second.Dir, "a.txt"), "one\ntwo\nthree\nfour\nFIVE\n")
+	for _, id := range []string{delegA, other} {
+		out, err := m.FinishDelegate(t.Context(), proj, sessA, id, "Delegate "+id, true)
+		if err != nil || out.State != DelegateMerged {
+			t.Fatalf("finish %s = %+v, %v", id, out, err)
+		}
+	}
+	if got := read(t, filepath.Join(wt.Dir, "a.txt")); got != "ONE\ntwo\nthree\nfour\nFIVE\n" {
+		t.Errorf("session a.txt = %q; the second merge lost the first", got)
+	}
+}
