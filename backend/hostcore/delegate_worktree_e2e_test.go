@@ -261,7 +261,7 @@ func TestStoppedIsolatedDelegateKeepsItsBranch(t *testing.T) {
 func TestIsolatedDelegateWithoutItsWorktreeFailsClosed(t *testing.T) {
 	e, root := newIsolatedDelegationEnv(t)
 	general := providertest.NewAnthropicServer(t,
-		bashCall("true"),
+		bashCall("echo x > ran-here.txt"),
 		providertest.Turn{ToolCalls: []providertest.Call{{Name: "Write", Input: map[string]any{"path": "escaped.txt", "content": "x\n"}}}, Stop: "tool_use"},
 		providertest.Turn{Text: "The Write failed.", Stop: "end_turn"})
 	e.router.route(generalMarker, general)
@@ -282,12 +282,16 @@ func TestIsolatedDelegateWithoutItsWorktreeFailsClosed(t *testing.T) {
 	if got.State != agent.DelegationDone || got.MergeState != agent.MergeKept || !strings.Contains(got.Report, "the merge was blocked") {
 		t.Errorf("delegation = %+v", got)
 	}
+	// The Bash approved while its worktree was swapped, and the Write after,
+	// both fail: neither runs in the session's root.
 	reqs := general.Requests()
-	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, "WORKTREE_MISSING") {
-		t.Errorf("the Write's result = %.1500s", last)
+	if len(reqs) != 3 || strings.Count(string(reqs[2].Body), "WORKTREE_MISSING") < 2 {
+		t.Errorf("%d requests; the last = %.3000s", len(reqs), reqs[len(reqs)-1].Body)
 	}
-	if _, err := os.Stat(filepath.Join(root, "escaped.txt")); !os.IsNotExist(err) {
-		t.Error("a delegate without its worktree wrote into the session's")
+	for _, name := range []string{"escaped.txt", "ran-here.txt"} {
+		if _, err := os.Stat(filepath.Join(root, name)); !os.IsNotExist(err) {
+			t.Errorf("a delegate without its worktree made %s in the session's", name)
+		}
 	}
 	if fi, err := os.Lstat(dir); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the planted link = %v, %v", fi, err)

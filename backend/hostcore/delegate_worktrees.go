@@ -126,6 +126,17 @@ func (h agentHost) SettleDelegate(ctx context.Context, sessionID, delegationID, 
 	return st, nil
 }
 
+// recheckDelegateRoot fails when the call is an isolated delegate's and its
+// worktree is no longer usable (nil for every other call).
+func (c *Core) recheckDelegateRoot(sessionID, delegationID string) error {
+	project, ok := c.delegateWorktrees.project(sessionID, delegationID)
+	if !ok {
+		return nil
+	}
+	_, err := c.worktrees.VerifyDelegate(project, sessionID, delegationID)
+	return err
+}
+
 // delegateBinding roots a delegate's call in its own worktree when it has
 // one: the workspace and PI_WORKTREE_ROOT become the delegate's. A worktree
 // that is missing or was replaced fails the call; it never falls back to

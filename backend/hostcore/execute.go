@@ -309,6 +309,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 		defer done()
 	}
+	// A card may have been open a long time: an isolated delegate's
+	// worktree is checked again before anything runs in it.
+	if err := c.recheckDelegateRoot(req.SessionID, req.DelegationID); err != nil {
+		return tools.Failure(err)
+	}
 	if call.Target != nil {
 		// Canonicalise again right before running: an approval never skips
 		// resolution, and a link swapped in meanwhile must not redirect us.
