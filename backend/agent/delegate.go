@@ -47,6 +47,10 @@ type Delegation struct {
 	ToolCount    int      `json:"toolCount"`
 	CreatedAt    int64    `json:"createdAt"`
 	FinishedAt   int64    `json:"finishedAt,omitempty"`
+	// Branch is its own worktree's branch ("" = it shared the session's
+	// root); MergeState how its work came back (Merge*).
+	Branch     string `json:"branch"`
+	MergeState string `json:"mergeState"`
 }
 
 // Finished reports whether the delegate no longer runs.
@@ -73,6 +77,7 @@ type delegateScope struct {
 	id, name, override string
 	allowed            []string // the names offered at spawn, in order
 	maxTurns           int
+	branch             string // its own worktree's branch; "" = the session's root
 	parentTurnID       string
 	parentToolCallID   string
 
@@ -137,17 +142,22 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 		info: info, prov: prov, model: prov.Info(), delegation: scope, active: map[string]bool{}}
 	r.delegateTools(ctx, def.Tools)
 	scope.allowed = catalogNamesOf(r.tools)
-	r.system = DelegatePrompt(def.Prompt, info, a.now())
+	if err := a.isolateDelegate(ctx, sessionID, scope, r); err != nil {
+		cancel()
+		return Delegation{}, err
+	}
+	r.system = DelegatePrompt(def.Prompt, r.info, a.now()) + isolationPrompt(scope.branch)
 	scope.run = r
 	now := a.now().UnixMilli()
 	scope.d = Delegation{ID: scope.id, SessionID: sessionID, ParentTurnID: spec.ParentTurnID, ParentToolCallID: spec.ParentToolCallID,
 		TurnID: r.turnID, Subagent: def.Name, Source: string(def.Source), Description: spec.Description, Prompt: spec.Prompt,
-		Tools: slices.Clone(scope.allowed), State: DelegationRunning, CreatedAt: now}
+		Tools: slices.Clone(scope.allowed), State: DelegationRunning, CreatedAt: now, Branch: scope.branch}
 
 	a.mu.Lock()
 	if n := a.runningDelegations(sessionID); n >= MaxRunningDelegations {
 		a.mu.Unlock()
 		cancel()
+		a.abandonIsolation(ctx, scope)
 		return Delegation{}, errs.New(errs.DelegateLimit,
 			"not started: this session already has %d delegates running, the most at once (%d); wait for one with TaskWait or stop one with TaskStop, then try again",
 			n, MaxRunningDelegations).With("limit", MaxRunningDelegations)
@@ -162,6 +172,7 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 		delete(a.delegs, scope.id)
 		a.mu.Unlock()
 		cancel()
+		a.abandonIsolation(ctx, scope)
 		return Delegation{}, err
 	}
 	r.promptSeq, r.lastSeq = seq, seq
@@ -212,8 +223,9 @@ func (a *Agent) runDelegate(ctx context.Context, s *delegateScope) {
 	case out.state != TurnDone:
 		state = DelegationFailed
 	}
+	note := a.settleDelegate(dbctx, s, state)
 	s.mu.Lock()
-	s.d.State, s.d.Report, s.d.TurnsUsed = state, r.lastText, r.calls
+	s.d.State, s.d.Report, s.d.TurnsUsed = state, reportWithNote(r.lastText, note), r.calls
 	s.d.ErrorCode, s.d.ErrorMessage = string(out.code), out.message
 	s.d.FinishedAt = a.now().UnixMilli()
 	d := s.d

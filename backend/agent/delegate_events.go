@@ -26,6 +26,10 @@ type DelegationEvent struct {
 	TurnsUsed        int       `json:"turnsUsed"`
 	Code             errs.Code `json:"code,omitempty"`
 	Message          string    `json:"message,omitempty"`
+	// Branch is the delegate's own worktree branch ("" = the session's
+	// root); MergeState how its work came back once it finished.
+	Branch     string `json:"branch,omitempty"`
+	MergeState string `json:"mergeState,omitempty"`
 }
 
 var _ tools.ApprovalWaiter = callTurn{}
@@ -72,7 +76,7 @@ func (a *Agent) emitDelegation(s *delegateScope, d Delegation) {
 	a.emit(EventDelegation, DelegationEvent{SessionID: d.SessionID, DelegationID: d.ID, ParentTurnID: d.ParentTurnID,
 		ParentToolCallID: d.ParentToolCallID, TurnID: d.TurnID, Subagent: d.Subagent, Description: d.Description, State: d.State,
 		ElapsedMs: time.Since(s.start).Milliseconds(), ToolCount: d.ToolCount, TurnsUsed: d.TurnsUsed,
-		Code: errs.Code(d.ErrorCode), Message: d.ErrorMessage})
+		Code: errs.Code(d.ErrorCode), Message: d.ErrorMessage, Branch: d.Branch, MergeState: d.MergeState})
 }
 
 // WaitingForApproval marks a delegate waiting while one of its calls has a

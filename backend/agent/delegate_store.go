@@ -14,9 +14,9 @@ const delegationInterruptedText = "PI-Desktop stopped while this delegate was ru
 // turn's prompt message atomically; it returns the prompt's seq.
 func (s *store) beginDelegation(ctx context.Context, d Delegation, t Turn, promptMsgID string) (int64, error) {
 	if _, err := s.db.ExecContext(ctx,
-		`INSERT INTO delegations (id, session_id, parent_turn_id, parent_tool_call_id, turn_id, subagent, source, description, prompt, state, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
-		d.ID, d.SessionID, d.ParentTurnID, d.ParentToolCallID, d.TurnID, d.Subagent, d.Source, d.Description, d.Prompt, d.CreatedAt); err != nil {
+		`INSERT INTO delegations (id, session_id, parent_turn_id, parent_tool_call_id, turn_id, subagent, source, description, prompt, state, created_at, worktree_branch)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+		d.ID, d.SessionID, d.ParentTurnID, d.ParentToolCallID, d.TurnID, d.Subagent, d.Source, d.Description, d.Prompt, d.CreatedAt, d.Branch); err != nil {
 		return 0, storageErr(err, "save the delegation")
 	}
 	seq, err := s.beginTurn(ctx, t, promptMsgID)
@@ -29,22 +29,23 @@ func (s *store) beginDelegation(ctx context.Context, d Delegation, t Turn, promp
 
 func (s *store) finishDelegation(ctx context.Context, d Delegation) error {
 	if _, err := s.db.ExecContext(ctx,
-		`UPDATE delegations SET state = ?, report = ?, error_code = ?, error_message = ?, turns_used = ?, tool_count = ?, finished_at = ? WHERE id = ?`,
-		d.State, d.Report, d.ErrorCode, d.ErrorMessage, d.TurnsUsed, d.ToolCount, d.FinishedAt, d.ID); err != nil {
+		`UPDATE delegations SET state = ?, report = ?, error_code = ?, error_message = ?, turns_used = ?, tool_count = ?, finished_at = ?, merge_state = ? WHERE id = ?`,
+		d.State, d.Report, d.ErrorCode, d.ErrorMessage, d.TurnsUsed, d.ToolCount, d.FinishedAt, d.MergeState, d.ID); err != nil {
 		return storageErr(err, "save the delegation's outcome")
 	}
 	return nil
 }
 
 const delegationColumns = `id, session_id, parent_turn_id, parent_tool_call_id, turn_id, subagent, source, description, prompt, state,
-	report, error_code, error_message, turns_used, tool_count, created_at, COALESCE(finished_at, 0)`
+	report, error_code, error_message, turns_used, tool_count, created_at, COALESCE(finished_at, 0), worktree_branch, merge_state`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanDelegation(row scanner) (Delegation, error) {
 	var d Delegation
 	err := row.Scan(&d.ID, &d.SessionID, &d.ParentTurnID, &d.ParentToolCallID, &d.TurnID, &d.Subagent, &d.Source, &d.Description,
-		&d.Prompt, &d.State, &d.Report, &d.ErrorCode, &d.ErrorMessage, &d.TurnsUsed, &d.ToolCount, &d.CreatedAt, &d.FinishedAt)
+		&d.Prompt, &d.State, &d.Report, &d.ErrorCode, &d.ErrorMessage, &d.TurnsUsed, &d.ToolCount, &d.CreatedAt, &d.FinishedAt,
+		&d.Branch, &d.MergeState)
 	d.Tools = []string{}
 	return d, err
 }

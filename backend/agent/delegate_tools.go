@@ -122,7 +122,7 @@ func (r *run) delegateTool(ctx context.Context, c *prepared, tool string, args j
 		}
 		var b strings.Builder
 		for _, d := range list {
-			fmt.Fprintf(&b, "%s %s %s (%s): %d tools, %d turns\n", d.ID, d.Subagent, d.State, d.Description, d.ToolCount, d.TurnsUsed)
+			fmt.Fprintf(&b, "%s %s %s (%s): %d tools, %d turns%s\n", d.ID, d.Subagent, d.State, d.Description, d.ToolCount, d.TurnsUsed, isolationSummary(d))
 		}
 		return tools.Result{OK: true, Content: b.String()}
 	case tools.TaskStop:

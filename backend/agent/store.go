@@ -305,6 +305,9 @@ func (s *store) markInterrupted(ctx context.Context) (int, error) {
 			return err
 		}
 		// A delegate runs only while PI-Desktop does: it is never replayed.
+		if err := markIsolatedInterrupted(ctx, tx); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx,
 			`UPDATE delegations SET state = 'interrupted', error_code = ?, error_message = ?, finished_at = ? WHERE state IN ('running', 'waiting')`,
 			string(errs.TurnInterrupted), delegationInterruptedText, now); err != nil {

@@ -163,7 +163,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	// and starts nothing: it needs the session's mode, not its folders, so a
 	// workspace deleted mid-turn leaves asktool to ask the user about it.
 	control := known && spec.Class.Control() && spec.Shape == tools.NoPath && spec.PathArg == ""
-	binding, worktreeEnv, err := c.bindFor(ctx, view, req.SessionID, control)
+	binding, worktreeEnv, err := c.bindFor(ctx, view, req.SessionID, req.DelegationID, control)
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
@@ -323,6 +323,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 			return tools.Failure(err)
 		}
 		defer done()
+	}
+	// A card may have been open a long time: an isolated delegate's
+	// worktree is checked again before anything runs in it.
+	if err := c.recheckDelegateRoot(req.SessionID, req.DelegationID); err != nil {
+		return tools.Failure(err)
 	}
 	if call.Target != nil {
 		// Canonicalise again right before running: an approval never skips

@@ -146,6 +146,9 @@ type Core struct {
 	// keeps the pipeline tool made of each MCP tool definition.
 	mcpSchemas schemaCache
 	mcpEntries entryCache
+
+	// delegateWorktrees: the running delegates rooted in a worktree of their own.
+	delegateWorktrees delegateWorktrees
 }
 
 // newCore is New before its errors are put in the user's terms. What it

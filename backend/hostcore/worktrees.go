@@ -36,10 +36,15 @@ func (c *Core) bindIn(ctx context.Context, v configView, sessionID string) (sess
 }
 
 // bindFor is bindIn for a call: a control tool gets the session's binding
-// without the worktree's port block or environment, which it never uses.
-func (c *Core) bindFor(ctx context.Context, v configView, sessionID string, control bool) (session.Binding, []string, error) {
+// without the worktree's port block or environment, which it never uses;
+// an isolated delegate's call (delegationID) is rooted in its own worktree.
+func (c *Core) bindFor(ctx context.Context, v configView, sessionID, delegationID string, control bool) (session.Binding, []string, error) {
 	if !control {
-		return c.bindIn(ctx, v, sessionID)
+		b, env, err := c.bindIn(ctx, v, sessionID)
+		if err != nil {
+			return b, env, err
+		}
+		return c.delegateBinding(sessionID, delegationID, b, env)
 	}
 	b, _, err := c.workspaceIn(ctx, v, sessionID)
 	return b, nil, err

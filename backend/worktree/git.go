@@ -104,7 +104,7 @@ func (g *Git) Run(ctx context.Context, dir string, args ...string) (string, erro
 	if limit <= 0 {
 		limit = DefaultGitMaxOutput
 	}
-	out, truncated, err := g.run(ctx, dir, limit, args)
+	out, truncated, err := g.run(ctx, dir, limit, nil, args)
 	if err != nil {
 		return out, err
 	}
@@ -120,10 +120,25 @@ func (g *Git) RunTruncated(ctx context.Context, dir string, limit int, args ...s
 	if limit <= 0 {
 		limit = DefaultGitMaxOutput
 	}
-	return g.run(ctx, dir, limit, args)
+	return g.run(ctx, dir, limit, nil, args)
 }
 
-func (g *Git) run(ctx context.Context, dir string, limit int, args []string) (string, bool, error) {
+// runEnv is Run with extra "KEY=value" entries set after the scrub: only
+// for the host's own values (a temporary index, the PI-Desktop identity),
+// never for anything a repository or the agent chose.
+func (g *Git) runEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	limit := g.MaxOutput
+	if limit <= 0 {
+		limit = DefaultGitMaxOutput
+	}
+	out, truncated, err := g.run(ctx, dir, limit, env, args)
+	if err == nil && truncated {
+		return "", errs.New(errs.GitFailed, "git %s produced more than %d bytes of output", subcommand(args), limit)
+	}
+	return out, err
+}
+
+func (g *Git) run(ctx context.Context, dir string, limit int, env, args []string) (string, bool, error) {
 	full, err := g.hardenArgs(args)
 	if err != nil {
 		return "", false, err
@@ -149,7 +164,7 @@ func (g *Git) run(ctx context.Context, dir string, limit int, args []string) (st
 
 	cmd := exec.CommandContext(ctx, path, full...)
 	cmd.Dir = dir
-	cmd.Env = scrubEnv(os.Environ())
+	cmd.Env = append(scrubEnv(os.Environ()), env...)
 	cmd.Stdin = nil // os/exec connects the null device
 	stdout := &capWriter{limit: limit}
 	stderr := &capWriter{limit: maxStderr}

@@ -408,7 +408,8 @@ func (m *Manager) Verify(projectDir, sessionID string) (Worktree, error) {
 }
 
 // Remove deletes the session's worktree folder, its git registration and its
-// branch, and releases its port block. A link standing where the folder (or
+// branch (and its delegates' worktrees and branches, kept ones included),
+// and releases its port block. A link standing where the folder (or
 // the project-key folder) should be is removed as a link: its target is
 // never touched. The branch is kept, with a GIT_FAILED error, when git
 // refuses to delete it (for instance because it is checked out elsewhere).
@@ -424,6 +425,7 @@ func (m *Manager) Remove(ctx context.Context, projectDir, sessionID string) erro
 	keyDir, dir, metaPath := m.paths(projectDir, sessionID)
 	defer m.lock(filepath.Base(keyDir))()
 	defer m.ports.Release(sessionID)
+	m.removeSessionDelegates(ctx, projectDir, sessionID) // its delegates' worktrees and branches go first
 
 	if !isRealDir(m.base) {
 		return fmt.Errorf("worktree: base %s is not a real directory; nothing removed", m.base)
