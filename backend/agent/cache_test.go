@@ -75,7 +75,7 @@ var cacheMarker = regexp.MustCompile(`,?"cache_control":\{"type":"ephemeral"\}`)
 // anthropicPromptParts is a Messages request in the order the API caches
 // it (tools, system, each message) without the cache markers, which are
 // not part of the cached content; rolling is the last marked message.
-func anthropicPromptParts(t *testing.T, body []byte) (parts [][]byte, rolling int) {
+func anthropicPromptParts(t testing.TB, body []byte) (parts [][]byte, rolling int) {
 	t.Helper()
 	var req struct {
 		Tools    json.RawMessage   `json:"tools"`
