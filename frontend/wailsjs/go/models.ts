@@ -1297,6 +1297,8 @@ export namespace provider {
 	export class Usage {
 	    inputTokens: number;
 	    outputTokens: number;
+	    cacheReadTokens?: number;
+	    cacheWriteTokens?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Usage(source);
@@ -1306,6 +1308,8 @@ export namespace provider {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.inputTokens = source["inputTokens"];
 	        this.outputTokens = source["outputTokens"];
+	        this.cacheReadTokens = source["cacheReadTokens"];
+	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	    }
 	}
 
