@@ -344,3 +344,22 @@ func TestOpenAICachePrefixStable(t *testing.T) {
 	b, _ := json.MarshalIndent(last, "", "  ")
 	golden.Assert(t, filepath.Join("testdata", "cache_openai_layout.golden"), all.String()+string(b)+"\n")
 }
+
+// The Messages API may repeat the input figures, cumulative, in
+// message_delta; they replace message_start's, cache figures included.
+func TestAnthropicCacheUsageFromMessageDelta(t *testing.T) {
+	raw := "event: message_start\ndata: " + `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}` + "\n\n" +
+		"event: content_block_start\ndata: " + `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
+		"event: content_block_delta\ndata: " + `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ok"}}` + "\n\n" +
+		"event: content_block_stop\ndata: " + `{"type":"content_block_stop","index":0}` + "\n\n" +
+		"event: message_delta\ndata: " + `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":12,"output_tokens":9,"cache_creation_input_tokens":300,"cache_read_input_tokens":4000}}` + "\n\n" +
+		"event: message_stop\ndata: " + `{"type":"message_stop"}` + "\n\n"
+	srv := newServer(t, provider.APIAnthropic, providertest.Turn{Raw: raw})
+	r := stream(t, newProvider(t, srv.Config()), provider.Request{Messages: userSays("hi")})
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if want := (provider.Usage{InputTokens: 4312, OutputTokens: 9, CacheReadTokens: 4000, CacheWriteTokens: 300}); r.resp.Usage != want {
+		t.Errorf("usage %+v, want %+v", r.resp.Usage, want)
+	}
+}
