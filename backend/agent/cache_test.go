@@ -57,6 +57,16 @@ func TestWireCacheFiguresReachTheTurn(t *testing.T) {
 			if len(got) != 2 || got[0] != tc.calls[0] || got[1] != tc.calls[1] {
 				t.Errorf("message events' usage %+v, want %+v", got, tc.calls)
 			}
+			// Stored with each message: a restart shows the same figures.
+			var stored []provider.Usage
+			for _, m := range f.load().Messages {
+				if m.Kind == KindModel {
+					stored = append(stored, m.Usage)
+				}
+			}
+			if len(stored) != 2 || stored[0] != tc.calls[0] || stored[1] != tc.calls[1] {
+				t.Errorf("stored usage %+v, want %+v", stored, tc.calls)
+			}
 			for i, r := range srv.Requests() {
 				key, has := r.JSON()["prompt_cache_key"]
 				if tc.proto == provider.APIOpenAI && key != sid {
