@@ -1329,6 +1329,7 @@ export namespace providers {
 	    thinking: boolean;
 	    supportsImages?: boolean;
 	    imagesByDefault: boolean;
+	    promptCacheKey?: boolean;
 	    isDefault: boolean;
 	    hasKey: boolean;
 	    keyStorage: string;
@@ -1352,6 +1353,7 @@ export namespace providers {
 	        this.thinking = source["thinking"];
 	        this.supportsImages = source["supportsImages"];
 	        this.imagesByDefault = source["imagesByDefault"];
+	        this.promptCacheKey = source["promptCacheKey"];
 	        this.isDefault = source["isDefault"];
 	        this.hasKey = source["hasKey"];
 	        this.keyStorage = source["keyStorage"];
