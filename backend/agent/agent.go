@@ -23,12 +23,16 @@ import (
 
 // TurnResult is how a turn ended.
 type TurnResult struct {
-	TurnID     string         `json:"turnId"`
-	State      string         `json:"state"` // done | failed | aborted
-	Code       errs.Code      `json:"code,omitempty"`
-	Message    string         `json:"message,omitempty"`
-	Retriable  bool           `json:"retriable,omitempty"`
-	Text       string         `json:"text"` // the last assistant message's text
+	TurnID    string    `json:"turnId"`
+	State     string    `json:"state"` // done | failed | aborted
+	Code      errs.Code `json:"code,omitempty"`
+	Message   string    `json:"message,omitempty"`
+	Retriable bool      `json:"retriable,omitempty"`
+	Text      string    `json:"text"` // the last assistant message's text
+	// StopReason is why the last model response of the turn ended
+	// (end_turn, tool_use, max_tokens, other; empty if none answered).
+	StopReason provider.StopReason `json:"stopReason,omitempty"`
+	// Usage sums the turn's model calls (compaction's included).
 	Usage      provider.Usage `json:"usage"`
 	ModelCalls int            `json:"modelCalls"`
 }
@@ -180,6 +184,7 @@ type run struct {
 
 	catalog []DeferredTool  // the mode's on-demand tools
 	active  map[string]bool // the loaded ones (names in catalog)
+	loaded  []string        // the same names, in the order they were loaded
 
 	msgs      []provider.Message // what the next request sends
 	prompt    string             // this turn's prompt
@@ -191,6 +196,7 @@ type run struct {
 	dbErr     error              // the first failed transcript write of a batch
 
 	usage      provider.Usage
+	stopReason provider.StopReason // of the last response
 	calls      int
 	lastText   string
 	reported   int // tokens of the context as the provider last reported them
@@ -275,7 +281,7 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	}
 	a.emit(EventTurn, TurnEvent{SessionID: sessionID, TurnID: r.turnID, State: out.state, Code: out.code, Message: out.message, Retriable: out.retriable})
 	res := TurnResult{TurnID: r.turnID, State: out.state, Code: out.code, Message: out.message, Retriable: out.retriable,
-		Text: r.lastText, Usage: r.usage, ModelCalls: r.calls}
+		Text: r.lastText, StopReason: r.stopReason, Usage: r.usage, ModelCalls: r.calls}
 	if out.state != TurnDone {
 		e := errs.New(out.code, "%s", out.message).With("turnId", r.turnID)
 		if out.retriable {
@@ -317,10 +323,12 @@ func (r *run) setup(ctx context.Context, preload []string) error {
 	r.prompts = promptsSince(tr)
 	// A new prompt starts from what the effective context proves was
 	// loaded, never from the previous turn's memory (spec §2.1).
-	r.active = restoreActive(tr, r.catalog)
+	for _, name := range restoreActive(tr, r.catalog) {
+		r.load(name)
+	}
 	for _, name := range preload {
 		if inCatalog(r.catalog, name) {
-			r.active[name] = true
+			r.load(name)
 		}
 	}
 	r.buildTools()

@@ -175,8 +175,7 @@ func (r *run) compact(ctx context.Context) error {
 			if summary = strings.TrimSpace(textOf(resp.Message)); summary == "" {
 				err = errs.New(errs.EmptyModelResponse, "the model returned an empty summary while compacting the context; send the prompt again")
 			} else {
-				r.usage.InputTokens += resp.Usage.InputTokens
-				r.usage.OutputTokens += resp.Usage.OutputTokens
+				r.usage = r.usage.Plus(resp.Usage)
 				break
 			}
 		}

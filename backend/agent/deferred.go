@@ -52,9 +52,10 @@ func inCatalog(catalog []DeferredTool, name string) bool {
 }
 
 // buildTools sets the tool list of the next request: the tools the mode
-// offers up front, then the loaded on-demand tools in catalog order (a
-// stable list, whatever the order they were loaded in). It also notes
-// which of them may run in a parallel batch.
+// offers up front, then the loaded on-demand tools in the order they were
+// loaded, so a tool ToolSearch loads is appended after the others and the
+// definitions before it (the start of the cached prompt) stay as they
+// were. It also notes which of them may run in a parallel batch.
 func (r *run) buildTools() {
 	r.tools, r.parallel, r.exclusive = nil, map[string]bool{}, map[string]bool{}
 	for _, t := range r.a.host.Tools(r.info.OperatingMode) {
@@ -62,22 +63,38 @@ func (r *run) buildTools() {
 		r.parallel[t.Def.Name] = t.Parallel
 		r.exclusive[t.Def.Name] = t.Exclusive
 	}
-	for _, d := range r.catalog {
-		if r.active[d.Name] {
-			r.tools = append(r.tools, d.Def)
-			r.parallel[d.Name] = d.Parallel
+	for _, name := range r.loaded {
+		i := slices.IndexFunc(r.catalog, func(d DeferredTool) bool { return d.Name == name })
+		if i < 0 || r.offered(name) {
+			continue
 		}
+		d := r.catalog[i]
+		r.tools = append(r.tools, d.Def)
+		r.parallel[d.Name] = d.Parallel
+	}
+}
+
+// load marks an on-demand tool loaded, after those loaded before it.
+func (r *run) load(name string) {
+	if r.active == nil {
+		r.active = map[string]bool{}
+	}
+	if !r.active[name] {
+		r.active[name] = true
+		r.loaded = append(r.loaded, name)
 	}
 }
 
 // setCatalog switches to mode's catalog, dropping loaded names it lacks.
 func (r *run) setCatalog(catalog []DeferredTool) {
 	r.catalog = catalog
-	for name := range r.active {
-		if !inCatalog(catalog, name) {
-			delete(r.active, name)
+	r.loaded = slices.DeleteFunc(r.loaded, func(name string) bool {
+		if inCatalog(catalog, name) {
+			return false
 		}
-	}
+		delete(r.active, name)
+		return true
+	})
 }
 
 // offered reports whether the request that produced the current response
@@ -89,11 +106,19 @@ func (r *run) offered(tool string) bool {
 // activationEvidence returns the on-demand tool names the effective
 // context proves were loaded (spec §2.1): addedToolNames in the details of
 // successful ToolSearch results (and the historical details.activated and
-// top-level addedToolNames markers), and the names of successful calls.
+// top-level addedToolNames markers), and the names of successful calls,
+// in the order they were first proven (the order they were loaded in).
 // Messages before the checkpoint are gone; failed, aborted, skipped,
 // interrupted and unfinished calls, and any prose, prove nothing.
-func (t Transcript) activationEvidence() map[string]bool {
-	out := map[string]bool{}
+func (t Transcript) activationEvidence() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
 	var upto int64
 	if t.Checkpoint != nil {
 		upto = t.Checkpoint.UptoSeq
@@ -124,7 +149,7 @@ func (t Transcript) activationEvidence() map[string]bool {
 				continue
 			}
 			if c.Tool != ToolSearch {
-				out[c.Tool] = true
+				add(c.Tool)
 				continue
 			}
 			names := slices.Concat(res.Details.AddedToolNames, res.AddedToolNames)
@@ -133,24 +158,24 @@ func (t Transcript) activationEvidence() map[string]bool {
 				names = append(names, activated...)
 			}
 			for _, n := range names {
-				out[n] = true
+				add(n)
 			}
 		}
 	}
 	return out
 }
 
-// restoreActive is the loaded set a new prompt starts with: the evidence
-// of the effective context, kept only where the mode's catalog still has
-// the tool.
-func restoreActive(t Transcript, catalog []DeferredTool) map[string]bool {
-	active := map[string]bool{}
-	for name := range t.activationEvidence() {
+// restoreActive is the loaded list a new prompt starts with: the evidence
+// of the effective context in its order, kept only where the mode's
+// catalog still has the tool.
+func restoreActive(t Transcript, catalog []DeferredTool) []string {
+	var out []string
+	for _, name := range t.activationEvidence() {
 		if inCatalog(catalog, name) {
-			active[name] = true
+			out = append(out, name)
 		}
 	}
-	return active
+	return out
 }
 
 // toolSearch runs one ToolSearch call with validated args: it matches the
@@ -186,7 +211,7 @@ func (r *run) toolSearch(args json.RawMessage, mode string, o *tools.Outcome) to
 	fmt.Fprintf(&b, "Loaded %d on-demand tool(s). Their schemas are in your tools from your next response on; call them then, not in this response:", len(matches))
 	for _, d := range matches {
 		fmt.Fprintf(&b, "\n- %s: %s", d.Name, oneLine(d.Summary, maxSummaryChars))
-		r.active[d.Name] = true
+		r.load(d.Name)
 	}
 	if len(unknown) > 0 {
 		fmt.Fprintf(&b, "\nNot in the catalog of %s mode: %s.", permission.ModeName(mode), strings.Join(unknown, ", "))

@@ -307,11 +307,7 @@ func TestActivationEvidenceRules(t *testing.T) {
 	for _, n := range []string{"Old", "UserSaid", "Prose", "A", "B", "C", "D", "E", "F", "G", "H", "I", "K", "X", "Y"} {
 		catalog = append(catalog, deferredTool(n, n))
 	}
-	got := restoreActive(tr, catalog)
-	var names []string
-	for n := range got {
-		names = append(names, n)
-	}
+	names := slices.Clone(restoreActive(tr, catalog))
 	slices.Sort(names)
 	if !slices.Equal(names, []string{"A", "C", "D", "E"}) {
 		t.Errorf("restored %v, want [A C D E]", names)
@@ -356,5 +352,41 @@ func TestRunWithPreloadsToolsForOnePrompt(t *testing.T) {
 	}
 	if reqs = f.prov.requests(); !hasTool(reqs[2], "mcp_lab_echo") {
 		t.Errorf("a called tool was not restored: %v", toolNames(reqs[2]))
+	}
+}
+
+// Tools ToolSearch loads are appended after the tools offered before, in
+// the order they were loaded, not the catalog's: the earlier definitions
+// stay the start of the cached prompt. A new prompt restores the same
+// order from the transcript.
+func TestLoadedToolsAreAppendedInLoadOrder(t *testing.T) {
+	f := newFixture(t,
+		callTools(provider.StopToolUse, use{"tu_1", ToolSearch, `{"query":"select:Gamma"}`}),
+		callTools(provider.StopToolUse, use{"tu_2", ToolSearch, `{"query":"select:Alpha"}`}),
+		callTools(provider.StopToolUse, use{"tu_3", "Alpha", `{"x":"Oslo"}`}),
+		say("Done."),
+		say("Again."),
+	).withCatalog()
+	if _, err := f.run("load two"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.run("and now?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.prov.requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d model calls", len(reqs))
+	}
+	base := toolNames(reqs[0])
+	for i, want := range [][]string{
+		base,
+		append(slices.Clone(base), "Gamma"),
+		append(slices.Clone(base), "Gamma", "Alpha"),
+		append(slices.Clone(base), "Gamma", "Alpha"),
+		append(slices.Clone(base), "Gamma", "Alpha"), // the next prompt, restored
+	} {
+		if got := toolNames(reqs[i]); !slices.Equal(got, want) {
+			t.Errorf("request %d tools = %v, want %v", i+1, got, want)
+		}
 	}
 }

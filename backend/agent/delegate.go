@@ -269,7 +269,7 @@ func (r *run) delegateTools(ctx context.Context, spec subagent.ToolSpec) {
 			r.tools = append(r.tools, d.Def)
 			r.parallel[d.Name] = d.Parallel
 			r.catalog = append(r.catalog, d)
-			r.active[d.Name] = true
+			r.load(d.Name)
 		}
 	}
 }

@@ -171,7 +171,8 @@ func (s *store) readMessages(ctx context.Context, sessionID string, turnIDs []st
 		args = append(args, mustJSON(turnIDs))
 	}
 	rows, err := s.db.QueryContext(ctx,
-		`SELECT seq, id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens, created_at, updated_at
+		`SELECT seq, id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
+		 created_at, updated_at
 		 FROM agent_messages WHERE session_id = ?`+filter+` ORDER BY seq`, args...)
 	if err != nil {
 		return msgs, storageErr(err, "load the transcript")
@@ -181,7 +182,7 @@ func (s *store) readMessages(ctx context.Context, sessionID string, turnIDs []st
 		m := Message{SessionID: sessionID}
 		var role, content string
 		if err := rows.Scan(&m.Seq, &m.ID, &m.TurnID, &role, &m.Kind, &content, &m.StopReason,
-			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.CreatedAt, &m.UpdatedAt); err != nil {
+			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens, &m.CreatedAt, &m.UpdatedAt); err != nil {
 			rows.Close()
 			return msgs, storageErr(err, "load the transcript")
 		}

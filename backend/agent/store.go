@@ -188,10 +188,11 @@ func (s *store) finishTurn(ctx context.Context, id, state string, code errs.Code
 // insertMessage adds a message and returns its seq.
 func (s *store) insertMessage(ctx context.Context, m Message) (int64, error) {
 	r, err := s.db.ExecContext(ctx,
-		`INSERT INTO agent_messages (id, session_id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens, created_at, updated_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO agent_messages (id, session_id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens,
+		 cache_read_tokens, cache_write_tokens, created_at, updated_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.ID, m.SessionID, m.TurnID, string(m.Role), m.Kind, mustJSON(blocksOrEmpty(m.Content)), m.StopReason,
-		m.Usage.InputTokens, m.Usage.OutputTokens, m.CreatedAt, m.CreatedAt)
+		m.Usage.InputTokens, m.Usage.OutputTokens, m.Usage.CacheReadTokens, m.Usage.CacheWriteTokens, m.CreatedAt, m.CreatedAt)
 	if err != nil {
 		return 0, storageErr(err, "save a message")
 	}
@@ -202,8 +203,10 @@ func (s *store) insertMessage(ctx context.Context, m Message) (int64, error) {
 // its stop reason and usage).
 func (s *store) updateMessage(ctx context.Context, id string, content []provider.Block, stop string, usage provider.Usage) error {
 	if _, err := s.db.ExecContext(ctx,
-		`UPDATE agent_messages SET content = ?, stop_reason = ?, input_tokens = ?, output_tokens = ?, updated_at = ? WHERE id = ?`,
-		mustJSON(blocksOrEmpty(content)), stop, usage.InputTokens, usage.OutputTokens, s.ms(), id); err != nil {
+		`UPDATE agent_messages SET content = ?, stop_reason = ?, input_tokens = ?, output_tokens = ?,
+		 cache_read_tokens = ?, cache_write_tokens = ?, updated_at = ? WHERE id = ?`,
+		mustJSON(blocksOrEmpty(content)), stop, usage.InputTokens, usage.OutputTokens, usage.CacheReadTokens, usage.CacheWriteTokens,
+		s.ms(), id); err != nil {
 		return storageErr(err, "save a message")
 	}
 	return nil

@@ -110,7 +110,8 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 	r.calls++
 	rec := newStreamRecorder(r, msgID)
 	loader, _ := a.host.(ImageLoader)
-	req := provider.Request{System: r.system, Messages: withImages(ctx, r.msgs, r.model.SupportsImages, loader), Tools: r.tools}
+	req := provider.Request{System: r.system, Messages: withImages(ctx, r.msgs, r.model.SupportsImages, loader), Tools: r.tools,
+		CacheKey: r.cacheKey()}
 	resp, err := r.prov.Stream(ctx, req, func(ev provider.Event) error { return rec.event(dbctx, ev) })
 	if err == nil && rec.err != nil {
 		err = rec.err
@@ -146,12 +147,21 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 		return resp, msgID, err
 	}
 	r.callIDs = rec.callIDs
-	r.usage.InputTokens += resp.Usage.InputTokens
-	r.usage.OutputTokens += resp.Usage.OutputTokens
+	r.usage = r.usage.Plus(resp.Usage)
+	r.stopReason = resp.StopReason
 	if t := textOf(resp.Message); t != "" {
 		r.lastText = t
 	}
 	r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
 		State: string(resp.StopReason), Usage: resp.Usage})
 	return resp, msgID, nil
+}
+
+// cacheKey names the conversation whose cached prompt a request continues:
+// the session, or a delegate's own run (its prompt differs).
+func (r *run) cacheKey() string {
+	if r.delegation != nil {
+		return r.delegation.id
+	}
+	return r.sessionID
 }

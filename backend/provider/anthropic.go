@@ -39,15 +39,17 @@ var thinkingAdaptive = map[string]bool{"claude-opus-4-6": true, "claude-mythos-p
 func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, []option.RequestOption) {
 	maxTokens := p.maxTokens(req)
 	params := anthropic.MessageNewParams{
-		Model:    anthropic.Model(p.cfg.Model),
-		Messages: toAnthropicMessages(req.Messages, p.cfg.imagesOn()),
+		Model: anthropic.Model(p.cfg.Model),
 	}
+	var sizes []int
+	params.Messages, sizes = toAnthropicMessages(req.Messages, p.cfg.imagesOn())
 	if req.System != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
 	for _, t := range req.Tools {
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: anthropicTool(t)})
 	}
+	markAnthropicCache(&params, req, sizes, AnthropicMinCacheTokens(p.cfg.Model))
 	var reqOpts []option.RequestOption
 	if p.cfg.Thinking {
 		if thinkingAdaptive[p.cfg.Model] {
@@ -103,12 +105,20 @@ func anthropicTool(t ToolDef) *anthropic.ToolParam {
 
 // toAnthropicMessages maps the conversation onto the Messages API. Images
 // go only to a model that accepts them (images); otherwise they are
-// dropped here, whatever the caller sent.
-func toAnthropicMessages(msgs []Message, images bool) []anthropic.MessageParam {
-	out := make([]anthropic.MessageParam, 0, len(msgs))
+// dropped here, whatever the caller sent. sizes estimates each message's
+// length in characters, for the cache breakpoints (an image counts as
+// anthropicImageTokens, whatever its bytes).
+func toAnthropicMessages(msgs []Message, images bool) (out []anthropic.MessageParam, sizes []int) {
+	out = make([]anthropic.MessageParam, 0, len(msgs))
+	sizes = make([]int, 0, len(msgs))
 	for _, m := range msgs {
 		var results, rest []anthropic.ContentBlockParamUnion
+		size := 0
 		for _, b := range m.Content {
+			size += blockChars(b)
+			if images {
+				size += len(b.Images) * anthropicImageTokens * 4
+			}
 			switch b.Type {
 			case BlockText:
 				if b.Text != "" { // the API rejects empty text blocks
@@ -157,8 +167,9 @@ func toAnthropicMessages(msgs []Message, images bool) []anthropic.MessageParam {
 		} else {
 			out = append(out, anthropic.NewUserMessage(blocks...))
 		}
+		sizes = append(sizes, size)
 	}
-	return out
+	return out, sizes
 }
 
 // anthropicImage is an image inline (base64) in a request.
@@ -219,7 +230,7 @@ func (p *anthropicProvider) stream(ctx context.Context, req Request, onEvent fun
 		switch ev.Type {
 		case "message_start":
 			u := ev.Message.Usage
-			acc.resp.Usage.InputTokens = int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
+			acc.resp.Usage = anthropicUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
 			acc.resp.Usage.OutputTokens = int(u.OutputTokens)
 		case "content_block_start":
 			i := int(ev.Index)
@@ -302,8 +313,10 @@ func (p *anthropicProvider) stream(ctx context.Context, req Request, onEvent fun
 			if ev.Usage.OutputTokens > 0 {
 				acc.resp.Usage.OutputTokens = int(ev.Usage.OutputTokens)
 			}
-			if in := ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens; in > 0 {
-				acc.resp.Usage.InputTokens = int(in)
+			if u := ev.Usage; u.InputTokens+u.CacheCreationInputTokens+u.CacheReadInputTokens > 0 {
+				out := acc.resp.Usage.OutputTokens
+				acc.resp.Usage = anthropicUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+				acc.resp.Usage.OutputTokens = out
 			}
 		case "message_stop":
 			stopped = true
@@ -319,6 +332,13 @@ func (p *anthropicProvider) stream(ctx context.Context, req Request, onEvent fun
 		return acc.partial(), p.streamFailure(ctx, errStreamEnded)
 	}
 	return acc.finish()
+}
+
+// anthropicUsage normalises the input figures: Anthropic's input_tokens
+// are only what came after the last cache breakpoint, so the whole prompt
+// is their sum with the cache reads and writes.
+func anthropicUsage(uncached, cacheRead, cacheWrite int64) Usage {
+	return Usage{InputTokens: int(uncached + cacheRead + cacheWrite), CacheReadTokens: int(cacheRead), CacheWriteTokens: int(cacheWrite)}
 }
 
 func anthropicStop(s string) StopReason {

@@ -59,6 +59,10 @@ type Config struct {
 	// SupportsImages is the user's explicit choice (nil = ImagesByDefault
 	// for the API and model).
 	SupportsImages *bool
+	// PromptCacheKey is whether Request.CacheKey goes out as OpenAI's
+	// prompt_cache_key (nil = sent to the openai API, not to compatible
+	// servers, many of which reject fields they do not know).
+	PromptCacheKey *bool
 }
 
 // String describes the config without its key.
@@ -238,6 +242,14 @@ type base struct {
 func (b base) Info() ModelInfo {
 	return ModelInfo{API: b.cfg.API, Model: b.cfg.Model, ContextWindow: b.cfg.ContextWindow, MaxOutputTokens: b.cfg.MaxOutputTokens,
 		SupportsImages: b.cfg.imagesOn()}
+}
+
+// cacheKeyOn is whether the config sends prompt_cache_key.
+func (c Config) cacheKeyOn() bool {
+	if c.PromptCacheKey != nil {
+		return *c.PromptCacheKey
+	}
+	return c.API == APIOpenAI
 }
 
 // imagesOn is the effective image support: the explicit choice, else the

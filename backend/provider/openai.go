@@ -57,6 +57,12 @@ func (p *openaiProvider) params(req Request) openai.ChatCompletionNewParams {
 	if t := p.temperature(req); t != nil {
 		params.Temperature = openai.Float(*t)
 	}
+	if req.CacheKey != "" && p.cfg.cacheKeyOn() {
+		// Requests with one key go to the same cache shard, so a session's
+		// prefix is found again; the prefix itself is kept stable by the
+		// caller (system first, then the history as it was sent).
+		params.PromptCacheKey = openai.String(req.CacheKey)
+	}
 	for _, t := range req.Tools {
 		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(openaiFunction(t)))
 	}
@@ -230,7 +236,10 @@ func (p *openaiProvider) stream(ctx context.Context, req Request, onEvent func(E
 	for stream.Next() {
 		chunk := stream.Current()
 		if chunk.JSON.Usage.Valid() && (chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0) {
-			acc.resp.Usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+			// prompt_tokens includes the cached ones (compatible servers
+			// that cache report them the same way, or not at all).
+			acc.resp.Usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens),
+				CacheReadTokens: int(chunk.Usage.PromptTokensDetails.CachedTokens)}
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {

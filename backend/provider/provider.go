@@ -82,9 +82,13 @@ type ToolDef struct {
 
 // Request is one model call.
 type Request struct {
-	System      string
-	Messages    []Message
-	Tools       []ToolDef
+	System   string
+	Messages []Message
+	Tools    []ToolDef
+	// CacheKey names the conversation the request continues (the session
+	// id) so a server that routes by it finds the cached prefix: OpenAI's
+	// prompt_cache_key. Empty sends none.
+	CacheKey    string
 	MaxTokens   int      // 0 = the config's MaxOutputTokens
 	Temperature *float64 // nil = the config's (or the provider's default)
 }
@@ -119,10 +123,24 @@ type Event struct {
 	Input     json.RawMessage `json:"input,omitempty"`
 }
 
-// Usage counts tokens of one response.
+// Usage counts tokens of one response. InputTokens is the whole prompt on
+// every API, cached or not: Anthropic reports the uncached rest, cache
+// reads and cache writes apart and the provider adds them up; OpenAI's
+// prompt_tokens already includes its cached_tokens. CacheReadTokens and
+// CacheWriteTokens are the parts of InputTokens read from and written to
+// the prompt cache (OpenAI reports reads only: its cache is written
+// without a charge).
 type Usage struct {
-	InputTokens  int `json:"inputTokens"`
-	OutputTokens int `json:"outputTokens"`
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens,omitempty"`
+	CacheWriteTokens int `json:"cacheWriteTokens,omitempty"`
+}
+
+// Plus is the sum of two usages (a turn's model calls).
+func (u Usage) Plus(v Usage) Usage {
+	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens + v.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens}
 }
 
 // Response is a finished model response: the assistant message assembled

@@ -37,7 +37,11 @@ type Profile struct {
 	// ImagesByDefault, which is known for the model's family.
 	SupportsImages  *bool `json:"supportsImages,omitempty"`
 	ImagesByDefault bool  `json:"imagesByDefault"`
-	IsDefault       bool  `json:"isDefault"`
+	// PromptCacheKey is whether OpenAI's prompt_cache_key (the session id)
+	// is sent; nil sends it to the openai API only, since many compatible
+	// servers reject fields they do not know.
+	PromptCacheKey *bool `json:"promptCacheKey,omitempty"`
+	IsDefault      bool  `json:"isDefault"`
 	// HasKey and KeyStorage describe the saved key without revealing it:
 	// KeyStorage is "keychain", the key file's path, or "" with no key.
 	HasKey     bool   `json:"hasKey"`
@@ -49,7 +53,8 @@ type Profile struct {
 // Config is the profile's provider config without its key.
 func (p Profile) Config() provider.Config {
 	return provider.Config{API: p.API, BaseURL: p.BaseURL, Model: p.Model, ContextWindow: p.ContextWindow,
-		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking, SupportsImages: p.SupportsImages}
+		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking, SupportsImages: p.SupportsImages,
+		PromptCacheKey: p.PromptCacheKey}
 }
 
 const (
@@ -85,15 +90,16 @@ func notFound(id string) error {
 	return errs.New(errs.NotFound, "no saved provider has the id %q; it may have been removed: reopen Settings → Models", id).With("field", "id")
 }
 
-const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, is_default, created_at, updated_at"
+const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, prompt_cache_key, is_default, created_at, updated_at"
 
 type scanner interface{ Scan(...any) error }
 
 func scanProfile(r scanner) (Profile, error) {
 	var p Profile
 	var temp sql.NullFloat64
-	var images sql.NullBool
-	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &images, &p.IsDefault, &p.CreatedAt, &p.UpdatedAt)
+	var images, cacheKey sql.NullBool
+	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &images, &cacheKey,
+		&p.IsDefault, &p.CreatedAt, &p.UpdatedAt)
 	if temp.Valid {
 		v := temp.Float64
 		p.Temperature = &v
@@ -101,6 +107,10 @@ func scanProfile(r scanner) (Profile, error) {
 	if images.Valid {
 		v := images.Bool
 		p.SupportsImages = &v
+	}
+	if cacheKey.Valid {
+		v := cacheKey.Bool
+		p.PromptCacheKey = &v
 	}
 	p.ImagesByDefault = provider.ImagesByDefault(p.API, p.Model)
 	return p, err
@@ -303,20 +313,23 @@ func (s *Service) write(ctx context.Context, in Profile, adding bool, old Profil
 		}
 	}
 	now := s.now().UnixMilli()
-	var temp, images any
+	var temp, images, cacheKey any
 	if in.Temperature != nil {
 		temp = *in.Temperature
 	}
 	if in.SupportsImages != nil {
 		images = *in.SupportsImages
 	}
+	if in.PromptCacheKey != nil {
+		cacheKey = *in.PromptCacheKey
+	}
 	if adding {
-		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, isDefault, now, now)
+		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, now)
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE providers SET name = ?, api = ?, base_url = ?, model = ?, context_window = ?,
-			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, is_default = ?, updated_at = ? WHERE id = ?`,
-			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, isDefault, now, in.ID)
+			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, prompt_cache_key = ?, is_default = ?, updated_at = ? WHERE id = ?`,
+			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, in.ID)
 	}
 	if err != nil {
 		return storageErr(err, "save the provider")

@@ -97,18 +97,21 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 	if env.Config != nil {
 		cfg = env.Config(cfg)
 	}
-	core, err := hostcore.New(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop run: %s\n", errs.ToPayload(err).Message)
-		return 1
-	}
-	defer core.Close()
-	p.core = core
+	// A failure before the turn still ends a JSON stream with its result.
+	id := *sessionID
 	fail := func(err error) int {
+		if *asJSON {
+			p.result(Result{SessionID: id, State: agent.TurnFailed}, err)
+		}
 		fmt.Fprintf(env.Stderr, "pi-desktop run: %s: %s\n", errs.CodeOf(err), errs.ToPayload(err).Message)
 		return 1
 	}
-	id := *sessionID
+	core, err := hostcore.New(ctx, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	defer core.Close()
+	p.core = core
 	if id == "" {
 		if id, err = bindSession(ctx, core, *workspace, ""); err != nil {
 			return fail(err)
@@ -130,11 +133,15 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 	p.start()
 	res, err := core.RunTurn(ctx, id, prompt)
 	p.finish()
-	if err != nil {
-		return fail(err)
+	result := resultOf(id, res)
+	if *asJSON {
+		p.result(result, err)
+	} else if res.TurnID != "" {
+		fmt.Fprintf(env.Stdout, "\n%s\n", summaryLine(result))
 	}
-	if !*asJSON {
-		fmt.Fprintf(env.Stdout, "\n[turn %s: %s · session %s; see it in the app: pi-desktop --session %s]\n", res.TurnID, res.State, id, id)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "pi-desktop run: %s: %s\n", errs.CodeOf(err), errs.ToPayload(err).Message)
+		return 1
 	}
 	return 0
 }

@@ -64,6 +64,12 @@ type Turn struct {
 	// tool_use when there are calls, else end_turn.
 	Stop                      string
 	InputTokens, OutputTokens int // usage; defaults 10 and 5
+	// CacheReadTokens and CacheWriteTokens are the prompt-cache figures:
+	// Anthropic's cache_read_input_tokens and cache_creation_input_tokens
+	// (InputTokens is then the uncached rest, as that API counts), OpenAI's
+	// prompt_tokens_details.cached_tokens (part of InputTokens there; that
+	// API reports no writes).
+	CacheReadTokens, CacheWriteTokens int
 
 	// InterleaveCalls (OpenAI) interleaves the argument chunks of the calls
 	// by index instead of sending one call after another.

@@ -12,7 +12,7 @@ func anthropicFrames(t Turn, n int) (frames []string, contentEnd int) {
 	ev("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": fmt.Sprintf("msg_%02d", n), "type": "message", "role": "assistant", "model": Model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": t.InputTokens, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+		"usage": map[string]any{"input_tokens": t.InputTokens, "output_tokens": 1, "cache_creation_input_tokens": t.CacheWriteTokens, "cache_read_input_tokens": t.CacheReadTokens},
 	}})
 	ev("ping", map[string]any{"type": "ping"})
 	idx := 0
@@ -142,8 +142,12 @@ func openaiFrames(t Turn, n int, includeUsage bool) (frames []string, contentEnd
 	}
 	frames = append(frames, chunk(map[string]any{}, finish))
 	if includeUsage {
+		usage := map[string]any{"prompt_tokens": t.InputTokens, "completion_tokens": t.OutputTokens, "total_tokens": t.InputTokens + t.OutputTokens}
+		if t.CacheReadTokens > 0 {
+			usage["prompt_tokens_details"] = map[string]any{"cached_tokens": t.CacheReadTokens, "audio_tokens": 0}
+		}
 		frames = append(frames, "data: "+mustJSON(map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": Model,
-			"choices": []any{}, "usage": map[string]any{"prompt_tokens": t.InputTokens, "completion_tokens": t.OutputTokens, "total_tokens": t.InputTokens + t.OutputTokens}})+"\n\n")
+			"choices": []any{}, "usage": usage})+"\n\n")
 	}
 	frames = append(frames, "data: [DONE]\n\n")
 	return frames, contentEnd

@@ -383,6 +383,18 @@ describe('providers', () => {
     expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).not.toHaveProperty('supportsImages');
   });
 
+  it('saveProvider sends an explicit prompt cache key choice and leaves the default out', async () => {
+    const input = { id: 'p1', name: 'Local', api: 'openai-compatible' as const, baseUrl: 'http://localhost:8000/v1', model: 'qwen', contextWindow: 0, maxOutputTokens: 0, thinking: false, isDefault: false };
+    for (const promptCacheKey of [true, false]) {
+      vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, promptCacheKey } as never);
+      await expect(bridge.saveProvider({ ...input, promptCacheKey }, '')).resolves.toMatchObject({ promptCacheKey });
+      expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).toMatchObject({ promptCacheKey });
+    }
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw } as never);
+    expect(await bridge.saveProvider(input, '')).not.toHaveProperty('promptCacheKey');
+    expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).not.toHaveProperty('promptCacheKey');
+  });
+
   it('testProvider returns the outcome as a result', async () => {
     vi.mocked(App.TestProvider).mockResolvedValueOnce({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 } as never);
     await expect(bridge.testProvider({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 });

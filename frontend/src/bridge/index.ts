@@ -166,6 +166,7 @@ function profileArg(p: ProviderInput) {
   } as Parameters<typeof ProvidersApi.SaveProvider>[0];
   if (p.temperature !== undefined) out.temperature = p.temperature;
   if (p.supportsImages !== undefined) out.supportsImages = p.supportsImages;
+  if (p.promptCacheKey !== undefined) out.promptCacheKey = p.promptCacheKey;
   return out;
 }
 

@@ -216,6 +216,8 @@ export const ProviderProfile = v.pipe(
     supportsImages: v.fallback(v.optional(v.boolean()), undefined),
     /** Whether the model's family is known to accept images (the backend decides). */
     imagesByDefault: bool,
+    /** OpenAI APIs: whether prompt_cache_key is sent; absent = sent to OpenAI, not to compatible servers. */
+    promptCacheKey: v.fallback(v.optional(v.boolean()), undefined),
     isDefault: bool,
     hasKey: bool,
     /** "keychain", the key file's path, or "" without a key. */

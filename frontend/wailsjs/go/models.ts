@@ -1297,6 +1297,8 @@ export namespace provider {
 	export class Usage {
 	    inputTokens: number;
 	    outputTokens: number;
+	    cacheReadTokens?: number;
+	    cacheWriteTokens?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Usage(source);
@@ -1306,6 +1308,8 @@ export namespace provider {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.inputTokens = source["inputTokens"];
 	        this.outputTokens = source["outputTokens"];
+	        this.cacheReadTokens = source["cacheReadTokens"];
+	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	    }
 	}
 
@@ -1325,6 +1329,7 @@ export namespace providers {
 	    thinking: boolean;
 	    supportsImages?: boolean;
 	    imagesByDefault: boolean;
+	    promptCacheKey?: boolean;
 	    isDefault: boolean;
 	    hasKey: boolean;
 	    keyStorage: string;
@@ -1348,6 +1353,7 @@ export namespace providers {
 	        this.thinking = source["thinking"];
 	        this.supportsImages = source["supportsImages"];
 	        this.imagesByDefault = source["imagesByDefault"];
+	        this.promptCacheKey = source["promptCacheKey"];
 	        this.isDefault = source["isDefault"];
 	        this.hasKey = source["hasKey"];
 	        this.keyStorage = source["keyStorage"];

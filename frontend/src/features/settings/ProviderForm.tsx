@@ -36,6 +36,9 @@ type Field = 'name' | 'api' | 'model' | 'baseUrl' | 'contextWindow' | 'maxOutput
 /** The "Supports images" choice: the model's default, or forced on or off. */
 type ImagesChoice = 'default' | 'on' | 'off';
 
+/** The prompt cache key choice (OpenAI APIs): the API's default, or forced on or off. */
+type CacheKeyChoice = 'default' | 'on' | 'off';
+
 interface Draft {
   name: string;
   api: ModelApi;
@@ -46,6 +49,7 @@ interface Draft {
   temperature: string;
   thinking: boolean;
   images: ImagesChoice;
+  cacheKey: CacheKeyChoice;
   isDefault: boolean;
 }
 
@@ -60,6 +64,7 @@ function toDraft(p: ProviderProfile | null): Draft {
     temperature: p?.temperature !== undefined ? String(p.temperature) : '',
     thinking: p?.thinking ?? false,
     images: p?.supportsImages === undefined ? 'default' : p.supportsImages ? 'on' : 'off',
+    cacheKey: p?.promptCacheKey === undefined ? 'default' : p.promptCacheKey ? 'on' : 'off',
     isDefault: p?.isDefault ?? false,
   };
 }
@@ -154,6 +159,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     };
     if (temperature !== undefined) out.temperature = temperature;
     if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
+    if (draft.api !== 'anthropic' && draft.cacheKey !== 'default') out.promptCacheKey = draft.cacheKey === 'on';
     return out;
   };
 
@@ -273,6 +279,26 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
           <option value="off">Off</option>
         </select>
       </div>
+      {draft.api !== 'anthropic' && (
+        <div className="field">
+          <label className="field-label" htmlFor={ids('cacheKey')}>Prompt cache key</label>
+          <p id={ids('cacheKeyHelp')} className="field-help">
+            Sends the session&apos;s id as prompt_cache_key, so the server finds the session&apos;s cached prompt again. Many
+            OpenAI-compatible servers reject fields they do not know: turn it on only for one that accepts it.
+          </p>
+          <select
+            id={ids('cacheKey')}
+            className="select"
+            value={draft.cacheKey}
+            aria-describedby={ids('cacheKeyHelp')}
+            onChange={(e) => edit({ cacheKey: e.target.value as CacheKeyChoice })}
+          >
+            <option value="default">{draft.api === 'openai' ? 'Default (sent to OpenAI)' : 'Default (not sent to a compatible server)'}</option>
+            <option value="on">On</option>
+            <option value="off">Off</option>
+          </select>
+        </div>
+      )}
       {!first && !provider?.isDefault && (
         <div className="field">
           <label className="checkbox-label">
