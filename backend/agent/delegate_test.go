@@ -214,8 +214,19 @@ func TestReadOnlyDelegateCannotWrite(t *testing.T) {
 	}
 	f.start(def, "write a.go")
 	w := f.waitAll()
-	if len(f.host.records()) != 0 || len(f.host.auditList()) != 0 {
-		t.Errorf("the host ran %v / %v", f.host.records(), f.host.auditList())
+	if len(f.host.records()) != 0 {
+		t.Errorf("the host ran %v", f.host.records())
+	}
+	// The host refused them (not the runtime on its own): each is audited
+	// with the delegate's name.
+	audits := f.host.auditList()
+	if len(audits) != 2 {
+		t.Fatalf("audit rows = %+v", audits)
+	}
+	for _, row := range audits {
+		if row.Delegate != "explore" || row.Decision != "deny" || row.ErrorCode != errs.ToolNotFound {
+			t.Errorf("audit row = %+v", row)
+		}
 	}
 	res := lastResults(t, fp.requests()[1])
 	for i, tool := range []string{"Write", "TodoWrite"} {
@@ -238,7 +249,7 @@ func TestInheritGetsMCPToolsButNeverTheRuntimeTools(t *testing.T) {
 		callTools(provider.StopToolUse, use{"tu_1", "mcp_docs_search", `{"q":"x"}`}),
 		say("found it"))
 	d := f.start(def, "search")
-	f.waitAll()
+	<-f.a.delegationDone(d.ID)
 	names := toolNames(fp.requests()[0])
 	for _, want := range []string{"Read", "Glob", "Grep", "Write", "Edit", "Bash", "mcp_docs_search"} {
 		if !slices.Contains(names, want) {
@@ -265,6 +276,7 @@ func TestInheritGetsMCPToolsButNeverTheRuntimeTools(t *testing.T) {
 	if got, _ := f.a.Delegation(t.Context(), sid, d.ID); !slices.Contains(got.Tools, "mcp_docs_search") {
 		t.Errorf("tools = %v", got.Tools)
 	}
+	f.waitAll()
 }
 
 func TestDelegatePermissionOverride(t *testing.T) {
@@ -490,9 +502,15 @@ func TestMarkInterruptedEndsRunningDelegations(t *testing.T) {
 	if err := f.db.QueryRow(`SELECT state FROM agent_turns WHERE id = 't-run'`).Scan(&state); err != nil || state != TurnInterrupted {
 		t.Errorf("delegate turn = %q, %v", state, err)
 	}
-	// Not replayed: it is not running in the restarted process.
-	_, err = restarted.WaitDelegations(ctx, sid, []string{"d-run"}, true, time.Second)
-	mustCode(t, err, errs.DelegateNotFound)
+	// Not replayed: the restarted process does not run it; a wait naming
+	// it returns its stored record at once, interrupted.
+	w, err := restarted.WaitDelegations(ctx, sid, []string{"d-run"}, true, time.Second)
+	if err != nil || w.TimedOut || len(w.Finished) != 1 || w.Finished[0].State != DelegationInterrupted {
+		t.Errorf("wait = %+v, %v", w, err)
+	}
+	if len(restarted.delegs) != 0 {
+		t.Errorf("the restarted agent holds %d delegates", len(restarted.delegs))
+	}
 	if tr, _ := restarted.Load(ctx, sid); len(tr.Turns) != 0 || len(tr.Messages) != 0 {
 		t.Errorf("parent transcript = %+v", tr)
 	}

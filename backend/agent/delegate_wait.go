@@ -64,15 +64,29 @@ func (a *Agent) WaitDelegations(ctx context.Context, sessionID string, ids []str
 	for _, s := range scopes {
 		d := s.snapshot()
 		if d.Finished() {
-			s.mu.Lock()
-			s.collected = true
-			s.mu.Unlock()
 			res.Finished = append(res.Finished, d)
+			a.collect(s)
 		} else {
 			res.Running = append(res.Running, d)
 		}
 	}
 	return res, nil
+}
+
+// collect marks a finished delegate's report read and forgets its live
+// scope once its outcome is stored: the stored row answers from then on.
+func (a *Agent) collect(s *delegateScope) {
+	s.mu.Lock()
+	s.collected = true
+	forget := s.recorded
+	s.mu.Unlock()
+	if forget {
+		a.mu.Lock()
+		if a.delegs[s.id] == s {
+			delete(a.delegs, s.id)
+		}
+		a.mu.Unlock()
+	}
 }
 
 // waitScopes finds the delegates a wait is about.
@@ -102,12 +116,19 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 	}
 	a.mu.Unlock()
 	for _, id := range missing {
-		// One from before a restart has its stored outcome; say so.
+		// One whose report was read, or one from before a restart, has its
+		// stored outcome; one stored as running is nobody's any more.
+		if slices.ContainsFunc(scopes, func(s *delegateScope) bool { return s.id == id }) {
+			continue // named twice
+		}
 		d, err := a.st.delegation(ctx, sessionID, id)
 		if err != nil {
 			return nil, err
 		}
-		return nil, errs.New(errs.DelegateNotFound, "delegation %s is not running in this PI-Desktop (it ended %s); TaskList shows its state", id, d.State).With("id", id)
+		if !d.Finished() {
+			return nil, errs.New(errs.DelegateNotFound, "delegation %s is not running in this PI-Desktop (it is stored as %s); TaskList shows its state", id, d.State).With("id", id)
+		}
+		scopes = append(scopes, storedScope(d))
 	}
 	// In the order the parent asked for them: its turns and call ids are
 	// time-ordered and assigned in source order (a fanned-out batch starts
@@ -122,6 +143,15 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 		return strings.Compare(x.id, y.id)
 	})
 	return scopes, nil
+}
+
+// storedScope stands for a finished delegation this process no longer
+// holds: its stored record, already ended.
+func storedScope(d Delegation) *delegateScope {
+	done := make(chan struct{})
+	close(done)
+	return &delegateScope{id: d.ID, name: d.Subagent, parentTurnID: d.ParentTurnID, parentToolCallID: d.ParentToolCallID,
+		d: d, done: done, collected: true}
 }
 
 func waitSatisfied(scopes []*delegateScope, all bool) bool {

@@ -94,6 +94,14 @@ func (h agentHost) Subagents(ctx context.Context, sessionID string) []agent.Suba
 	return out
 }
 
+// DelegationEnded drops what the host keeps for one delegate run: its edit
+// snapshot store and loop guard (agent.DelegationEnder).
+func (h agentHost) DelegationEnded(sessionID, delegationID string) {
+	h.c.edits.dropDelegation(sessionID, delegationID)
+}
+
+var _ agent.DelegationEnder = agentHost{}
+
 // delegateProvider is the model of def's saved profile (nil = the
 // session's). A configured test provider stands in for every profile.
 func (c *Core) delegateProvider(ctx context.Context, def subagent.Definition) (provider.Provider, error) {

@@ -14,3 +14,17 @@ func MCPPidForTest(c *Core, root, id string) int {
 	st, _ := c.mcp.status(keyOf(root, id))
 	return st.Pid
 }
+
+// DelegationEditStatesForTest counts the edit states host-core keeps for
+// sessionID's delegate runs.
+func DelegationEditStatesForTest(c *Core, sessionID string) int {
+	c.edits.mu.Lock()
+	defer c.edits.mu.Unlock()
+	n := 0
+	for k := range c.edits.byID {
+		if len(k) > len(sessionID) && k[:len(sessionID)+1] == sessionID+"\x00" {
+			n++
+		}
+	}
+	return n
+}
