@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -192,24 +193,20 @@ func waitAny(ctx context.Context, timer <-chan time.Time, chans []<-chan struct{
 }
 
 // ModelText is the wait's result as the parent's model reads it: each
-// finished delegate's state and report (at most MaxReportChars each, with a
-// marker), then the ones still running; the whole at most
-// MaxWaitResultChars.
+// finished delegate's state and report (at most MaxReportChars each, its
+// cut marker included), then the ones still running; the whole at most
+// MaxWaitResultChars. A report is the delegate's model's text, so any
+// delegation marker in it is neutralised: it cannot close its own block and
+// pose as another delegate's report or as the host's words.
 func (w WaitResult) ModelText() string {
 	var b strings.Builder
 	for _, d := range w.Finished {
 		fmt.Fprintf(&b, "<delegation id=%q subagent=%q state=%q turns=%d tools=%d>\n", d.ID, d.Subagent, d.State, d.TurnsUsed, d.ToolCount)
 		if d.State != DelegationDone {
-			fmt.Fprintf(&b, "It did not finish (%s: %s). The report below is partial; start a new Task that says what is left to resume the work.\n", d.ErrorCode, d.ErrorMessage)
+			fmt.Fprintf(&b, "It did not finish (%s: %s). The report below is partial; start a new Task that says what is left to resume the work.\n",
+				d.ErrorCode, neutralise(d.ErrorMessage))
 		}
-		report := d.Report
-		if report == "" {
-			report = "(no report: the delegate wrote no text)"
-		}
-		if cut := truncate.Runes(report, MaxReportChars); len(cut) < len(report) {
-			report = cut + fmt.Sprintf("\n[report cut at %d characters]", MaxReportChars)
-		}
-		b.WriteString(report)
+		b.WriteString(boundedReport(d.Report))
 		b.WriteString("\n</delegation>\n")
 	}
 	if len(w.Running) > 0 {
@@ -221,10 +218,33 @@ func (w WaitResult) ModelText() string {
 	} else if len(w.Finished) == 0 {
 		b.WriteString("No delegate is waiting to report.\n")
 	}
-	out := b.String()
-	marker := fmt.Sprintf("\n[TaskWait result cut at %d characters; wait for fewer ids at a time to read every report whole]", MaxWaitResultChars)
-	if cut := truncate.Runes(out, MaxWaitResultChars-utf8.RuneCountInString(marker)); len(cut) < len(out) {
-		out = cut + marker
+	return withinRunes(b.String(), MaxWaitResultChars,
+		fmt.Sprintf("\n[TaskWait result cut at %d characters; wait for fewer ids at a time to read every report whole]", MaxWaitResultChars))
+}
+
+// boundedReport is one report as the parent reads it: markers neutralised,
+// at most MaxReportChars with its cut marker.
+func boundedReport(report string) string {
+	if report == "" {
+		return "(no report: the delegate wrote no text)"
 	}
-	return out
+	return withinRunes(neutralise(report), MaxReportChars, fmt.Sprintf("\n[report cut at %d characters]", MaxReportChars))
+}
+
+// withinRunes returns s when it has at most n characters, else s cut so
+// that it and marker together have n.
+func withinRunes(s string, n int, marker string) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return truncate.Runes(s, n-utf8.RuneCountInString(marker)) + marker
+}
+
+// delegationMarker matches the start of an opening or closing delegation
+// tag, in any case.
+var delegationMarker = regexp.MustCompile(`(?i)<(\s*/?\s*delegation)`)
+
+// neutralise spells a delegation tag in text so it no longer reads as one.
+func neutralise(text string) string {
+	return delegationMarker.ReplaceAllString(text, "&lt;$1")
 }
