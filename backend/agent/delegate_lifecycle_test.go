@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,5 +148,42 @@ func TestCollectedDelegatesAreForgotten(t *testing.T) {
 	}
 	if again := f.waitAll(); len(again.Finished) != 0 {
 		t.Errorf("a wait without ids returned read reports again: %+v", again)
+	}
+}
+
+// A delegate's report so far is kept as it goes: live, stored, and in the
+// record a restart leaves, which a wait returns as a partial report.
+func TestPartialReportSurvivesARestart(t *testing.T) {
+	f := newDelegateFixture(t)
+	def := readOnly("explore")
+	started := make(chan string, 1)
+	f.script(def, callTools(provider.StopToolUse, use{"tu_1", "Read", `{"path":"a.go"}`}), hanging(started, "b.go"))
+	d := f.start(def, "read a.go and b.go")
+	<-started
+	if live, err := f.a.Delegation(t.Context(), sid, d.ID); err != nil || live.Report != "Let me look." || live.State != DelegationRunning {
+		t.Errorf("live = %+v, %v", live, err)
+	}
+	if stored, err := f.a.st.delegation(t.Context(), sid, d.ID); err != nil || stored.Report != "Let me look." {
+		t.Errorf("stored while running = %+v, %v", stored, err)
+	}
+	// As if PI-Desktop had been killed here and started again.
+	restarted := f.newAgent()
+	if _, err := restarted.MarkInterrupted(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	w, err := restarted.WaitDelegations(t.Context(), sid, []string{d.ID}, true, time.Second)
+	if err != nil || len(w.Finished) != 1 {
+		t.Fatalf("wait after restart = %+v, %v", w, err)
+	}
+	got := w.Finished[0]
+	if got.State != DelegationInterrupted || got.Report != "Let me look." {
+		t.Errorf("after restart = %+v", got)
+	}
+	if text := w.ModelText(); !strings.Contains(text, "partial") || !strings.Contains(text, "Let me look.") {
+		t.Errorf("wait text:\n%s", text)
+	}
+	f.a.Shutdown()
+	if err := f.a.Drain(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }
