@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +140,48 @@ func TestDelegateRefusalIsAuditedAndItsStateDropped(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.project, "w.md")); err != nil {
 		t.Errorf("w.md: %v", err)
+	}
+}
+
+// The delegate runtime's catalog is parsed again only when a definition
+// file changed: added, edited, removed.
+func TestSubagentCatalogIsCachedUntilAFileChanges(t *testing.T) {
+	e := newDelegationEnv(t)
+	ctx := t.Context()
+	list := func() ([]string, int) { return hostcore.SubagentsForTest(ctx, e.core, e.session.ID) }
+	first, loads := list()
+	if len(first) != 2 || !strings.HasPrefix(first[0], "explore: ") || !strings.HasPrefix(first[1], "general: ") {
+		t.Fatalf("first = %v", first)
+	}
+	if _, again := list(); again != loads {
+		t.Errorf("an unchanged catalog was parsed again (%d → %d)", loads, again)
+	}
+	dir := filepath.Join(e.project, ".agents", "subagents")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "scout.md")
+	write(t, file, "---\nname: scout\ndescription: first words\n---\n\nLook.\n")
+	if got, _ := list(); !slices.Contains(got, "scout: first words") {
+		t.Errorf("added: %v", got)
+	}
+	// Same size, a later time: still seen.
+	write(t, file, "---\nname: scout\ndescription: other words\n---\n\nLook.\n")
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
+	}
+	got, loads := list()
+	if !slices.Contains(got, "scout: other words") {
+		t.Errorf("edited: %v", got)
+	}
+	if _, again := list(); again != loads {
+		t.Errorf("parsed again without a change (%d → %d)", loads, again)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := list(); len(got) != 2 {
+		t.Errorf("removed: %v", got)
 	}
 }

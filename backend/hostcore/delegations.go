@@ -27,8 +27,8 @@ type DelegationInput struct {
 }
 
 // StartDelegation starts a delegate of the subagent named in the session's
-// definitions (the builtin, user and project ones its project sees, read
-// now) and returns at once. Task is an Agent-mode tool: a session in Plan or
+// definitions (the builtin, user and project ones its project sees, as
+// their files are now) and returns at once. Task is an Agent-mode tool: a session in Plan or
 // Goal mode is refused. The delegate runs on its definition's saved model,
 // else the session's.
 func (c *Core) StartDelegation(ctx context.Context, sessionID string, in DelegationInput) (agent.Delegation, error) {
@@ -51,7 +51,7 @@ func (c *Core) subagentFor(ctx context.Context, sessionID, name string) (subagen
 		return subagent.Definition{}, nil, errs.New(errs.ToolDisabledInPlan,
 			"not started: delegation is available in Agent mode only, and this session is in %s mode", b.Session.OperatingMode)
 	}
-	cat, err := c.SubagentCatalog(ctx, b.Project)
+	cat, err := c.cachedSubagentCatalog(ctx, b.Project)
 	if err != nil {
 		return subagent.Definition{}, nil, err
 	}
@@ -83,7 +83,7 @@ func (h agentHost) Subagents(ctx context.Context, sessionID string) []agent.Suba
 	if err != nil {
 		return nil
 	}
-	cat, err := h.c.SubagentCatalog(ctx, b.Project)
+	cat, err := h.c.cachedSubagentCatalog(ctx, b.Project)
 	if err != nil {
 		return nil
 	}

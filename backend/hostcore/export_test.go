@@ -28,3 +28,15 @@ func DelegationEditStatesForTest(c *Core, sessionID string) int {
 	}
 	return n
 }
+
+// SubagentsForTest is the subagent list the agent's prompt gets for a
+// session, and how many times a catalog was parsed for the delegate
+// runtime so far.
+func SubagentsForTest(ctx context.Context, c *Core, sessionID string) (names []string, loads int) {
+	for _, s := range (agentHost{c: c}).Subagents(ctx, sessionID) {
+		names = append(names, s.Name+": "+s.Description)
+	}
+	c.subagents.mu.Lock()
+	defer c.subagents.mu.Unlock()
+	return names, c.subagents.loads
+}

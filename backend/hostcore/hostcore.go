@@ -112,6 +112,7 @@ type Core struct {
 	settings  *settings.Service
 	agent     *agent.Agent
 	providers *providers.Service // the saved model providers and each session's choice
+	subagents subagentCache      // the delegate runtime's definitions, by project
 
 	// life gates Execute against Close: no call starts after Close begins,
 	// and Close waits for the ones in flight so none runs unrecorded.
