@@ -59,6 +59,10 @@ type Agent struct {
 	proposals map[string]*pendingProposal // by proposal id
 
 	delegs map[string]*delegateScope // delegations this process runs or has unread, by id (under mu)
+	// unread are the ids, by session, of finished delegates whose report no
+	// wait returned yet, once their live scope went at the end of a turn
+	// (under mu): their stored rows answer the next wait.
+	unread map[string][]string
 	// closing is set by Shutdown (under mu): no delegate starts after it.
 	closing bool
 	// delegates counts the delegate goroutines, so Drain can wait for them
@@ -90,6 +94,7 @@ func New(db *sql.DB, host Host, providers func(sessionID string) (provider.Provi
 		questions:   map[string]*pendingQuestion{},
 		proposals:   map[string]*pendingProposal{},
 		delegs:      map[string]*delegateScope{},
+		unread:      map[string][]string{},
 	}
 }
 
@@ -281,6 +286,7 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	defer func() {
 		a.mu.Lock()
 		delete(a.runs, sessionID)
+		a.settleDelegationsLocked(sessionID)
 		a.mu.Unlock()
 	}()
 

@@ -187,3 +187,32 @@ func TestPartialReportSurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A finished delegate's live state goes when its parent's turn ends, read
+// or not; an unread report is still returned, once, by the next wait.
+func TestFinishedDelegatesAreForgottenWhenTheTurnEnds(t *testing.T) {
+	f := newDelegateFixture(t, say("parent done"))
+	def := readOnly("explore")
+	f.script(def, say("the report"))
+	d := f.start(def, "look")
+	<-f.a.delegationDone(d.ID)
+	if res, err := f.run("carry on"); err != nil || res.Text != "parent done" {
+		t.Fatalf("parent = %+v, %v", res, err)
+	}
+	if n := f.live(); n != 0 {
+		t.Errorf("%d delegates live after the turn ended", n)
+	}
+	w := f.waitAll()
+	if len(w.Finished) != 1 || w.Finished[0].ID != d.ID || w.Finished[0].Report != "the report" {
+		t.Errorf("wait = %+v", w)
+	}
+	if again := f.waitAll(); len(again.Finished) != 0 {
+		t.Errorf("the report was returned twice: %+v", again)
+	}
+	f.a.mu.Lock()
+	unread := len(f.a.unread)
+	f.a.mu.Unlock()
+	if unread != 0 {
+		t.Errorf("%d sessions keep unread ids", unread)
+	}
+}

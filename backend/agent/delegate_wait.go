@@ -81,12 +81,38 @@ func (a *Agent) collect(s *delegateScope) {
 	s.collected = true
 	forget := s.recorded
 	s.mu.Unlock()
-	if forget {
-		a.mu.Lock()
-		if a.delegs[s.id] == s {
-			delete(a.delegs, s.id)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if forget && a.delegs[s.id] == s {
+		delete(a.delegs, s.id)
+	}
+	sid := s.d.SessionID
+	if i := slices.Index(a.unread[sid], s.id); i >= 0 {
+		a.unread[sid] = slices.Delete(a.unread[sid], i, i+1)
+		if len(a.unread[sid]) == 0 {
+			delete(a.unread, sid)
 		}
-		a.mu.Unlock()
+	}
+}
+
+// settleDelegationsLocked forgets the live scopes of sessionID's finished,
+// stored delegates as its turn ends (a.mu held); an unread one's id is
+// kept so the next wait without ids still returns its report.
+func (a *Agent) settleDelegationsLocked(sessionID string) {
+	for id, s := range a.delegs {
+		if s.d.SessionID != sessionID || !s.finished() {
+			continue
+		}
+		s.mu.Lock()
+		recorded, collected := s.recorded, s.collected
+		s.mu.Unlock()
+		if !recorded {
+			continue
+		}
+		delete(a.delegs, id)
+		if !collected {
+			a.unread[sessionID] = append(a.unread[sessionID], id)
+		}
 	}
 }
 
@@ -104,6 +130,7 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 				scopes = append(scopes, s)
 			}
 		}
+		missing = slices.Clone(a.unread[sessionID]) // finished, read from the store
 	}
 	for _, id := range ids {
 		s := a.delegs[id]
