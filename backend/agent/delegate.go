@@ -166,6 +166,13 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 		cancel()
 		return Delegation{}, err
 	}
+	if n := a.runningDelegations(sessionID); n >= MaxRunningDelegations {
+		a.mu.Unlock()
+		cancel()
+		return Delegation{}, errs.New(errs.DelegateLimit,
+			"not started: this session already has %d delegates running, the most at once (%d); wait for one with TaskWait or stop one with TaskStop, then try again",
+			n, MaxRunningDelegations).With("limit", MaxRunningDelegations)
+	}
 	a.delegs[scope.id] = scope
 	a.delegates.Add(1)
 	a.mu.Unlock()
@@ -173,11 +180,11 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 	dbctx := context.WithoutCancel(ctx)
 	seq, err := a.st.beginDelegation(dbctx, scope.d, Turn{ID: r.turnID, SessionID: sessionID, Prompt: spec.Prompt, CreatedAt: now, delegationID: scope.id}, a.newID())
 	if err != nil {
+		defer a.delegates.Done()
 		a.mu.Lock()
 		delete(a.delegs, scope.id)
 		a.mu.Unlock()
 		cancel()
-		a.delegates.Done()
 		return Delegation{}, err
 	}
 	r.promptSeq, r.lastSeq = seq, seq
@@ -190,20 +197,15 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 }
 
 // refuseStartLocked says why no delegate may start now (a.mu held): the
-// host is shutting down, the Task's turn was stopped (a Stop sweeps the
+// host is shutting down, or the Task's turn was stopped (a Stop sweeps the
 // delegates only after it cancelled the turn, so one registered later
-// would escape it), or the session runs MaxRunningDelegations already.
+// would escape it).
 func (a *Agent) refuseStartLocked(ctx context.Context, sessionID string) error {
 	if a.closing {
 		return errs.New(errs.TurnAborted, "not started: PI-Desktop is shutting down")
 	}
 	if r := a.runs[sessionID]; ctx.Err() != nil || (r != nil && r.stopped.Load()) {
 		return errs.New(errs.TurnAborted, "not started: the turn was stopped")
-	}
-	if n := a.runningDelegations(sessionID); n >= MaxRunningDelegations {
-		return errs.New(errs.DelegateLimit,
-			"not started: this session already has %d delegates running, the most at once (%d); wait for one with TaskWait or stop one with TaskStop, then try again",
-			n, MaxRunningDelegations).With("limit", MaxRunningDelegations)
 	}
 	return nil
 }
