@@ -65,7 +65,7 @@ func TestDelegateOverrideKeepsTheExternalPathGate(t *testing.T) {
 }
 
 // Close cancels the delegates and returns only once each stored how it
-// ended, with its partial report.
+// ended.
 func TestCloseWaitsForDelegatesToRecord(t *testing.T) {
 	e := newDelegationEnv(t)
 	e.define(t, false, "slow", "tools: [Read]\n", providertest.Turn{Text: "started on it", Hang: true})
