@@ -62,7 +62,16 @@ type Agent struct {
 	pmu       sync.Mutex
 	proposals map[string]*pendingProposal // by proposal id
 
-	delegs map[string]*delegateScope // delegations this process started, by id (under mu)
+	delegs map[string]*delegateScope // delegations this process runs or has unread, by id (under mu)
+	// unread are the ids, by session, of finished delegates whose report no
+	// wait returned yet, once their live scope went at the end of a turn
+	// (under mu): their stored rows answer the next wait.
+	unread map[string][]string
+	// closing is set by Shutdown (under mu): no delegate starts after it.
+	closing bool
+	// delegates counts the delegate goroutines, so Drain can wait for them
+	// to record how they ended (Add only under mu while !closing).
+	delegates sync.WaitGroup
 }
 
 // New returns an Agent over db (migrated by backend/store). providers
@@ -89,6 +98,7 @@ func New(db *sql.DB, host Host, providers func(sessionID string) (provider.Provi
 		questions:   map[string]*pendingQuestion{},
 		proposals:   map[string]*pendingProposal{},
 		delegs:      map[string]*delegateScope{},
+		unread:      map[string][]string{},
 	}
 }
 
@@ -122,30 +132,56 @@ func (a *Agent) Running(sessionID string) bool {
 // session is stopped too. Stop reports whether a turn or a delegate was
 // running.
 func (a *Agent) Stop(sessionID string) bool {
-	stopped := a.stopDelegations(sessionID) > 0
+	// The parent first: once its context is cancelled no Task of it can
+	// start a delegate (StartDelegation checks under mu), so the sweep
+	// below sees every delegate there will be.
 	a.mu.Lock()
 	r := a.runs[sessionID]
 	a.mu.Unlock()
-	if r == nil {
-		return stopped
+	if r != nil {
+		r.stopped.Store(true)
+		r.cancel()
 	}
-	r.stopped.Store(true)
-	r.cancel()
-	return true
+	stopped := a.stopDelegations(sessionID) > 0
+	return r != nil || stopped
 }
 
 // Shutdown cancels every running turn because the host is closing: each
 // ends aborted as on Stop, except that a pending Plan/Goal proposal becomes
 // interrupted (PLAN_APPROVAL_INTERRUPTED), as after a restart, and pending
-// questions are skipped. It does not wait for the turns to settle.
+// questions are skipped. No delegate starts afterwards. It does not wait
+// for the turns to settle; Drain waits for the delegates.
 func (a *Agent) Shutdown() {
 	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.closing = true
+	runs := make([]*run, 0, len(a.runs))
 	for _, r := range a.runs {
+		runs = append(runs, r)
+	}
+	scopes := make([]*delegateScope, 0, len(a.delegs))
+	for _, s := range a.delegs {
+		scopes = append(scopes, s)
+	}
+	a.mu.Unlock()
+	for _, r := range runs {
 		r.cancel()
 	}
-	for _, s := range a.delegs {
-		s.run.cancel()
+	for _, s := range scopes {
+		s.stop(false)
+	}
+}
+
+// Drain waits until every delegate this process started has ended and
+// recorded how it ended, or ctx ends (its error). Call it after Shutdown,
+// before the database closes.
+func (a *Agent) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { a.delegates.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -256,6 +292,7 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	defer func() {
 		a.mu.Lock()
 		delete(a.runs, sessionID)
+		a.settleDelegationsLocked(sessionID)
 		a.mu.Unlock()
 	}()
 

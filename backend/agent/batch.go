@@ -162,11 +162,8 @@ func (r *run) exec(ctx context.Context, c *prepared) {
 		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect,
 		Turn: callTurn{r: r, c: c}, BatchSize: c.batch}
 	if d := r.delegation; d != nil {
-		// Refused here and, given the allowed set, by the host as well.
-		if !slices.Contains(d.allowed, c.tool) {
-			c.finish(CallFailed, tools.Failure(d.refuseOutOfScope(c.tool)))
-			return
-		}
+		// A call outside its tools goes to the host too: the host refuses
+		// it, given the allowed set, and audits the refusal.
 		call.Delegate, call.DelegationID, call.PermissionOverride = d.name, d.id, d.override
 		call.AllowedTools = slices.Clone(d.allowed)
 	}

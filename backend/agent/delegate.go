@@ -84,10 +84,26 @@ type delegateScope struct {
 	mu        sync.Mutex
 	d         Delegation // the live record (state, counters)
 	collected bool       // a TaskWait without ids returned its report
+	recorded  bool       // its outcome is stored: the row can stand in for it
 	cards     int        // approval cards of its calls now open
 	start     time.Time
 	done      chan struct{}
-	run       *run
+	run       *run // nil once it ended: its conversation is not kept in memory
+}
+
+// stop cancels the delegate's run (a no-op once it ended); byUser says it
+// was stopped on purpose (TaskStop, the parent's Stop), not by shutdown.
+func (s *delegateScope) stop(byUser bool) {
+	s.mu.Lock()
+	r := s.run
+	s.mu.Unlock()
+	if r == nil {
+		return
+	}
+	if byUser {
+		r.stopped.Store(true)
+	}
+	r.cancel()
 }
 
 func (s *delegateScope) snapshot() Delegation {
@@ -154,6 +170,11 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 		Tools: slices.Clone(scope.allowed), State: DelegationRunning, CreatedAt: now, Branch: scope.branch}
 
 	a.mu.Lock()
+	if err := a.refuseStartLocked(ctx, sessionID); err != nil {
+		a.mu.Unlock()
+		cancel()
+		return Delegation{}, err
+	}
 	if n := a.runningDelegations(sessionID); n >= MaxRunningDelegations {
 		a.mu.Unlock()
 		cancel()
@@ -163,11 +184,13 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 			n, MaxRunningDelegations).With("limit", MaxRunningDelegations)
 	}
 	a.delegs[scope.id] = scope
+	a.delegates.Add(1)
 	a.mu.Unlock()
 
 	dbctx := context.WithoutCancel(ctx)
 	seq, err := a.st.beginDelegation(dbctx, scope.d, Turn{ID: r.turnID, SessionID: sessionID, Prompt: spec.Prompt, CreatedAt: now, delegationID: scope.id}, a.newID())
 	if err != nil {
+		defer a.delegates.Done()
 		a.mu.Lock()
 		delete(a.delegs, scope.id)
 		a.mu.Unlock()
@@ -182,6 +205,20 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 	a.emitDelegation(scope, first)
 	go a.runDelegate(dctx, scope)
 	return first, nil
+}
+
+// refuseStartLocked says why no delegate may start now (a.mu held): the
+// host is shutting down, or the Task's turn was stopped (a Stop sweeps the
+// delegates only after it cancelled the turn, so one registered later
+// would escape it).
+func (a *Agent) refuseStartLocked(ctx context.Context, sessionID string) error {
+	if a.closing {
+		return errs.New(errs.TurnAborted, "not started: PI-Desktop is shutting down")
+	}
+	if r := a.runs[sessionID]; ctx.Err() != nil || (r != nil && r.stopped.Load()) {
+		return errs.New(errs.TurnAborted, "not started: the turn was stopped")
+	}
+	return nil
 }
 
 // runningDelegations counts sessionID's delegates still running (a.mu held).
@@ -209,6 +246,7 @@ func (s *delegateScope) finished() bool {
 
 // runDelegate runs the delegate's loop to its end and records how it ended.
 func (a *Agent) runDelegate(ctx context.Context, s *delegateScope) {
+	defer a.delegates.Done()
 	r := s.run
 	defer r.cancel()
 	out := r.loop(ctx)
@@ -230,14 +268,27 @@ func (a *Agent) runDelegate(ctx context.Context, s *delegateScope) {
 	s.d.FinishedAt = a.now().UnixMilli()
 	d := s.d
 	s.mu.Unlock()
-	if err := a.st.finishDelegation(dbctx, d); err != nil {
-		s.mu.Lock()
+	err := a.st.finishDelegation(dbctx, d)
+	s.mu.Lock()
+	if err != nil {
 		s.d.State, s.d.ErrorCode, s.d.ErrorMessage = DelegationFailed, string(errs.CodeOf(err)), errs.ToPayload(err).Message
 		d = s.d
-		s.mu.Unlock()
+	}
+	s.recorded = err == nil
+	s.run = nil // its conversation is stored; only the record stays live
+	s.mu.Unlock()
+	if h, ok := a.host.(DelegationEnder); ok {
+		h.DelegationEnded(d.SessionID, d.ID)
 	}
 	close(s.done)
 	a.emitDelegation(s, d)
+}
+
+// DelegationEnder is the Host seam told when a delegate ended, so the host
+// drops what it keeps per delegation (its edit snapshot store and loop
+// guard). No call of the delegate is in flight any more.
+type DelegationEnder interface {
+	DelegationEnded(sessionID, delegationID string)
 }
 
 // delegateTools fixes the delegate's tools at spawn: the definition's spec
@@ -280,13 +331,6 @@ func catalogNamesOf(defs []provider.ToolDef) []string {
 		out = append(out, d.Name)
 	}
 	return out
-}
-
-// refuseOutOfScope is the runtime's refusal of a call the delegate may not
-// make (host-core refuses it too, given the allowed set).
-func (s *delegateScope) refuseOutOfScope(tool string) error {
-	return errs.New(errs.ToolNotFound, "not run: the %s subagent cannot call %s; its tools are: %s",
-		s.name, tool, strings.Join(s.allowed, ", ")).With("tool", tool)
 }
 
 // Delegation returns one delegation of sessionID: the live record while
@@ -334,8 +378,7 @@ func (a *Agent) StopDelegation(sessionID, id string) bool {
 	if s == nil || s.d.SessionID != sessionID || s.finished() {
 		return false
 	}
-	s.run.stopped.Store(true)
-	s.run.cancel()
+	s.stop(true)
 	return true
 }
 

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -105,4 +106,19 @@ func (t callTurn) WaitingForApproval(waiting bool) {
 	if changed {
 		t.r.a.emitDelegation(d, snap)
 	}
+}
+
+// keepPartialReport makes a delegate's newest text its report so far: in
+// its live record, and stored, so a delegate cut by a failure, a stop or a
+// restart keeps what it had found (§4d.4). Only a whole model message is
+// kept; a failed store write is left to the outcome's write.
+func (r *run) keepPartialReport(ctx context.Context, text string) {
+	d := r.delegation
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	d.d.Report = text
+	d.mu.Unlock()
+	_ = r.a.st.saveReport(ctx, d.id, text)
 }

@@ -36,6 +36,14 @@ func (s *store) finishDelegation(ctx context.Context, d Delegation) error {
 	return nil
 }
 
+// saveReport stores a running delegate's report so far.
+func (s *store) saveReport(ctx context.Context, id, report string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE delegations SET report = ? WHERE id = ?`, report, id); err != nil {
+		return storageErr(err, "save the delegation's report so far")
+	}
+	return nil
+}
+
 const delegationColumns = `id, session_id, parent_turn_id, parent_tool_call_id, turn_id, subagent, source, description, prompt, state,
 	report, error_code, error_message, turns_used, tool_count, created_at, COALESCE(finished_at, 0), worktree_branch, merge_state`
 

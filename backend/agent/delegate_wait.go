@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -64,15 +65,55 @@ func (a *Agent) WaitDelegations(ctx context.Context, sessionID string, ids []str
 	for _, s := range scopes {
 		d := s.snapshot()
 		if d.Finished() {
-			s.mu.Lock()
-			s.collected = true
-			s.mu.Unlock()
 			res.Finished = append(res.Finished, d)
+			a.collect(s)
 		} else {
 			res.Running = append(res.Running, d)
 		}
 	}
 	return res, nil
+}
+
+// collect marks a finished delegate's report read and forgets its live
+// scope once its outcome is stored: the stored row answers from then on.
+func (a *Agent) collect(s *delegateScope) {
+	s.mu.Lock()
+	s.collected = true
+	forget := s.recorded
+	s.mu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if forget && a.delegs[s.id] == s {
+		delete(a.delegs, s.id)
+	}
+	sid := s.d.SessionID
+	if i := slices.Index(a.unread[sid], s.id); i >= 0 {
+		a.unread[sid] = slices.Delete(a.unread[sid], i, i+1)
+		if len(a.unread[sid]) == 0 {
+			delete(a.unread, sid)
+		}
+	}
+}
+
+// settleDelegationsLocked forgets the live scopes of sessionID's finished,
+// stored delegates as its turn ends (a.mu held); an unread one's id is
+// kept so the next wait without ids still returns its report.
+func (a *Agent) settleDelegationsLocked(sessionID string) {
+	for id, s := range a.delegs {
+		if s.d.SessionID != sessionID || !s.finished() {
+			continue
+		}
+		s.mu.Lock()
+		recorded, collected := s.recorded, s.collected
+		s.mu.Unlock()
+		if !recorded {
+			continue
+		}
+		delete(a.delegs, id)
+		if !collected {
+			a.unread[sessionID] = append(a.unread[sessionID], id)
+		}
+	}
 }
 
 // waitScopes finds the delegates a wait is about.
@@ -89,6 +130,7 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 				scopes = append(scopes, s)
 			}
 		}
+		missing = slices.Clone(a.unread[sessionID]) // finished, read from the store
 	}
 	for _, id := range ids {
 		s := a.delegs[id]
@@ -102,12 +144,19 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 	}
 	a.mu.Unlock()
 	for _, id := range missing {
-		// One from before a restart has its stored outcome; say so.
+		// One whose report was read, or one from before a restart, has its
+		// stored outcome; one stored as running is nobody's any more.
+		if slices.ContainsFunc(scopes, func(s *delegateScope) bool { return s.id == id }) {
+			continue // named twice
+		}
 		d, err := a.st.delegation(ctx, sessionID, id)
 		if err != nil {
 			return nil, err
 		}
-		return nil, errs.New(errs.DelegateNotFound, "delegation %s is not running in this PI-Desktop (it ended %s); TaskList shows its state", id, d.State).With("id", id)
+		if !d.Finished() {
+			return nil, errs.New(errs.DelegateNotFound, "delegation %s is not running in this PI-Desktop (it is stored as %s); TaskList shows its state", id, d.State).With("id", id)
+		}
+		scopes = append(scopes, storedScope(d))
 	}
 	// In the order the parent asked for them: its turns and call ids are
 	// time-ordered and assigned in source order (a fanned-out batch starts
@@ -122,6 +171,15 @@ func (a *Agent) waitScopes(ctx context.Context, sessionID string, ids []string) 
 		return strings.Compare(x.id, y.id)
 	})
 	return scopes, nil
+}
+
+// storedScope stands for a finished delegation this process no longer
+// holds: its stored record, already ended.
+func storedScope(d Delegation) *delegateScope {
+	done := make(chan struct{})
+	close(done)
+	return &delegateScope{id: d.ID, name: d.Subagent, parentTurnID: d.ParentTurnID, parentToolCallID: d.ParentToolCallID,
+		d: d, done: done, collected: true}
 }
 
 func waitSatisfied(scopes []*delegateScope, all bool) bool {
@@ -162,24 +220,20 @@ func waitAny(ctx context.Context, timer <-chan time.Time, chans []<-chan struct{
 }
 
 // ModelText is the wait's result as the parent's model reads it: each
-// finished delegate's state and report (at most MaxReportChars each, with a
-// marker), then the ones still running; the whole at most
-// MaxWaitResultChars.
+// finished delegate's state and report (at most MaxReportChars each, its
+// cut marker included), then the ones still running; the whole at most
+// MaxWaitResultChars. A report is the delegate's model's text, so any
+// delegation marker in it is neutralised: it cannot close its own block and
+// pose as another delegate's report or as the host's words.
 func (w WaitResult) ModelText() string {
 	var b strings.Builder
 	for _, d := range w.Finished {
 		fmt.Fprintf(&b, "<delegation id=%q subagent=%q state=%q turns=%d tools=%d>\n", d.ID, d.Subagent, d.State, d.TurnsUsed, d.ToolCount)
 		if d.State != DelegationDone {
-			fmt.Fprintf(&b, "It did not finish (%s: %s). The report below is partial; start a new Task that says what is left to resume the work.\n", d.ErrorCode, d.ErrorMessage)
+			fmt.Fprintf(&b, "It did not finish (%s: %s). The report below is partial; start a new Task that says what is left to resume the work.\n",
+				d.ErrorCode, neutralise(d.ErrorMessage))
 		}
-		report := d.Report
-		if report == "" {
-			report = "(no report: the delegate wrote no text)"
-		}
-		if cut := truncate.Runes(report, MaxReportChars); len(cut) < len(report) {
-			report = cut + fmt.Sprintf("\n[report cut at %d characters]", MaxReportChars)
-		}
-		b.WriteString(report)
+		b.WriteString(boundedReport(d.Report))
 		b.WriteString("\n</delegation>\n")
 	}
 	if len(w.Running) > 0 {
@@ -191,10 +245,33 @@ func (w WaitResult) ModelText() string {
 	} else if len(w.Finished) == 0 {
 		b.WriteString("No delegate is waiting to report.\n")
 	}
-	out := b.String()
-	marker := fmt.Sprintf("\n[TaskWait result cut at %d characters; wait for fewer ids at a time to read every report whole]", MaxWaitResultChars)
-	if cut := truncate.Runes(out, MaxWaitResultChars-utf8.RuneCountInString(marker)); len(cut) < len(out) {
-		out = cut + marker
+	return withinRunes(b.String(), MaxWaitResultChars,
+		fmt.Sprintf("\n[TaskWait result cut at %d characters; wait for fewer ids at a time to read every report whole]", MaxWaitResultChars))
+}
+
+// boundedReport is one report as the parent reads it: markers neutralised,
+// at most MaxReportChars with its cut marker.
+func boundedReport(report string) string {
+	if report == "" {
+		return "(no report: the delegate wrote no text)"
 	}
-	return out
+	return withinRunes(neutralise(report), MaxReportChars, fmt.Sprintf("\n[report cut at %d characters]", MaxReportChars))
+}
+
+// withinRunes returns s when it has at most n characters, else s cut so
+// that it and marker together have n.
+func withinRunes(s string, n int, marker string) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return truncate.Runes(s, n-utf8.RuneCountInString(marker)) + marker
+}
+
+// delegationMarker matches the start of an opening or closing delegation
+// tag, in any case.
+var delegationMarker = regexp.MustCompile(`(?i)<(\s*/?\s*delegation)`)
+
+// neutralise spells a delegation tag in text so it no longer reads as one.
+func neutralise(text string) string {
+	return delegationMarker.ReplaceAllString(text, "&lt;$1")
 }

@@ -176,6 +176,20 @@ type fakeHost struct {
 	permissionMode string
 	audits         []auditRow
 	runtime        *tools.Registry // the runtime tools, run as Execute runs them
+	ended          []string        // delegation ids DelegationEnded was told of
+}
+
+// DelegationEnded records the ids, as host-core drops its per-delegation state.
+func (h *fakeHost) DelegationEnded(sessionID, delegationID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ended = append(h.ended, delegationID)
+}
+
+func (h *fakeHost) endedList() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.ended)
 }
 
 // auditRow is what host-core's audit row records of a call the fake host
@@ -187,6 +201,7 @@ type auditRow struct {
 	Wait                     time.Duration
 	ErrorCode                errs.Code
 	Path                     string
+	Delegate                 string
 }
 
 func newHost() *fakeHost {
@@ -213,7 +228,7 @@ func (h *fakeHost) pipeline(ctx context.Context, call ToolCall) (res tools.Resul
 	deferred := slices.ContainsFunc(h.deferred[mode], func(d DeferredTool) bool { return d.Name == call.Tool })
 	h.mu.Unlock()
 	t, runtime := h.runtime.Lookup(call.Tool)
-	row := auditRow{Tool: call.Tool, ToolCallID: call.ToolCallID, TurnID: call.TurnID, OperatingMode: mode}
+	row := auditRow{Tool: call.Tool, ToolCallID: call.ToolCallID, TurnID: call.TurnID, OperatingMode: mode, Delegate: call.Delegate}
 	defer func() {
 		if handled {
 			row.OK, row.ErrorCode = res.OK, res.Code
@@ -222,6 +237,11 @@ func (h *fakeHost) pipeline(ctx context.Context, call ToolCall) (res tools.Resul
 			h.mu.Unlock()
 		}
 	}()
+	if (call.Delegate != "" || call.DelegationID != "") && !slices.Contains(call.AllowedTools, call.Tool) {
+		row.Decision = "deny"
+		return tools.Failure(errs.New(errs.ToolNotFound, "not run: the %s subagent cannot call %s; its tools are: %s",
+			call.Delegate, call.Tool, strings.Join(call.AllowedTools, ", "))), true
+	}
 	if runtime {
 		s := t.Spec()
 		if s.Exclusive && call.BatchSize > 1 {

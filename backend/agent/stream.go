@@ -151,6 +151,7 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 	r.stopReason = resp.StopReason
 	if t := textOf(resp.Message); t != "" {
 		r.lastText = t
+		r.keepPartialReport(dbctx, t)
 	}
 	r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
 		State: string(resp.StopReason), Usage: resp.Usage})

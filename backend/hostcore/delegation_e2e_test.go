@@ -187,17 +187,23 @@ func TestDelegateReadOnlyCannotWriteThroughTheWire(t *testing.T) {
 	if res.OK || res.Code != errs.ToolNotFound {
 		t.Errorf("host result without tools = %+v", res)
 	}
+	// A delegate run's call is one whether or not it names its subagent.
+	res = e.core.Execute(t.Context(), hostcore.ToolRequest{SessionID: e.session.ID, TurnID: "t", ToolCallID: "c3", Tool: "Read",
+		Args: json.RawMessage(`{"path":"main.go"}`), DelegationID: d.ID})
+	if res.OK || res.Code != errs.ToolNotFound {
+		t.Errorf("host result for a delegation id without tools = %+v", res)
+	}
 	if _, err := os.Stat(filepath.Join(e.project, "notes.md")); !os.IsNotExist(err) {
 		t.Error("the host ran a delegate's Write outside its tools")
 	}
 	rows, _ := e.core.AuditRows(t.Context(), e.session.ID)
 	var denied int
 	for _, r := range rows {
-		if r.Delegate == "reader" && r.Decision == "deny" && r.ErrorCode == string(errs.ToolNotFound) {
+		if r.Decision == "deny" && r.ErrorCode == string(errs.ToolNotFound) {
 			denied++
 		}
 	}
-	if denied != 2 {
+	if denied != 4 { // the delegate's own Write, then the three above
 		t.Errorf("audit rows = %+v", rows)
 	}
 }

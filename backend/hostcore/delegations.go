@@ -3,7 +3,6 @@ package hostcore
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
@@ -14,31 +13,10 @@ import (
 )
 
 // Delegation entry points (issue 16, §10.2). The Task tools reach the
-// same runtime through the agent; they are registered only with
+// runtime through the agent; they are registered only with
 // Config.Delegation (off by default until the window shows delegations).
-
-// DelegationInput is one Task call.
-type DelegationInput struct {
-	Subagent         string `json:"subagent"`
-	Description      string `json:"description"`
-	Prompt           string `json:"prompt"`
-	ParentTurnID     string `json:"parentTurnId"`
-	ParentToolCallID string `json:"parentToolCallId"`
-}
-
-// StartDelegation starts a delegate of the subagent named in the session's
-// definitions (the builtin, user and project ones its project sees, read
-// now) and returns at once. Task is an Agent-mode tool: a session in Plan or
-// Goal mode is refused. The delegate runs on its definition's saved model,
-// else the session's.
-func (c *Core) StartDelegation(ctx context.Context, sessionID string, in DelegationInput) (agent.Delegation, error) {
-	def, prov, err := c.subagentFor(ctx, sessionID, in.Subagent)
-	if err != nil {
-		return agent.Delegation{}, err
-	}
-	return c.agent.StartDelegation(ctx, sessionID, agent.DelegateSpec{Definition: def, Description: in.Description, Prompt: in.Prompt,
-		ParentTurnID: in.ParentTurnID, ParentToolCallID: in.ParentToolCallID, Provider: prov})
-}
+// Delegations and StopDelegation are the window's; tests start and wait
+// for delegates directly through delegation_export_test.go.
 
 // subagentFor looks a Task's subagent up in the session's definitions and
 // resolves its model (nil = the session's).
@@ -51,7 +29,7 @@ func (c *Core) subagentFor(ctx context.Context, sessionID, name string) (subagen
 		return subagent.Definition{}, nil, errs.New(errs.ToolDisabledInPlan,
 			"not started: delegation is available in Agent mode only, and this session is in %s mode", b.Session.OperatingMode)
 	}
-	cat, err := c.SubagentCatalog(ctx, b.Project)
+	cat, err := c.cachedSubagentCatalog(ctx, b.Project)
 	if err != nil {
 		return subagent.Definition{}, nil, err
 	}
@@ -83,7 +61,7 @@ func (h agentHost) Subagents(ctx context.Context, sessionID string) []agent.Suba
 	if err != nil {
 		return nil
 	}
-	cat, err := h.c.SubagentCatalog(ctx, b.Project)
+	cat, err := h.c.cachedSubagentCatalog(ctx, b.Project)
 	if err != nil {
 		return nil
 	}
@@ -93,6 +71,14 @@ func (h agentHost) Subagents(ctx context.Context, sessionID string) []agent.Suba
 	}
 	return out
 }
+
+// DelegationEnded drops what the host keeps for one delegate run: its edit
+// snapshot store and loop guard (agent.DelegationEnder).
+func (h agentHost) DelegationEnded(sessionID, delegationID string) {
+	h.c.edits.dropDelegation(sessionID, delegationID)
+}
+
+var _ agent.DelegationEnder = agentHost{}
 
 // delegateProvider is the model of def's saved profile (nil = the
 // session's). A configured test provider stands in for every profile.
@@ -111,17 +97,14 @@ func (c *Core) delegateProvider(ctx context.Context, def subagent.Definition) (p
 	return provider.New(cfg)
 }
 
-// WaitDelegations waits for a session's delegates (TaskWait).
-func (c *Core) WaitDelegations(ctx context.Context, sessionID string, ids []string, all bool, timeout time.Duration) (agent.WaitResult, error) {
-	return c.agent.WaitDelegations(ctx, sessionID, ids, all, timeout)
-}
-
-// Delegations lists a session's delegations in the order its turns asked for them (TaskList).
+// Delegations lists a session's delegations in the order its turns asked
+// for them (TaskList, and the window's delegate rows).
 func (c *Core) Delegations(ctx context.Context, sessionID string) ([]agent.Delegation, error) {
 	return c.agent.Delegations(ctx, sessionID)
 }
 
-// StopDelegation stops one running delegate (TaskStop).
+// StopDelegation stops one running delegate (TaskStop, and the window's
+// stop button on a delegate row).
 func (c *Core) StopDelegation(sessionID, id string) bool {
 	return c.agent.StopDelegation(sessionID, id)
 }

@@ -46,6 +46,13 @@ func (e *editStates) drop(sessionID string) {
 	}
 }
 
+// dropDelegation forgets one delegate run's edit state (it ended).
+func (e *editStates) dropDelegation(sessionID, delegationID string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.byID, editScope(ToolRequest{SessionID: sessionID, DelegationID: delegationID}))
+}
+
 // each runs f on the edit state of a session and its delegates.
 func (e *editStates) each(sessionID string, f func(*sessionEdits)) {
 	e.mu.Lock()

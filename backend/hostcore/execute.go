@@ -137,7 +137,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	defer release()
 
-	if req.Delegate != "" && !slices.Contains(req.AllowedTools, req.Tool) {
+	if (req.Delegate != "" || req.DelegationID != "") && !slices.Contains(req.AllowedTools, req.Tool) {
 		st.row.Decision = decisionDeny
 		return tools.Failure(errs.New(errs.ToolNotFound, "not run: the %s subagent cannot call %s; its tools are: %s",
 			req.Delegate, req.Tool, strings.Join(req.AllowedTools, ", ")).With("tool", req.Tool))
@@ -257,6 +257,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		},
 	}
 	in.PermissionMode, in.Temporary = mode, binding.Temporary
+	if req.PermissionOverride != "" {
+		in.SessionMode = permission.Effective("", binding.Session.PermissionMode, settings.DefaultPermissionMode)
+	}
 	prechecked := false
 	if spec.Shape != tools.NoPath {
 		r, err := resolver.Resolve(spelling)

@@ -14,3 +14,29 @@ func MCPPidForTest(c *Core, root, id string) int {
 	st, _ := c.mcp.status(keyOf(root, id))
 	return st.Pid
 }
+
+// DelegationEditStatesForTest counts the edit states host-core keeps for
+// sessionID's delegate runs.
+func DelegationEditStatesForTest(c *Core, sessionID string) int {
+	c.edits.mu.Lock()
+	defer c.edits.mu.Unlock()
+	n := 0
+	for k := range c.edits.byID {
+		if len(k) > len(sessionID) && k[:len(sessionID)+1] == sessionID+"\x00" {
+			n++
+		}
+	}
+	return n
+}
+
+// SubagentsForTest is the subagent list the agent's prompt gets for a
+// session, and how many times a catalog was parsed for the delegate
+// runtime so far.
+func SubagentsForTest(ctx context.Context, c *Core, sessionID string) (names []string, loads int) {
+	for _, s := range (agentHost{c: c}).Subagents(ctx, sessionID) {
+		names = append(names, s.Name+": "+s.Description)
+	}
+	c.subagents.mu.Lock()
+	defer c.subagents.mu.Unlock()
+	return names, c.subagents.loads
+}

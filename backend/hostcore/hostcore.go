@@ -112,6 +112,7 @@ type Core struct {
 	settings  *settings.Service
 	agent     *agent.Agent
 	providers *providers.Service // the saved model providers and each session's choice
+	subagents subagentCache      // the delegate runtime's definitions, by project
 
 	// life gates Execute against Close: no call starts after Close begins,
 	// and Close waits for the ones in flight so none runs unrecorded.
@@ -310,12 +311,22 @@ func (c *Core) Close() error {
 	}
 	cancel()
 	drained := make(chan struct{})
-	go func() { c.life.calls.Wait(); close(drained) }()
+	grace, cancelGrace := context.WithTimeout(context.Background(), shutdownGrace)
+	go func() {
+		// Delegates were cancelled by Shutdown; they record how they ended
+		// before the database closes.
+		if err := c.agent.Drain(grace); err != nil {
+			c.log.Warn("delegates still ending at shutdown", "grace", shutdownGrace)
+		}
+		c.life.calls.Wait()
+		close(drained)
+	}()
 	select {
 	case <-drained:
-	case <-time.After(shutdownGrace):
+	case <-grace.Done():
 		c.log.Warn("tool calls still running at shutdown", "grace", shutdownGrace)
 	}
+	cancelGrace()
 	c.mcp.close() // every server's process tree ends with the app
 	c.audit.Close()
 	c.log.Info("stopped")

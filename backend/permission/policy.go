@@ -65,6 +65,11 @@ type Input struct {
 	Modes          []string
 	OperatingMode  string // agent | plan | goal
 	PermissionMode string // effective: ask | accept-edits | auto
+	// SessionMode is the session's own effective mode when PermissionMode
+	// is a delegate's override ("" = PermissionMode): an override changes
+	// the mode only inside the session's folders, so a path outside them
+	// is auto-allowed only when both are auto (§10.2).
+	SessionMode string
 	// Lexical and Real classify the explicit path argument by spelling and by
 	// where it really lands. Both are PathNone when there is none.
 	Lexical PathClass
@@ -137,8 +142,9 @@ func Evaluate(in Input) Verdict {
 	}
 	auto := in.PermissionMode == api.PermissionAuto
 	if external {
+		sessionAuto := in.SessionMode == "" || in.SessionMode == api.PermissionAuto
 		switch {
-		case auto:
+		case auto && sessionAuto:
 			return Verdict{Decision: Allow, External: true}
 		case in.Granted:
 			return Verdict{Decision: Allow, External: true}

@@ -218,3 +218,37 @@ func TestTemporarySessionKeepsHighRiskToolsInScratch(t *testing.T) {
 		}
 	}
 }
+
+// A delegate's override (PermissionMode) decides inside the session's
+// folders; outside them the session's own mode (SessionMode) still gates:
+// only when both are auto does an external path pass without a card.
+func TestDelegateOverrideKeepsTheExternalGate(t *testing.T) {
+	write := permission.Input{Tool: "Write", Class: permission.ClassEdit, Risk: permission.High, OperatingMode: "agent"}
+	tests := []struct {
+		override, session string
+		real              permission.PathClass
+		want              string
+	}{
+		{"auto", "ask", permission.PathExternal, "ask(ext)"},
+		{"auto", "accept-edits", permission.PathExternal, "ask(ext)"},
+		{"auto", "auto", permission.PathExternal, "allow(ext)"},
+		{"ask", "auto", permission.PathExternal, "ask(ext)"},
+		{"accept-edits", "auto", permission.PathExternal, "ask(ext)"},
+		{"auto", "ask", permission.PathWorkspace, "allow"},
+		{"accept-edits", "ask", permission.PathWorkspace, "allow"},
+		{"ask", "auto", permission.PathWorkspace, "ask"},
+	}
+	for _, tt := range tests {
+		in := write
+		in.PermissionMode, in.SessionMode, in.Lexical, in.Real = tt.override, tt.session, tt.real, tt.real
+		if got := cell(permission.Evaluate(in)); got != tt.want {
+			t.Errorf("override %s, session %s, %s: %s, want %s", tt.override, tt.session, tt.real, got, tt.want)
+		}
+	}
+	// A session's own call (no override) is unchanged.
+	in := write
+	in.PermissionMode, in.Lexical, in.Real = "auto", permission.PathExternal, permission.PathExternal
+	if got := cell(permission.Evaluate(in)); got != "allow(ext)" {
+		t.Errorf("session auto, external: %s", got)
+	}
+}
