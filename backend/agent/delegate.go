@@ -173,6 +173,7 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 	if err := a.refuseStartLocked(ctx, sessionID); err != nil {
 		a.mu.Unlock()
 		cancel()
+		a.abandonIsolation(ctx, scope)
 		return Delegation{}, err
 	}
 	if n := a.runningDelegations(sessionID); n >= MaxRunningDelegations {
