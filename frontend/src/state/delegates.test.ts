@@ -90,7 +90,7 @@ describe('sessionTranscriptReducer', () => {
   it('keeps stored delegates incomplete until their conversation is loaded, and a live state over a stale record', () => {
     const record = { id: 'd1', sessionId: S, parentToolCallId: 'tc1', turnId: 'dt1', subagent: 'explore', state: 'running', createdAt: 500 };
     let st = run(initialTranscript(S), { type: 'loaded', transcript: { sessionId: S, turns: [], messages: [] }, delegations: [delegation(record)] });
-    expect(st.delegates.d1).toMatchObject({ complete: false, state: 'running', seenAt: 500 });
+    expect(st.delegates.d1).toMatchObject({ complete: false, state: 'running', seenAt: 500, seenLive: false });
     expect(delegateElapsed(st.delegates.d1!, 2_500)).toBe(2_000);
     st = run(st, started(1, { subagent: 'explore', state: 'done', elapsedMs: 1_234, toolCount: 1 }));
     // The stored page, read before the delegate ended, does not move it back.
@@ -106,6 +106,16 @@ describe('sessionTranscriptReducer', () => {
     expect(d).toMatchObject({ complete: true, state: 'done', toolCount: 1 });
     expect(delegateElapsed(d, 99_999)).toBe(1_234);
     expect(delegateReport(d)).toBe('All found.');
+  });
+
+  it('a reload’s list read before the last event never moves a live delegate back; a finished record is final', () => {
+    let st = run(ready(), parentTurn('running'), started(1), started(1, { state: 'waiting', elapsedMs: 300 }));
+    const stale = delegation({ id: 'd1', sessionId: S, parentToolCallId: 'tc1', turnId: 'dt1', subagent: 'sub1', state: 'running', createdAt: 500 });
+    st = run(st, { type: 'loaded', transcript: { sessionId: S, turns: [], messages: [] }, reload: true, delegations: [stale] });
+    expect(st.delegates.d1).toMatchObject({ state: 'waiting', elapsedMs: 300 });
+    const done = delegation({ ...stale, state: 'done', report: 'ok', createdAt: 500, finishedAt: 2_500 });
+    st = run(st, { type: 'loaded', transcript: { sessionId: S, turns: [], messages: [] }, reload: true, delegations: [done] });
+    expect(st.delegates.d1).toMatchObject({ state: 'done', elapsedMs: 2_000, report: 'ok' });
   });
 
   it('never takes another session’s delegation', () => {

@@ -22,6 +22,7 @@ function newRun(sessionId: string, id: string, complete: boolean): DelegateRun {
     state: 'running',
     elapsedMs: 0,
     seenAt: 0,
+    seenLive: false,
     toolCount: 0,
     code: '',
     message: '',
@@ -40,8 +41,14 @@ function delegate(state: TranscriptState, id: string): DelegateRun {
   return state.delegates[id] ?? newRun(state.sessionId, id, true);
 }
 
-function fromRecord(cur: DelegateRun, d: Delegation, now: number): DelegateRun {
+/**
+ * A stored record over what this window knows. A finished record is final; an unfinished
+ * one never moves back a delegate this window has seen live (the list may have been read
+ * before its last event).
+ */
+function fromRecord(cur: DelegateRun, d: Delegation): DelegateRun {
   const finished = isFinished(d);
+  const keepLive = !finished && cur.seenLive;
   return {
     ...cur,
     parentToolCallId: d.parentToolCallId,
@@ -49,13 +56,12 @@ function fromRecord(cur: DelegateRun, d: Delegation, now: number): DelegateRun {
     turnId: d.turnId,
     subagent: d.subagent,
     description: d.description,
-    // A live event seen after the record was read wins over it.
-    state: cur.seenAt > now ? cur.state : d.state,
-    elapsedMs: finished && d.finishedAt >= d.createdAt ? d.finishedAt - d.createdAt : cur.elapsedMs,
-    seenAt: finished ? cur.seenAt : cur.seenAt || d.createdAt,
+    state: keepLive ? cur.state : d.state,
+    elapsedMs: finished && d.finishedAt >= d.createdAt ? d.finishedAt - d.createdAt : keepLive ? cur.elapsedMs : 0,
+    seenAt: keepLive ? cur.seenAt : d.createdAt,
     toolCount: Math.max(cur.toolCount, d.toolCount),
-    code: d.errorCode,
-    message: d.errorMessage,
+    code: keepLive ? cur.code : d.errorCode,
+    message: keepLive ? cur.message : d.errorMessage,
     report: d.report,
   };
 }
@@ -72,6 +78,7 @@ function onDelegation(state: TranscriptState, e: DelegationEvent, at: number): T
     state: e.state,
     elapsedMs: e.elapsedMs,
     seenAt: at,
+    seenLive: true,
     toolCount: e.toolCount,
     code: e.code,
     message: e.message,
@@ -102,12 +109,12 @@ function addApproval(state: TranscriptState, request: ApprovalRequest, at: numbe
   return owner ? inRun(state, owner, action) : transcriptReducer(state, action);
 }
 
-function onLoaded(state: TranscriptState, delegations: Delegation[], now: number): TranscriptState {
+function onLoaded(state: TranscriptState, delegations: Delegation[]): TranscriptState {
   let next = state;
   for (const d of delegations) {
     if (d.sessionId !== '' && d.sessionId !== state.sessionId) continue;
     const cur = next.delegates[d.id] ?? newRun(state.sessionId, d.id, false);
-    next = put(next, fromRecord(cur, d, now));
+    next = put(next, fromRecord(cur, d));
   }
   return next;
 }
@@ -115,7 +122,7 @@ function onLoaded(state: TranscriptState, delegations: Delegation[], now: number
 function onDelegateLoaded(state: TranscriptState, page: DelegationPage): TranscriptState {
   const d = page.delegation;
   if (d.id === '' || (d.sessionId !== '' && d.sessionId !== state.sessionId)) return state;
-  const cur = fromRecord(state.delegates[d.id] ?? newRun(state.sessionId, d.id, false), d, 0);
+  const cur = fromRecord(state.delegates[d.id] ?? newRun(state.sessionId, d.id, false), d);
   const run = transcriptReducer(cur.run, { type: 'loaded', transcript: { sessionId: state.sessionId, turns: page.turns, messages: page.messages } });
   return put(state, { ...cur, run, complete: true });
 }
@@ -128,7 +135,7 @@ export function sessionTranscriptReducer(state: TranscriptState, action: Transcr
   switch (action.type) {
     case 'loaded': {
       const next = transcriptReducer(state, action);
-      return action.delegations ? onLoaded(next, action.delegations, Date.now()) : next;
+      return action.delegations ? onLoaded(next, action.delegations) : next;
     }
     case 'delegateLoaded':
       return onDelegateLoaded(state, action.page);

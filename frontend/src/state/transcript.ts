@@ -128,6 +128,8 @@ export interface DelegateRun {
   /** How long it had run at seenAt (Unix ms); while it runs the row adds the time since. */
   elapsedMs: number;
   seenAt: number;
+  /** An agent:delegation event about it reached this window. */
+  seenLive: boolean;
   toolCount: number;
   code: string;
   message: string;
