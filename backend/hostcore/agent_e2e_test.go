@@ -27,7 +27,8 @@ func e2e(t *testing.T, srv *providertest.Server) (*hostcore.Core, *cards, api.Se
 	write(t, filepath.Join(project, "AGENTS.md"), "Always run the tests.\n")
 	sink := &cards{reqs: make(chan permission.Request, 16)}
 	core, err := hostcore.New(t.Context(), hostcore.Config{
-		DataDir: filepath.Join(root, "data"), Sink: sink, RgPath: "-",
+		// Delegation as the app has it: the model is offered what a user's is.
+		DataDir: filepath.Join(root, "data"), Sink: sink, RgPath: "-", Delegation: true,
 		Provider: func(string) (provider.Provider, error) {
 			return provider.New(srv.Config(), provider.WithSleeper(providertest.NoSleep))
 		},

@@ -63,8 +63,9 @@ type Config struct {
 	// ExtraTools are registered beside the builtins (the seam plugin tools
 	// will use; tests use it for instrumented tools).
 	ExtraTools []tools.Tool
-	// Delegation registers the Task tools (issue 16). Off by default: the
-	// window does not show delegations yet.
+	// Delegation registers the Task tools (issue 16): the app and the CLI
+	// turn it on. A host without it never offers Task (a test of one
+	// runtime piece alone; the agent then lists no subagents either).
 	Delegation bool
 	// RunnerExe is the binary that owns command trees (proc.RunnerArg);
 	// "" = this executable.

@@ -93,7 +93,7 @@ func RunTurn(ctx context.Context, args []string, env RunEnv) int {
 		return 1
 	}
 	p := &printer{out: env.Stdout, json: *asJSON, in: bufio.NewReader(env.Stdin), interactive: env.Interactive, color: env.Color}
-	cfg := hostcore.Config{DataDir: dir, Version: env.Version, Sink: p, Keychain: env.Keychain}
+	cfg := hostcore.Config{DataDir: dir, Version: env.Version, Sink: p, Keychain: env.Keychain, Delegation: true}
 	if env.Config != nil {
 		cfg = env.Config(cfg)
 	}

@@ -197,7 +197,7 @@ describe('agent bridge', () => {
     });
     const cb = vi.fn();
     const unsubscribe = bridge.onAgentEvent(cb);
-    expect([...handlers.keys()]).toEqual(['agent:turn', 'agent:message', 'agent:text', 'agent:thinking', 'agent:tool_call', 'agent:tool_result', 'agent:context', 'tool:output']);
+    expect([...handlers.keys()]).toEqual(['agent:turn', 'agent:message', 'agent:text', 'agent:thinking', 'agent:tool_call', 'agent:tool_result', 'agent:context', 'agent:delegation', 'tool:output']);
     handlers.get('agent:tool_result')?.({
       sessionId: 's1', turnId: 't1', messageId: 'm1', toolCallId: 'c1', toolUseId: 'u1', tool: 'Bash', state: 'failed',
       result: { ok: false, code: 'TOOL_FAILED', exitCode: 2, stdout: 'x', stderr: 'y', isError: true }, modelText: 'm', isError: true,
@@ -220,7 +220,7 @@ describe('agent bridge', () => {
     handlers.get('agent:tool_call')?.({ ...toolCall, tool: 'Read' });
     expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'tool_call', tool: 'Read', mcp: null }));
     unsubscribe();
-    expect(off).toHaveBeenCalledTimes(8);
+    expect(off).toHaveBeenCalledTimes(9);
   });
 
   it('normalizes permission events and maps an unknown outcome to cancelled', () => {

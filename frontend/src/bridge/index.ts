@@ -35,6 +35,8 @@ import {
   type ApprovalRequest,
   type AskAnswer,
   type DecisionEvent,
+  type Delegation,
+  type DelegationPage,
   type Proposal,
   type ProposalDecision,
   type QuestionRequest,
@@ -264,6 +266,16 @@ export function stopSession(sessionId: string): Promise<number> {
 /** One page of a session's transcript, whole turns only (see TranscriptPageQuery). */
 export function transcriptPage(sessionId: string, q: TranscriptPageQuery): Promise<TranscriptPage> {
   return call(async () => norm.transcriptPage(await AgentApi.TranscriptPage(sessionId, q.before ?? '', q.since ?? '', q.limit)));
+}
+
+/** The session's delegate runs (Task subagents), in the order its turns asked for them. */
+export function delegations(sessionId: string): Promise<Delegation[]> {
+  return call(async () => (await AgentApi.Delegations(sessionId) ?? []).map(norm.delegation));
+}
+
+/** One delegate run with its own conversation: its tool calls with results, and its report. */
+export function delegationTranscript(sessionId: string, delegationId: string): Promise<DelegationPage> {
+  return call(async () => norm.delegationPage(await AgentApi.DelegationTranscript(sessionId, delegationId)));
 }
 
 export function pendingApprovals(sessionId: string): Promise<ApprovalRequest[]> {

@@ -11,6 +11,8 @@ import type {
   AskAnswer,
   BackgroundTask,
   DecisionEvent,
+  Delegation,
+  DelegationPage,
   MCPHeader,
   MCPServer,
   MCPServersChanged,
@@ -61,6 +63,8 @@ export const reviewChange: (x: unknown) => ReviewChange = parser(w.ReviewChange)
 export const toolResult: (x: unknown) => ToolResult = parser(w.ToolResult);
 export const transcript: (x: unknown) => Transcript = parser(w.Transcript);
 export const transcriptPage: (x: unknown) => TranscriptPage = parser(w.TranscriptPage);
+export const delegation: (x: unknown) => Delegation = parser(w.Delegation);
+export const delegationPage: (x: unknown) => DelegationPage = parser(w.DelegationPage);
 export const approvalRequest: (x: unknown) => ApprovalRequest = parser(w.ApprovalRequest);
 export const backgroundTask: (x: unknown) => BackgroundTask = parser(w.BackgroundTask);
 export const taskOutput: (x: unknown) => TaskOutput = parser(w.TaskOutput);

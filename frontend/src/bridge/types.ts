@@ -111,6 +111,9 @@ export type MessageKind = (typeof w.MESSAGE_KINDS)[number];
 export type MessageRecord = Out<typeof w.MessageRecord>;
 export type Transcript = Out<typeof w.Transcript>;
 export type TranscriptPage = Out<typeof w.TranscriptPage>;
+export type DelegationState = (typeof w.DELEGATION_STATES)[number];
+export type Delegation = Out<typeof w.Delegation>;
+export type DelegationPage = Out<typeof w.DelegationPage>;
 
 /** Which turns a TranscriptPage holds; see the Go PageQuery. */
 export interface TranscriptPageQuery {

@@ -24,13 +24,8 @@ const UNREAD = new Set([
   'TranscriptPage.messages.usage',
   'agent:message.usage',
   'agent:context.checkpointId',
-  // A delegate's own events (issue 16): the window does not nest them yet.
-  'agent:turn.delegationId',
-  'agent:message.delegationId',
-  'agent:text.delegationId',
-  'agent:thinking.delegationId',
-  'agent:tool_call.delegationId',
-  'agent:tool_result.delegationId',
+  'DelegationPage.messages.content.signature',
+  'DelegationPage.messages.usage',
 ]);
 
 /** Parses one sample the way the bridge does, and points at the part that holds its fields. */
@@ -53,6 +48,8 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   TaskOutput: norm.taskOutput,
   Todo: norm.todo,
   TranscriptPage: norm.transcriptPage,
+  Delegation: norm.delegation,
+  DelegationPage: norm.delegationPage,
   WorkspaceFiles: norm.workspaceFiles,
   MCPServer: norm.mcpServer,
   MCPTool: norm.mcpTool,
@@ -70,6 +67,7 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   [EVENT.agentToolCall]: (x) => norm.agentEvent(EVENT.agentToolCall, x),
   [EVENT.agentToolResult]: (x) => norm.agentEvent(EVENT.agentToolResult, x),
   [EVENT.agentContext]: (x) => norm.agentEvent(EVENT.agentContext, x),
+  [EVENT.agentDelegation]: (x) => norm.agentEvent(EVENT.agentDelegation, x),
   [EVENT.agentTodos]: norm.todosEvent,
   [EVENT.agentQuestion]: (x) => (norm.decisionEvent(EVENT.agentQuestion, x) as { question: unknown } | null)?.question,
   [EVENT.agentProposal]: (x) => (norm.decisionEvent(EVENT.agentProposal, x) as { proposal: unknown } | null)?.proposal,
@@ -144,9 +142,8 @@ describe('the wire fixture rendered by Go', () => {
 
 describe('event names', () => {
   // Events Go emits that the UI does not subscribe to by name (the dev
-  // envelope is unwrapped by events.ts before any subscriber sees it; the
-  // window does not show delegations yet).
-  const unsubscribed: EventName[] = [EVENT.agentMode, EVENT.devEvent, EVENT.agentDelegation];
+  // envelope is unwrapped by events.ts before any subscriber sees it).
+  const unsubscribed: EventName[] = [EVENT.agentMode, EVENT.devEvent];
 
   it('subscribes to or deliberately skips every event Go emits', () => {
     const subscribed = [

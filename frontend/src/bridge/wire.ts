@@ -129,6 +129,8 @@ export const QUESTION_STATES = ['pending', 'answered', 'skipped'] as const;
 export const PROPOSAL_KINDS = ['plan', 'goal'] as const;
 export const PROPOSAL_STATES = ['pending', 'approved', 'rejected', 'cancelled', 'interrupted'] as const;
 export const WORKTREE_SETUP_STATES = ['running', 'done', 'failed'] as const;
+/** A delegate run's state; waiting = one of its calls has an approval card open. */
+export const DELEGATION_STATES = ['running', 'waiting', 'done', 'failed', 'stopped', 'interrupted'] as const;
 
 // --- projects, sessions, settings (backend/api) -------------------------------------
 
@@ -593,6 +595,45 @@ export const TranscriptPage = record({
   more: bool,
 });
 
+// --- delegations: Task subagents' runs (backend/agent/delegate.go) -------------------------
+
+/** One delegate run (agent.Delegation), as stored and as TaskList sees it. */
+export const Delegation = record({
+  id: str,
+  sessionId: str,
+  parentTurnId: str,
+  /** The Task call that started it: its row in the parent's transcript. */
+  parentToolCallId: str,
+  /** The delegate's own turn. */
+  turnId: str,
+  subagent: str,
+  /** builtin | user | project */
+  source: str,
+  description: str,
+  prompt: str,
+  tools: strList,
+  state: oneOf(DELEGATION_STATES, 'failed'),
+  /** Its last text: what TaskWait hands the parent. */
+  report: str,
+  errorCode: str,
+  errorMessage: str,
+  turnsUsed: num,
+  toolCount: num,
+  createdAt: num,
+  /** 0 while it runs. */
+  finishedAt: num,
+});
+
+/** A delegate run with its own conversation (agent.DelegationPage). */
+export const DelegationPage = record({
+  delegation: Delegation,
+  turns: list(TurnRecord),
+  messages: v.optional(
+    v.pipe(list(MessageRecord), v.transform((ms) => ms.sort((a, b) => a.seq - b.seq))),
+    () => [],
+  ),
+});
+
 // --- permission cards (backend/permission/broker.go) ------------------------------------
 
 /** Where an MCP tool comes from. */
@@ -806,11 +847,13 @@ function tagged<const T extends string, E extends Entries>(type: T, entries: E) 
 }
 
 const inTurn = { sessionId: str, turnId: str };
-const delta = { ...inTurn, messageId: str, delta: str };
+/** A delegate's own events carry its delegation id ("" for the session's own run). */
+const inRun = { ...inTurn, delegationId: str };
+const delta = { ...inRun, messageId: str, delta: str };
 
 export const agentEvents = {
   [EVENT.agentTurn]: tagged('turn', {
-    ...inTurn,
+    ...inRun,
     state: oneOf(TURN_STATES, 'failed'),
     code: str,
     message: str,
@@ -819,7 +862,7 @@ export const agentEvents = {
     retry: str,
   }),
   [EVENT.agentMessage]: tagged('message', {
-    ...inTurn,
+    ...inRun,
     messageId: str,
     role: str,
     /** prompt | model | summary */
@@ -830,7 +873,7 @@ export const agentEvents = {
   [EVENT.agentText]: tagged('text', delta),
   [EVENT.agentThinking]: tagged('thinking', delta),
   [EVENT.agentToolCall]: tagged('tool_call', {
-    ...inTurn,
+    ...inRun,
     messageId: str,
     toolCallId: str,
     toolUseId: str,
@@ -842,7 +885,7 @@ export const agentEvents = {
     mcp: v.nullish(ToolOrigin, null),
   }),
   [EVENT.agentToolResult]: tagged('tool_result', {
-    ...inTurn,
+    ...inRun,
     messageId: str,
     toolCallId: str,
     toolUseId: str,
@@ -858,6 +901,23 @@ export const agentEvents = {
     code: str,
     tokensBefore: num,
     tokensAfter: num,
+  }),
+  /** A delegate run started, changed (state, tool count) or ended. */
+  [EVENT.agentDelegation]: tagged('delegation', {
+    sessionId: str,
+    delegationId: str,
+    parentTurnId: str,
+    parentToolCallId: str,
+    turnId: str,
+    subagent: str,
+    description: str,
+    state: oneOf(DELEGATION_STATES, 'failed'),
+    /** How long it has run when the event was sent. */
+    elapsedMs: num,
+    toolCount: num,
+    turnsUsed: num,
+    code: str,
+    message: str,
   }),
   /** Live Bash output, and an MCP call's progress lines (stream "progress"). */
   [EVENT.toolOutput]: tagged('tool_output', {

@@ -125,7 +125,8 @@ export function SessionActivityProvider({ children }: { children: ReactNode }) {
         else dispatch({ type: 'resolved', sessionId: e.sessionId, id: e.id });
       }),
       router.on('agent', ANY_SESSION, (e) => {
-        if (e.type === 'turn') put(e.sessionId, { type: 'turn', sessionId: e.sessionId, turnId: e.turnId, running: e.state === 'running' });
+        // A delegate's own turn is not the session's: it neither starts nor ends it.
+        if (e.type === 'turn' && e.delegationId === '') put(e.sessionId, { type: 'turn', sessionId: e.sessionId, turnId: e.turnId, running: e.state === 'running' });
       }),
       router.on('decision', ANY_SESSION, (event) => put(event.sessionId, { type: 'decisions', sessionId: event.sessionId, action: { type: 'event', event } })),
     ];

@@ -7,7 +7,7 @@ import { ANY_SESSION, SessionEventRouter } from './sessionEvents';
 
 vi.mock('../bridge', () => import('../test/fakeBridge').then((m) => m.bridgeModule));
 
-const text = (sessionId: string): AgentEvent => ({ type: 'text', sessionId, turnId: 't1', messageId: 'm1', delta: 'hi' });
+const text = (sessionId: string): AgentEvent => ({ type: 'text', sessionId, turnId: 't1', messageId: 'm1', delta: 'hi', delegationId: '' });
 
 describe('SessionEventRouter', () => {
   it('hands an event to the listeners of its session and of every session, nobody else', () => {

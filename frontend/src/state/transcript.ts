@@ -6,6 +6,9 @@ import type {
   AgentEvent,
   ApprovalOutcome,
   ApprovalRequest,
+  Delegation,
+  DelegationPage,
+  DelegationState,
   MessageRecord,
   PermissionEvent,
   ToolCallRecord,
@@ -106,6 +109,38 @@ export interface NoticeItem {
 
 export type TranscriptItem = PromptItem | TextItem | ToolItem | ApprovalItem | TurnStatusItem | NoticeItem;
 
+/**
+ * A delegate run (a Task subagent) as its Task row shows it: the record the
+ * agent:delegation events (or the stored list) give, and its own conversation, built by
+ * this same reducer from the events that carry its delegationId (or from its stored
+ * turn). Nothing of it ever enters the parent's items.
+ */
+export interface DelegateRun {
+  id: string;
+  /** The Task call that started it: the row it lives in. */
+  parentToolCallId: string;
+  parentTurnId: string;
+  /** The delegate's own turn ("" until known). */
+  turnId: string;
+  subagent: string;
+  description: string;
+  state: DelegationState;
+  /** How long it had run at seenAt (Unix ms); while it runs the row adds the time since. */
+  elapsedMs: number;
+  seenAt: number;
+  /** An agent:delegation event about it reached this window. */
+  seenLive: boolean;
+  toolCount: number;
+  code: string;
+  message: string;
+  /** The stored report; "" until a stored record names it (the row then reads its last text). */
+  report: string;
+  /** Its conversation: what this window saw of it, or its stored turn once loaded. */
+  run: TranscriptState;
+  /** The conversation is whole: seen from its start here, or loaded from storage. */
+  complete: boolean;
+}
+
 export interface TurnInfo {
   state: TurnState;
   code: string;
@@ -141,10 +176,14 @@ export interface TranscriptState {
   hasOlder: boolean;
   /** An older page is on its way. */
   loadingOlder: boolean;
+  /** The session's delegate runs by delegation id. */
+  delegates: Record<string, DelegateRun>;
 }
 
 export type TranscriptAction =
-  | { type: 'loaded'; transcript: Transcript; more?: boolean; reload?: boolean }
+  | { type: 'loaded'; transcript: Transcript; more?: boolean; reload?: boolean; delegations?: Delegation[] }
+  | { type: 'delegateLoaded'; page: DelegationPage }
+  | { type: 'delegateLoadFailed'; delegationId: string; code: string; message: string }
   | { type: 'olderRequested' }
   | { type: 'olderLoaded'; before: string; transcript: Transcript; more: boolean }
   | { type: 'olderFailed' }
@@ -174,6 +213,7 @@ export function initialTranscript(sessionId: string): TranscriptState {
     firstTurnId: null,
     hasOlder: false,
     loadingOlder: false,
+    delegates: {},
   };
 }
 
@@ -701,6 +741,9 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
   switch (action.type) {
     case 'loaded':
       return onLoaded(state, action.transcript, action.more === true, action.reload === true);
+    case 'delegateLoaded':
+    case 'delegateLoadFailed':
+      return state; // sessionTranscriptReducer (state/delegates) handles delegates
     case 'olderRequested':
       return state.loadingOlder || !state.hasOlder ? state : { ...state, loadingOlder: true };
     case 'olderLoaded':
@@ -740,12 +783,16 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
           return addApproval(state, e.request);
         case 'permission_resolved':
           return resolveApproval(state, e);
+        case 'delegation':
+          return state; // sessionTranscriptReducer (state/delegates) handles delegates
       }
     }
   }
 }
 
-/** Approval cards still waiting for an answer. */
+/** Approval cards still waiting for an answer, the delegates' included. */
 export function pendingApprovalCount(state: TranscriptState): number {
-  return state.items.filter((it) => it.kind === 'approval' && it.outcome === null).length;
+  let n = state.items.filter((it) => it.kind === 'approval' && it.outcome === null).length;
+  for (const d of Object.values(state.delegates)) n += pendingApprovalCount(d.run);
+  return n;
 }

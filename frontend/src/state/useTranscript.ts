@@ -10,7 +10,8 @@ import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
 import type { AgentEvent, ApprovalAnswer, MCPSelection, PermissionEvent } from '../bridge/types';
 import { useEventRouter } from './LiveData';
-import { initialTranscript, transcriptReducer, type TranscriptAction, type TranscriptState } from './transcript';
+import { sessionTranscriptReducer } from './delegates';
+import { initialTranscript, type TranscriptAction, type TranscriptState } from './transcript';
 
 export interface TranscriptApi {
   state: TranscriptState;
@@ -28,13 +29,15 @@ export interface TranscriptApi {
   reload: () => void;
   /** Loads the page of turns before the oldest shown (no-op while one loads or none is left). */
   loadOlder: () => void;
+  /** Loads a delegate's own conversation from storage (an opened Task row this window did not see whole). */
+  loadDelegate: (delegationId: string) => void;
 }
 
 /** Messages asked for per transcript page: enough to fill the window many times over. */
 export const PAGE_MESSAGES = 300;
 
 export function useTranscript(sessionId: string): TranscriptApi {
-  const [state, dispatch] = useReducer(transcriptReducer, sessionId, initialTranscript);
+  const [state, dispatch] = useReducer(sessionTranscriptReducer, sessionId, initialTranscript);
   const [sending, setSending] = useState(false);
   const [loadSeq, setLoadSeq] = useState(0);
   const router = useEventRouter();
@@ -54,10 +57,15 @@ export function useTranscript(sessionId: string): TranscriptApi {
       buffer = null;
       for (const a of queued) dispatch(a);
     };
-    Promise.all([bridge.transcriptPage(sessionId, { limit: PAGE_MESSAGES }), bridge.pendingApprovals(sessionId).catch(() => [])]).then(
-      ([t, requests]) => {
+    Promise.all([
+      bridge.transcriptPage(sessionId, { limit: PAGE_MESSAGES }),
+      bridge.pendingApprovals(sessionId).catch(() => []),
+      // Without the list the Task rows still show what their calls say.
+      bridge.delegations(sessionId).catch(() => []),
+    ]).then(
+      ([t, requests, delegations]) => {
         if (!live) return;
-        dispatch({ type: 'loaded', transcript: t, more: t.more });
+        dispatch({ type: 'loaded', transcript: t, more: t.more, delegations });
         dispatch({ type: 'approvalsLoaded', requests });
         flush();
       },
@@ -85,8 +93,8 @@ export function useTranscript(sessionId: string): TranscriptApi {
     dispatch({ type: 'reloadStarted' });
     reloading.current = true;
     const since = firstTurnId.current ?? '';
-    bridge.transcriptPage(sessionId, { since, limit: PAGE_MESSAGES }).then(
-      (t) => dispatch({ type: 'loaded', transcript: t, more: t.more, reload: true }),
+    Promise.all([bridge.transcriptPage(sessionId, { since, limit: PAGE_MESSAGES }), bridge.delegations(sessionId).catch(() => undefined)]).then(
+      ([t, delegations]) => dispatch({ type: 'loaded', transcript: t, more: t.more, reload: true, delegations }),
       () => {},
     ).finally(() => {
       reloading.current = false;
@@ -136,5 +144,18 @@ export function useTranscript(sessionId: string): TranscriptApi {
 
   const reload = useCallback(() => setLoadSeq((n) => n + 1), []);
 
-  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reload, loadOlder };
+  const loadDelegate = useCallback(
+    (delegationId: string) => {
+      bridge.delegationTranscript(sessionId, delegationId).then(
+        (page) => dispatch({ type: 'delegateLoaded', page }),
+        (err: unknown) => {
+          const e = toBridgeError(err);
+          dispatch({ type: 'delegateLoadFailed', delegationId, code: e.code, message: e.message });
+        },
+      );
+    },
+    [sessionId],
+  );
+
+  return { state, running: state.activeTurnId !== null, sending, send, stop, resolveApproval, reload, loadOlder, loadDelegate };
 }

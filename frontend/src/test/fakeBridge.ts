@@ -42,6 +42,8 @@ export interface Seed {
   transcripts?: Record<string, unknown>;
   /** Raw pending permission.Request JSON. */
   approvals?: Array<Record<string, unknown>>;
+  /** Raw agent.DelegationPage JSON (a delegation and its own turn) by session id. */
+  delegations?: Record<string, Array<Record<string, unknown>>>;
   reviews?: ReviewChange[];
   /** Ids of projects whose folder is a git repository. */
   gitProjects?: string[];
@@ -172,7 +174,7 @@ const names = [
   'info', 'chooseFolder', 'addProject', 'removeProject', 'listProjects', 'listSessions', 'getSession', 'initialSession',
   'createSession', 'renameSession', 'archiveSession', 'restoreSession', 'deleteSession', 'configureSession',
   'getSettings', 'updateSettings', 'onProjectsChanged', 'onSessionsChanged', 'onSettingsChanged', 'openExternalURL',
-  'sendPrompt', 'stopSession', 'transcriptPage', 'pendingApprovals', 'resolveApproval', 'reviewChanges', 'rollbackChange',
+  'sendPrompt', 'stopSession', 'transcriptPage', 'pendingApprovals', 'delegations', 'delegationTranscript', 'resolveApproval', 'reviewChanges', 'rollbackChange',
   'tasks', 'taskOutput', 'stopTask', 'removeTask', 'onAgentEvent', 'onPermissionEvent', 'onTaskEvent',
   'projectIsGit', 'mergePreview', 'merge', 'onWorktreeSetup',
   'todos', 'onTodos',
@@ -199,6 +201,7 @@ export interface FakeBackend {
   info: AppInfo;
   transcripts: Record<string, unknown>;
   approvals: Array<Record<string, unknown>>;
+  delegations: Record<string, Array<Record<string, unknown>>>;
   reviews: ReviewChange[];
   gitProjects: string[];
   previews: Record<string, Record<string, unknown>>;
@@ -274,6 +277,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     info: { ...defaultInfo, ...seed.info },
     transcripts: { ...seed.transcripts },
     approvals: [...(seed.approvals ?? [])],
+    delegations: { ...seed.delegations },
     reviews: [...(seed.reviews ?? [])],
     gitProjects: [...(seed.gitProjects ?? [])],
     previews: { ...seed.previews },
@@ -466,6 +470,14 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
   );
+  b.delegations.mockImplementation(async (id) =>
+    (db.delegations[id] ?? []).map((p) => norm.delegation((p as { delegation?: unknown }).delegation)),
+  );
+  b.delegationTranscript.mockImplementation(async (id, delegationId) => {
+    const p = (db.delegations[id] ?? []).find((x) => norm.delegation((x as { delegation?: unknown }).delegation).id === delegationId);
+    if (!p) throw new BridgeError('DELEGATE_NOT_FOUND', `this session has no delegation "${delegationId}"`);
+    return norm.delegationPage(p);
+  });
   b.pendingApprovals.mockImplementation(async (id) => db.approvals.filter((r) => r.sessionId === id).map(norm.approvalRequest));
   b.resolveApproval.mockImplementation(async (sessionId, id, outcome) => {
     const i = db.approvals.findIndex((r) => r.sessionId === sessionId && r.id === id);
@@ -599,6 +611,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get approvals() {
       return db.approvals;
+    },
+    get delegations() {
+      return db.delegations;
     },
     get reviews() {
       return db.reviews;

@@ -14,6 +14,52 @@ export namespace agent {
 	        this.text = source["text"];
 	    }
 	}
+	export class Delegation {
+	    id: string;
+	    sessionId: string;
+	    parentTurnId: string;
+	    parentToolCallId: string;
+	    turnId: string;
+	    subagent: string;
+	    source: string;
+	    description: string;
+	    prompt: string;
+	    tools: string[];
+	    state: string;
+	    report: string;
+	    errorCode?: string;
+	    errorMessage?: string;
+	    turnsUsed: number;
+	    toolCount: number;
+	    createdAt: number;
+	    finishedAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Delegation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.parentTurnId = source["parentTurnId"];
+	        this.parentToolCallId = source["parentToolCallId"];
+	        this.turnId = source["turnId"];
+	        this.subagent = source["subagent"];
+	        this.source = source["source"];
+	        this.description = source["description"];
+	        this.prompt = source["prompt"];
+	        this.tools = source["tools"];
+	        this.state = source["state"];
+	        this.report = source["report"];
+	        this.errorCode = source["errorCode"];
+	        this.errorMessage = source["errorMessage"];
+	        this.turnsUsed = source["turnsUsed"];
+	        this.toolCount = source["toolCount"];
+	        this.createdAt = source["createdAt"];
+	        this.finishedAt = source["finishedAt"];
+	    }
+	}
 	export class ToolCallRecord {
 	    id: string;
 	    turnId: string;
@@ -106,20 +152,6 @@ export namespace agent {
 		    return a;
 		}
 	}
-	export class Option {
-	    label: string;
-	    description?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Option(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.label = source["label"];
-	        this.description = source["description"];
-	    }
-	}
 	export class Turn {
 	    id: string;
 	    sessionId: string;
@@ -146,6 +178,55 @@ export namespace agent {
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
 	        this.endedAt = source["endedAt"];
+	    }
+	}
+	export class DelegationPage {
+	    delegation: Delegation;
+	    turns: Turn[];
+	    messages: Message[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DelegationPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.delegation = this.convertValues(source["delegation"], Delegation);
+	        this.turns = this.convertValues(source["turns"], Turn);
+	        this.messages = this.convertValues(source["messages"], Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Option {
+	    label: string;
+	    description?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Option(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.label = source["label"];
+	        this.description = source["description"];
 	    }
 	}
 	export class Page {

@@ -19,6 +19,7 @@ import { TEMPORARY_HINT } from '../sidebar/Sidebar';
 import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
 import { ModelImagesProvider } from './ModelImages';
+import { DelegateApprovals } from './DelegateApprovals';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 import { escapeName } from '../../lib/names';
@@ -118,6 +119,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
               onRollback={onRollback}
               onRetryLoad={t.reload}
               onLoadOlder={t.loadOlder}
+              onLoadDelegate={t.loadDelegate}
             />
           </ModelImagesProvider>
         </VizProvider>
@@ -128,7 +130,12 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         running={t.running}
         onOpenSettings={() => ws.showView('settings')}
         dock={<TasksContainer sessionId={session.id} />}
-        decisions={<DecisionSurfaces sessionId={session.id} />}
+        decisions={
+          <>
+            <DelegateApprovals state={t.state} onResolve={t.resolveApproval} />
+            <DecisionSurfaces sessionId={session.id} />
+          </>
+        }
         filesOf={session.id}
         toolbar={
           <>

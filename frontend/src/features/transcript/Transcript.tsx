@@ -1,9 +1,11 @@
 import { ArrowDown, ArrowUp, Loader2, MessageSquareDashed, RefreshCw } from 'lucide-react';
 import { memo, useMemo, useRef } from 'react';
 import type { ApprovalAnswer, ReviewChange } from '../../bridge/types';
-import type { TranscriptItem, TranscriptState } from '../../state/transcript';
+import { delegatesByCall } from '../../state/delegates';
+import { pendingApprovalCount, type DelegateRun, type TranscriptItem, type TranscriptState } from '../../state/transcript';
 import { Button } from '../../ui/Button';
 import { ApprovalCard } from './ApprovalCard';
+import { DelegateRow } from './DelegateRow';
 import { ToolBlock } from './ToolBlock';
 import { AssistantText, Notice, PromptRow, Thinking, TurnStatus } from './TranscriptRows';
 import { useTranscriptScroll } from './useTranscriptScroll';
@@ -17,6 +19,8 @@ export interface TranscriptProps {
   onRetryLoad: () => void;
   /** Pages earlier turns in; called when the user nears the top while some are left. */
   onLoadOlder?: () => void;
+  /** Reads a delegate's stored conversation when its Task row is opened. */
+  onLoadDelegate?: (delegationId: string) => void;
 }
 
 /**
@@ -25,18 +29,24 @@ export interface TranscriptProps {
  * at the bottom. Scrolled up, "Jump to latest" brings them back, and a pending
  * approval card out of view is announced by a chip that scrolls to it.
  */
-export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad, onLoadOlder }: TranscriptProps) {
+export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad, onLoadOlder, onLoadDelegate }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const listed = state.status !== 'loading' && !(state.status === 'error' && state.items.length === 0) && (state.items.length > 0 || running);
   const scroll = useTranscriptScroll(ref, state.items, listed, running, state.hasOlder && !state.loadingOlder ? onLoadOlder : undefined);
   const { virtualizer } = scroll;
+  const byCall = useMemo(() => delegatesByCall(state.delegates), [state.delegates]);
+  // Rows holding a waiting card: the parent's cards, and Task rows whose delegate waits.
   const pending = useMemo(() => {
     const out: number[] = [];
     state.items.forEach((it, i) => {
       if (it.kind === 'approval' && it.outcome === null) out.push(i);
+      else if (it.kind === 'tool') {
+        const d = byCall[it.toolCallId];
+        for (let n = d ? pendingApprovalCount(d.run) : 0; n > 0; n--) out.push(i);
+      }
     });
     return out;
-  }, [state.items]);
+  }, [state.items, byCall]);
 
   let body;
   if (state.status === 'loading') {
@@ -81,7 +91,14 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
                 data-key={item.key}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <Row item={item} reviews={reviews} onResolve={onResolve} onRollback={onRollback} />
+                <Row
+                  item={item}
+                  delegate={item.kind === 'tool' ? byCall[item.toolCallId] : undefined}
+                  reviews={reviews}
+                  onResolve={onResolve}
+                  onRollback={onRollback}
+                  onLoadDelegate={onLoadDelegate}
+                />
               </div>
             );
           })}
@@ -144,12 +161,15 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
 
 interface RowProps {
   item: TranscriptItem;
+  /** The delegate a Task call started. */
+  delegate: DelegateRun | undefined;
   reviews: Record<string, ReviewChange>;
   onResolve: TranscriptProps['onResolve'];
   onRollback: TranscriptProps['onRollback'];
+  onLoadDelegate: TranscriptProps['onLoadDelegate'];
 }
 
-const Row = memo(function Row({ item, reviews, onResolve, onRollback }: RowProps) {
+const Row = memo(function Row({ item, delegate, reviews, onResolve, onRollback, onLoadDelegate }: RowProps) {
   switch (item.kind) {
     case 'prompt':
       return <PromptRow item={item} />;
@@ -158,6 +178,9 @@ const Row = memo(function Row({ item, reviews, onResolve, onRollback }: RowProps
     case 'thinking':
       return <Thinking item={item} />;
     case 'tool':
+      if (delegate) {
+        return <DelegateRow item={item} delegate={delegate} reviews={reviews} onResolve={onResolve} onRollback={onRollback} onLoad={onLoadDelegate} />;
+      }
       return <ToolBlock item={item} reviews={reviews} onRollback={onRollback} />;
     case 'approval':
       return <ApprovalCard item={item} onResolve={onResolve} />;

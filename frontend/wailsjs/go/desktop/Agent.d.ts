@@ -6,6 +6,10 @@ import {api} from '../models';
 
 export function AnswerQuestion(arg1:string,arg2:string,arg3:Array<agent.Answer>):Promise<void>;
 
+export function DelegationTranscript(arg1:string,arg2:string):Promise<agent.DelegationPage>;
+
+export function Delegations(arg1:string):Promise<Array<agent.Delegation>>;
+
 export function PendingApprovals(arg1:string):Promise<Array<permission.Request>>;
 
 export function PendingQuestions(arg1:string):Promise<Array<agent.QuestionEvent>>;

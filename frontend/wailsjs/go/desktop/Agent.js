@@ -6,6 +6,14 @@ export function AnswerQuestion(arg1, arg2, arg3) {
   return window['go']['desktop']['Agent']['AnswerQuestion'](arg1, arg2, arg3);
 }
 
+export function DelegationTranscript(arg1, arg2) {
+  return window['go']['desktop']['Agent']['DelegationTranscript'](arg1, arg2);
+}
+
+export function Delegations(arg1) {
+  return window['go']['desktop']['Agent']['Delegations'](arg1);
+}
+
 export function PendingApprovals(arg1) {
   return window['go']['desktop']['Agent']['PendingApprovals'](arg1);
 }
