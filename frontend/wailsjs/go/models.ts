@@ -1240,6 +1240,7 @@ export namespace provider {
 	    type: string;
 	    text?: string;
 	    signature?: string;
+	    reasoningId?: string;
 	    toolUseId?: string;
 	    toolName?: string;
 	    input?: unknown;
@@ -1254,6 +1255,7 @@ export namespace provider {
 	        this.type = source["type"];
 	        this.text = source["text"];
 	        this.signature = source["signature"];
+	        this.reasoningId = source["reasoningId"];
 	        this.toolUseId = source["toolUseId"];
 	        this.toolName = source["toolName"];
 	        this.input = source["input"];
