@@ -2,7 +2,10 @@ package provider
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/openai/openai-go/v3/responses"
 )
 
 func TestStrictSchema(t *testing.T) {
@@ -44,4 +47,44 @@ func TestOpenAIReasoningModels(t *testing.T) {
 			t.Errorf("openAIReasoning(%q) = %v, want %v", model, got, want)
 		}
 	}
+}
+
+// FuzzResponsesReader feeds arbitrary event sequences (one JSON event a
+// line) to the stream reader: it never panics, never fails on its own, and
+// every finished call's input is JSON.
+func FuzzResponsesReader(f *testing.F) {
+	f.Add(`{"type":"response.output_item.added","item":{"id":"fc","type":"function_call","call_id":"c","name":"Read"}}
+{"type":"response.function_call_arguments.delta","item_id":"fc","delta":"{\"pa"}
+{"type":"response.function_call_arguments.delta","item_id":"fc","delta":"th\":1}"}
+{"type":"response.output_item.done","item":{"id":"fc","type":"function_call","call_id":"c","name":"Read","arguments":"{\"path\":1}"}}
+{"type":"response.completed","response":{"usage":{"input_tokens":3,"output_tokens":2}}}`)
+	f.Add(`{"type":"response.output_item.added","item":{"id":"rs","type":"reasoning","summary":[]}}
+{"type":"response.reasoning_summary_text.delta","item_id":"rs","summary_index":0,"delta":"a"}
+{"type":"response.reasoning_summary_text.delta","item_id":"rs","summary_index":1,"delta":"b"}
+{"type":"response.output_item.done","item":{"id":"rs","type":"reasoning","encrypted_content":"e","summary":[{"type":"summary_text","text":"a"}]}}
+{"type":"response.output_text.delta","item_id":"m","delta":"hi"}
+{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"}}}`)
+	f.Add(`{"type":"response.function_call_arguments.delta","item_id":"nope","delta":"x"}
+{"type":"response.output_item.done","item":{"id":"fc2","type":"function_call","arguments":"not json"}}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		r := newResponsesReader(nil)
+		for _, line := range strings.Split(data, "\n") {
+			var ev responses.ResponseStreamEventUnion
+			if json.Unmarshal([]byte(line), &ev) != nil {
+				continue
+			}
+			done, err := r.event(ev)
+			if err != nil {
+				t.Fatalf("event %s: %v", line, err)
+			}
+			if done {
+				break
+			}
+		}
+		for _, b := range r.acc.message().Content {
+			if b.Type == BlockToolUse && !json.Valid(b.Input) {
+				t.Fatalf("call %s has input %q", b.ToolUseID, b.Input)
+			}
+		}
+	})
 }

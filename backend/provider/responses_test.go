@@ -400,3 +400,22 @@ func TestResponsesIncompleteStops(t *testing.T) {
 		})
 	}
 }
+
+// A connection test over the Responses API: one small request, no
+// temperature, and an answer (here only a reasoning summary) is enough.
+func TestResponsesCheck(t *testing.T) {
+	srv, cfg := newResponses(t, reasoningModel, providertest.Turn{Thinking: "The user says ping.", Text: "pong"})
+	temp := 0.3
+	cfg.Temperature = &temp
+	if err := provider.Check(t.Context(), cfg, 5*time.Second); err != nil {
+		t.Fatalf("Check = %v", err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Path != "/v1/responses" {
+		t.Fatalf("requests %v", reqs)
+	}
+	body := reqs[0].JSON()
+	if body["max_output_tokens"] != float64(16) || body["temperature"] != nil || body["store"] != false {
+		t.Errorf("request body %s", reqs[0].Body)
+	}
+}
