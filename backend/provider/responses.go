@@ -85,6 +85,10 @@ func (p *responsesProvider) params(req Request) responses.ResponseNewParams {
 	if n := p.maxTokens(req); n > 0 {
 		params.MaxOutputTokens = openai.Int(int64(n))
 	}
+	if req.CacheKey != "" && p.cfg.cacheKeyOn() {
+		// As on Chat Completions: one key per session finds its prefix.
+		params.PromptCacheKey = openai.String(req.CacheKey)
+	}
 	if reasoning {
 		params.Reasoning = shared.ReasoningParam{Summary: shared.ReasoningSummaryAuto}
 		params.Include = []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}

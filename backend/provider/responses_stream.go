@@ -84,7 +84,9 @@ func (r *responsesReader) event(ev responses.ResponseStreamEventUnion) (done boo
 		return false, r.itemDone(ev.Item)
 	case "response.completed", "response.incomplete":
 		u := ev.Response.Usage
-		acc.resp.Usage = Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens)}
+		// input_tokens includes the cached ones, as on Chat Completions.
+		acc.resp.Usage = Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens),
+			CacheReadTokens: int(u.InputTokensDetails.CachedTokens)}
 		acc.resp.StopReason = StopEndTurn
 		if ev.Type == "response.incomplete" {
 			acc.resp.StopReason = StopOther // content_filter and the rest

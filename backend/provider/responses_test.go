@@ -66,8 +66,8 @@ func TestResponsesUnknownWireAPIIsNotConfigured(t *testing.T) {
 }
 
 func TestResponsesText(t *testing.T) {
-	srv, cfg := newResponses(t, "gpt-4.1", providertest.Turn{Text: "Hello there, friend.", InputTokens: 42, OutputTokens: 7})
-	r := stream(t, newProvider(t, cfg), provider.Request{System: "Be brief.", Messages: []provider.Message{userText("hi")}})
+	srv, cfg := newResponses(t, "gpt-4.1", providertest.Turn{Text: "Hello there, friend.", InputTokens: 42, OutputTokens: 7, CacheReadTokens: 30})
+	r := stream(t, newProvider(t, cfg), provider.Request{System: "Be brief.", Messages: []provider.Message{userText("hi")}, CacheKey: "session-1"})
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -79,7 +79,7 @@ func TestResponsesText(t *testing.T) {
 	}
 	want := provider.Response{
 		Message:    provider.Message{Role: provider.RoleAssistant, Content: []provider.Block{{Type: provider.BlockText, Text: "Hello there, friend."}}},
-		StopReason: provider.StopEndTurn, Usage: provider.Usage{InputTokens: 42, OutputTokens: 7},
+		StopReason: provider.StopEndTurn, Usage: provider.Usage{InputTokens: 42, OutputTokens: 7, CacheReadTokens: 30},
 	}
 	if !reflect.DeepEqual(r.resp, want) {
 		t.Errorf("response %+v", r.resp)
@@ -87,7 +87,8 @@ func TestResponsesText(t *testing.T) {
 	reqs := srv.Requests()
 	checkNoKeyLeak(t, provider.APIOpenAI, reqs)
 	body := reqs[0].JSON()
-	if reqs[0].Path != "/v1/responses" || body["stream"] != true || body["store"] != false || body["instructions"] != "Be brief." {
+	if reqs[0].Path != "/v1/responses" || body["stream"] != true || body["store"] != false || body["instructions"] != "Be brief." ||
+		body["prompt_cache_key"] != "session-1" {
 		t.Errorf("request %s %s", reqs[0].Path, reqs[0].Body)
 	}
 	// Not a reasoning model: no reasoning parameters, which it would refuse.

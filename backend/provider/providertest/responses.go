@@ -22,7 +22,7 @@ const protocolResponses = "openai-responses"
 // "max_output_tokens") and "content_filter" end with response.incomplete
 // and that reason; anything else with response.completed. Usage carries
 // output_tokens_details.reasoning_tokens (one per thinking word) and
-// input_tokens_details.cached_tokens (0). StreamError sends an error event
+// input_tokens_details.cached_tokens (CacheReadTokens). StreamError sends an error event
 // (code ErrorType, default server_error); HTTP errors are OpenAI's JSON.
 func NewResponsesServer(t testing.TB, turns ...Turn) *Server {
 	return newServer(t, protocolResponses, turns)
@@ -118,7 +118,7 @@ func responsesFrames(t Turn, n int) (frames []string, contentEnd int) {
 		return frames, contentEnd
 	}
 	usage := map[string]any{
-		"input_tokens": t.InputTokens, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"input_tokens": t.InputTokens, "input_tokens_details": map[string]any{"cached_tokens": t.CacheReadTokens},
 		"output_tokens": t.OutputTokens, "output_tokens_details": map[string]any{"reasoning_tokens": len(words(t.Thinking))},
 		"total_tokens": t.InputTokens + t.OutputTokens,
 	}
