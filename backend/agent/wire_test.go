@@ -15,15 +15,21 @@ import (
 // The provider layer's retry rules as a turn sees them, over both wire
 // protocols: real SDK clients against scripted fake servers.
 
-var wireProtocols = []string{provider.APIAnthropic, provider.APIOpenAI}
+var wireProtocols = []string{provider.APIAnthropic, provider.APIOpenAI, wireResponses}
+
+// wireResponses is OpenAI's Responses API in wireProtocols.
+const wireResponses = "openai-responses"
 
 // newWireFixture is a fixture whose model is a fake server speaking proto;
 // sleeps records the provider's retry waits (none is actually waited).
 func newWireFixture(t *testing.T, proto string, turns ...providertest.Turn) (*fixture, *providertest.Server, *providertest.Sleeps) {
 	t.Helper()
 	srv := providertest.NewAnthropicServer(t, turns...)
-	if proto == provider.APIOpenAI {
+	switch proto {
+	case provider.APIOpenAI:
 		srv = providertest.NewOpenAIServer(t, turns...)
+	case wireResponses:
+		srv = providertest.NewResponsesServer(t, turns...)
 	}
 	sleeps := &providertest.Sleeps{}
 	p, err := provider.New(srv.Config(), provider.WithSleeper(sleeps.Sleep))
@@ -47,7 +53,12 @@ func (f *fixture) retryEvents() []errs.Code {
 }
 
 // requestMessages is the conversation part of a request body.
-func requestMessages(r providertest.Request) any { return r.JSON()["messages"] }
+func requestMessages(r providertest.Request) any {
+	if in, ok := r.JSON()["input"]; ok { // the Responses API
+		return in
+	}
+	return r.JSON()["messages"]
+}
 
 func TestWireRateLimitIsRetriedSilently(t *testing.T) {
 	for _, proto := range wireProtocols {

@@ -131,8 +131,9 @@ func toAnthropicMessages(msgs []Message, images bool) (out []anthropic.MessagePa
 				}
 			case BlockThinking:
 				// Only signed thinking can go back; thinking from another
-				// provider (no signature) is dropped.
-				if m.Role == RoleAssistant && b.Signature != "" {
+				// provider (no signature, or an OpenAI reasoning item) is
+				// dropped.
+				if m.Role == RoleAssistant && b.Signature != "" && b.ReasoningID == "" {
 					rest = append(rest, anthropic.NewThinkingBlock(b.Signature, b.Text))
 				}
 			case BlockRedactedThinking:

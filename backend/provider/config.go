@@ -18,6 +18,12 @@ const (
 	APIOpenAICompatible = "openai-compatible"
 )
 
+// The two OpenAI wire APIs (Config.OpenAIAPI).
+const (
+	OpenAIResponses = "responses"
+	OpenAIChat      = "chat"
+)
+
 // Environment variables read by ConfigFromEnv.
 const (
 	EnvProvider     = "PI_DESKTOP_PROVIDER"
@@ -25,6 +31,7 @@ const (
 	EnvBaseURL      = "PI_DESKTOP_BASE_URL"
 	EnvAnthropicKey = "ANTHROPIC_API_KEY"
 	EnvOpenAIKey    = "OPENAI_API_KEY"
+	EnvOpenAIAPI    = "PI_DESKTOP_OPENAI_API"
 )
 
 // Defaults applied by New when the config leaves a value at zero.
@@ -63,6 +70,9 @@ type Config struct {
 	// prompt_cache_key (nil = sent to the openai API, not to compatible
 	// servers, many of which reject fields they do not know).
 	PromptCacheKey *bool
+	// OpenAIAPI is the OpenAI wire API, responses or chat ("" = the
+	// default of OpenAIWireAPI); anthropic ignores it.
+	OpenAIAPI string
 }
 
 // String describes the config without its key.
@@ -104,9 +114,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, bool) {
 		return Config{}, false
 	}
 	cfg := Config{
-		API:     api,
-		Model:   strings.TrimSpace(getenv(EnvModel)),
-		BaseURL: strings.TrimSpace(getenv(EnvBaseURL)),
+		API:       api,
+		Model:     strings.TrimSpace(getenv(EnvModel)),
+		BaseURL:   strings.TrimSpace(getenv(EnvBaseURL)),
+		OpenAIAPI: strings.ToLower(strings.TrimSpace(getenv(EnvOpenAIAPI))),
 	}
 	switch api {
 	case APIAnthropic:
@@ -203,6 +214,11 @@ func New(cfg Config, opts ...Option) (Provider, error) {
 	if cfg.APIKey == "" && cfg.API != APIOpenAICompatible {
 		return nil, notConfigured("No API key is set for %s. Add it in Settings → Model, or set %s.", cfg.API, KeyEnv(cfg.API))
 	}
+	switch cfg.OpenAIAPI = strings.ToLower(strings.TrimSpace(cfg.OpenAIAPI)); cfg.OpenAIAPI {
+	case "", OpenAIResponses, OpenAIChat:
+	default:
+		return nil, notConfigured("Unknown OpenAI API %q. Choose responses or chat in %s, or leave it empty for the default.", cfg.OpenAIAPI, EnvOpenAIAPI)
+	}
 	if cfg.API == APIOpenAICompatible && cfg.BaseURL == "" {
 		return nil, notConfigured("An OpenAI-compatible provider needs a base URL (for example http://localhost:11434/v1 for Ollama). Set it in Settings → Model, or in %s.", EnvBaseURL)
 	}
@@ -225,6 +241,9 @@ func New(cfg Config, opts ...Option) (Provider, error) {
 	b := base{cfg: cfg, opts: o}
 	if cfg.API == APIAnthropic {
 		return newAnthropic(b), nil
+	}
+	if OpenAIWireAPI(cfg) == OpenAIResponses {
+		return newResponses(b), nil
 	}
 	return newOpenAI(b), nil
 }

@@ -18,6 +18,11 @@ type openaiProvider struct {
 }
 
 func newOpenAI(b base) *openaiProvider {
+	return &openaiProvider{base: b, chat: openai.NewChatCompletionService(openaiOptions(b)...)}
+}
+
+// openaiOptions are the request options of both OpenAI wire APIs.
+func openaiOptions(b base) []option.RequestOption {
 	// The service is built from our options only: openai.NewClient would add
 	// OPENAI_* settings from the environment (a key or organisation that must
 	// not reach a third-party compatible server).
@@ -36,7 +41,7 @@ func newOpenAI(b base) *openaiProvider {
 	if b.cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(b.cfg.APIKey))
 	}
-	return &openaiProvider{base: b, chat: openai.NewChatCompletionService(opts...)}
+	return opts
 }
 
 func (p *openaiProvider) params(req Request) openai.ChatCompletionNewParams {

@@ -36,6 +36,10 @@ type Block struct {
 	// Signature is the opaque signature of a thinking block (Anthropic),
 	// sent back unchanged.
 	Signature string `json:"signature,omitempty"`
+	// ReasoningID names an OpenAI reasoning item (Responses API): the
+	// thinking block is its summary, Signature its encrypted content, and
+	// both go back to OpenAI only.
+	ReasoningID string `json:"reasoningId,omitempty"`
 	// ToolUse: the call id, tool name and JSON input.
 	ToolUseID string          `json:"toolUseId,omitempty"`
 	ToolName  string          `json:"toolName,omitempty"`

@@ -1,5 +1,6 @@
 // Package providertest runs scripted fake model servers that speak the
-// Anthropic Messages SSE and the OpenAI Chat Completions SSE protocols, so
+// Anthropic Messages SSE, the OpenAI Chat Completions SSE and the OpenAI
+// Responses SSE protocols, so
 // tests drive the real SDK clients (and everything above them) through
 // whole turns, and then look at the requests the server received.
 //
@@ -129,7 +130,7 @@ type Server struct {
 	URL string // the server's root URL
 
 	t        testing.TB
-	protocol string // provider.APIAnthropic or provider.APIOpenAI
+	protocol string // provider.APIAnthropic, provider.APIOpenAI or protocolResponses
 	srv      *httptest.Server
 	closing  chan struct{}
 	closed   sync.Once
@@ -204,11 +205,15 @@ func (s *Server) Remaining() int {
 }
 
 // Config is a provider config for this server (API anthropic or openai,
-// model Model, key Key). Set API to openai-compatible for that preset.
+// model Model, key Key; OpenAIAPI the server's wire API). Set API to
+// openai-compatible for that preset.
 func (s *Server) Config() provider.Config {
 	cfg := provider.Config{API: s.protocol, BaseURL: s.URL, Model: Model, APIKey: Key}
-	if s.protocol == provider.APIOpenAI {
-		cfg.BaseURL = s.URL + "/v1"
+	switch s.protocol {
+	case provider.APIOpenAI:
+		cfg.BaseURL, cfg.OpenAIAPI = s.URL+"/v1", provider.OpenAIChat
+	case protocolResponses:
+		cfg.API, cfg.BaseURL, cfg.OpenAIAPI = provider.APIOpenAI, s.URL+"/v1", provider.OpenAIResponses
 	}
 	return cfg
 }
@@ -261,10 +266,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	s.mu.Unlock()
 
-	want := "/v1/messages"
-	if s.protocol == provider.APIOpenAI {
-		want = "/v1/chat/completions"
-	}
+	want := map[string]string{provider.APIAnthropic: "/v1/messages", provider.APIOpenAI: "/v1/chat/completions", protocolResponses: "/v1/responses"}[s.protocol]
 	if r.Method != http.MethodPost || r.URL.Path != want {
 		s.t.Errorf("providertest: unexpected %s %s (want POST %s)", r.Method, r.URL.Path, want)
 		http.NotFound(w, r)
@@ -297,9 +299,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(body, &req)
 	var frames []string
 	var contentEnd int
-	if s.protocol == provider.APIAnthropic {
+	switch s.protocol {
+	case provider.APIAnthropic:
 		frames, contentEnd = anthropicFrames(turn, n+1)
-	} else {
+	case protocolResponses:
+		frames, contentEnd = responsesFrames(turn, n+1)
+	default:
 		frames, contentEnd = openaiFrames(turn, n+1, req.StreamOptions.IncludeUsage)
 	}
 	s.stream(w, r, turn, frames, contentEnd)

@@ -21,6 +21,7 @@ const UNREAD = new Set([
   'ActivityPage.rows.argsHash',
   'ReviewChange.version',
   'TranscriptPage.messages.content.signature',
+  'TranscriptPage.messages.content.reasoningId',
   'TranscriptPage.messages.usage',
   'agent:message.usage',
   'agent:context.checkpointId',

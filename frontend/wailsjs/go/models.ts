@@ -1321,6 +1321,7 @@ export namespace provider {
 	    type: string;
 	    text?: string;
 	    signature?: string;
+	    reasoningId?: string;
 	    toolUseId?: string;
 	    toolName?: string;
 	    input?: unknown;
@@ -1335,6 +1336,7 @@ export namespace provider {
 	        this.type = source["type"];
 	        this.text = source["text"];
 	        this.signature = source["signature"];
+	        this.reasoningId = source["reasoningId"];
 	        this.toolUseId = source["toolUseId"];
 	        this.toolName = source["toolName"];
 	        this.input = source["input"];

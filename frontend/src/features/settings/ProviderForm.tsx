@@ -26,6 +26,28 @@ const BASE_URL_PLACEHOLDER: Record<ModelApi, string> = {
   'openai-compatible': 'e.g. http://localhost:11434/v1',
 };
 
+/**
+ * The OpenAI wire API a provider uses, as the backend decides it (provider.OpenAIWireAPI):
+ * the Responses API on OpenAI's own endpoint, Chat Completions on compatible servers and
+ * any other base URL (gateways do not all speak the Responses API); null for Anthropic.
+ */
+export function openaiWireApi(api: ModelApi, baseUrl: string): 'responses' | 'chat' | null {
+  if (api === 'anthropic') return null;
+  if (api === 'openai-compatible') return 'chat';
+  const url = baseUrl.trim();
+  if (url === '') return 'responses';
+  try {
+    return new URL(url).hostname.toLowerCase() === 'api.openai.com' ? 'responses' : 'chat';
+  } catch {
+    return 'chat';
+  }
+}
+
+const WIRE_API_HELP: Record<'responses' | 'chat', string> = {
+  responses: 'Uses OpenAI’s Responses API: a reasoning model keeps its reasoning between tool calls (sent back encrypted; nothing is stored at OpenAI).',
+  chat: 'Uses Chat Completions, which OpenAI-compatible servers and gateways speak.',
+};
+
 /** Where a key is (or would be) kept, in words. */
 export function keyPlace(where: string): string {
   return where === KEYCHAIN ? 'the OS keychain' : where;
@@ -123,6 +145,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
   const id = useId();
   const ids = (k: string) => `${id}-${k}`;
   const compatible = draft.api === 'openai-compatible';
+  const wireApi = openaiWireApi(draft.api, draft.baseUrl);
 
   const edit = (patch: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...patch }));
@@ -216,7 +239,18 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
       <TextField id={ids('name')} label="Name" value={draft.name} error={fieldErrors.name} placeholder="e.g. Claude at work (defaults to the model id)" onChange={(v) => edit({ name: v })} />
       <div className="field">
         <label className="field-label" htmlFor={ids('api')}>API style</label>
-        <select id={ids('api')} className="select" value={draft.api} onChange={(e) => edit({ api: e.target.value as ModelApi })}>
+        {wireApi && (
+          <p id={ids('apiHelp')} className="field-help">
+            {WIRE_API_HELP[wireApi]}
+          </p>
+        )}
+        <select
+          id={ids('api')}
+          className="select"
+          value={draft.api}
+          aria-describedby={wireApi ? ids('apiHelp') : undefined}
+          onChange={(e) => edit({ api: e.target.value as ModelApi })}
+        >
           {MODEL_PROVIDERS.map((p) => (
             <option key={p.value} value={p.value}>
               {p.label}
