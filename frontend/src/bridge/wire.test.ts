@@ -26,6 +26,7 @@ const UNREAD = new Set([
   'agent:message.usage',
   'agent:context.checkpointId',
   'DelegationPage.messages.content.signature',
+  'DelegationPage.messages.content.reasoningId',
   'DelegationPage.messages.usage',
 ]);
 

@@ -622,6 +622,10 @@ export const Delegation = record({
   createdAt: num,
   /** 0 while it runs. */
   finishedAt: num,
+  /** A writing delegate of an isolated session: its worktree's branch. */
+  branch: str,
+  /** '' | merged | unchanged | conflict | kept: how its worktree ended. */
+  mergeState: str,
 });
 
 /** A delegate run with its own conversation (agent.DelegationPage). */
@@ -918,6 +922,8 @@ export const agentEvents = {
     turnsUsed: num,
     code: str,
     message: str,
+    branch: str,
+    mergeState: str,
   }),
   /** Live Bash output, and an MCP call's progress lines (stream "progress"). */
   [EVENT.toolOutput]: tagged('tool_output', {

@@ -26,6 +26,8 @@ function newRun(sessionId: string, id: string, complete: boolean): DelegateRun {
     toolCount: 0,
     code: '',
     message: '',
+    branch: '',
+    mergeState: '',
     report: '',
     run: { ...initialTranscript(sessionId), status: complete ? 'ready' : 'loading' },
     complete,
@@ -62,6 +64,8 @@ function fromRecord(cur: DelegateRun, d: Delegation): DelegateRun {
     toolCount: Math.max(cur.toolCount, d.toolCount),
     code: keepLive ? cur.code : d.errorCode,
     message: keepLive ? cur.message : d.errorMessage,
+    branch: d.branch || cur.branch,
+    mergeState: d.mergeState || cur.mergeState,
     report: d.report,
   };
 }
@@ -82,6 +86,8 @@ function onDelegation(state: TranscriptState, e: DelegationEvent, at: number): T
     toolCount: e.toolCount,
     code: e.code,
     message: e.message,
+    branch: e.branch || cur.branch,
+    mergeState: e.mergeState || cur.mergeState,
   });
 }
 

@@ -133,6 +133,10 @@ export interface DelegateRun {
   toolCount: number;
   code: string;
   message: string;
+  /** A writing delegate of an isolated session: its worktree's branch ("" otherwise). */
+  branch: string;
+  /** How its worktree ended: '' | merged | unchanged | conflict | kept. */
+  mergeState: string;
   /** The stored report; "" until a stored record names it (the row then reads its last text). */
   report: string;
   /** Its conversation: what this window saw of it, or its stored turn once loaded. */

@@ -33,6 +33,8 @@ export namespace agent {
 	    toolCount: number;
 	    createdAt: number;
 	    finishedAt?: number;
+	    branch: string;
+	    mergeState: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Delegation(source);
@@ -58,6 +60,8 @@ export namespace agent {
 	        this.toolCount = source["toolCount"];
 	        this.createdAt = source["createdAt"];
 	        this.finishedAt = source["finishedAt"];
+	        this.branch = source["branch"];
+	        this.mergeState = source["mergeState"];
 	    }
 	}
 	export class ToolCallRecord {

@@ -130,6 +130,20 @@ describe('DelegateRow', { timeout: 20_000 }, () => {
     expect(within(row('general')).getByRole('button', { name: /general/ })).toHaveTextContent(label);
   });
 
+  it.each([
+    ['merged', /merged into this session's files/],
+    ['conflict', /kept on branch pi-desktop-delegate\/s1\/d1: they conflict/],
+    ['kept', /kept on branch pi-desktop-delegate\/s1\/d1\.$/],
+  ])('says where an isolated writer’s work went when it is %s', async (mergeState, text) => {
+    const { user } = await openSession();
+    emit('agent:turn', { ...parent, state: 'running' });
+    taskCall(1, 'general', 'fix it');
+    delegation(1, 'general', { state: 'done', branch: 'pi-desktop-delegate/s1/d1', mergeState });
+    await user.click(within(row('general')).getByRole('button', { name: /general/ }));
+    const outcome = within(row('general')).getByText((_, el) => el?.classList.contains('delegate-worktree') ?? false);
+    expect(outcome).toHaveTextContent(text);
+  });
+
   it('ticks the elapsed time while the delegate runs', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, now: NOW });
     try {

@@ -58,6 +58,24 @@ export interface DelegateRowProps {
   onLoad?: (delegationId: string) => void;
 }
 
+/** Where an isolated writer's work went: merged into the session, or kept on its branch. */
+function WorktreeOutcome({ d }: { d: DelegateRun }) {
+  if (d.branch === '' || d.mergeState === '') return null;
+  switch (d.mergeState) {
+    case 'merged':
+      return <p className="tool-meta delegate-worktree">Its changes were merged into this session's files.</p>;
+    case 'unchanged':
+      return <p className="tool-meta delegate-worktree">It changed no files.</p>;
+    default:
+      return (
+        <p className="tool-meta delegate-worktree" role="note">
+          Its changes are kept on branch <code>{d.branch}</code>
+          {d.mergeState === 'conflict' ? ': they conflict with this session\'s files.' : '.'}
+        </p>
+      );
+  }
+}
+
 /**
  * A Task call as the live delegate run it started: the subagent, what it works on, its
  * state, time and tool count. Its approval cards show here while they wait; opened, it
@@ -125,6 +143,7 @@ export const DelegateRow = memo(function DelegateRow({ item, delegate: d, review
               ))}
             </div>
           )}
+          <WorktreeOutcome d={d} />
           {d.code && (
             <p className="tool-error">
               <code className="error-code">{d.code}</code> {d.message}
