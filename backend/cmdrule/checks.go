@@ -1,0 +1,321 @@
+package cmdrule
+
+import (
+	"fmt"
+	"strings"
+)
+
+// askReason is why the command words (wrappers already looked through) can
+// never be allowed by a rule, or "" when a rule may allow them. stdin tells
+// that a here-document, here-string or input redirection feeds it.
+func askReason(words []word, stdin bool) string {
+	if !words[0].literal {
+		return fmt.Sprintf("the program %s is only known when the shell runs it", words[0].val)
+	}
+	name := baseName(words[0].val)
+	args := words[1:]
+	if why := alwaysAsk[name]; why != "" {
+		return why
+	}
+	switch {
+	case shellPrograms[name]:
+		return shellReason(name, args, stdin)
+	case interpreters[name]:
+		if why := interpreterReason(name, args, stdin); why != "" {
+			return why
+		}
+	}
+	switch name {
+	case "find":
+		for _, a := range args {
+			switch a.val {
+			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return "find " + a.val + " runs commands or changes files for what it finds"
+			}
+		}
+	case "git":
+		return gitReason(args)
+	case "sed", "gsed":
+		return sedReason(args)
+	case "awk", "gawk", "mawk", "nawk":
+		return awkReason(args)
+	case "npm", "pnpm", "yarn", "bun":
+		if sub := firstOperand(args); sub == "exec" || sub == "x" || sub == "dlx" {
+			return name + " " + sub + " downloads or runs a package's binary"
+		}
+	case "rg":
+		for _, a := range args {
+			if a.val == "--pre" || strings.HasPrefix(a.val, "--pre=") {
+				return "rg --pre runs a program on every file it searches"
+			}
+		}
+	case "command":
+		// command -v/-V only look a name up; anything else would run it.
+		if len(args) == 0 || (args[0].val != "-v" && args[0].val != "-V") {
+			return "command runs the program named after it"
+		}
+	}
+	return ""
+}
+
+func shellReason(name string, args []word, stdin bool) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a.val, "-") || a.val == "-" || a.val == "--" {
+			break
+		}
+		if isShortCluster(a.val) && strings.ContainsAny(a.val[1:], "cs") {
+			return name + " " + a.val + " runs a string or its input as shell code"
+		}
+	}
+	if stdin || firstOperand(args) == "" {
+		return name + " runs the shell code fed to its input"
+	}
+	return ""
+}
+
+// interpreterReason: inline code (python -c, node -e, perl -e, ruby -e,
+// php -r) or a program read from the input is code the classifier does not see.
+func interpreterReason(name string, args []word, stdin bool) string {
+	for _, a := range args {
+		v := a.val
+		if !strings.HasPrefix(v, "-") || v == "-" || v == "--" {
+			break
+		}
+		for _, p := range []string{"--eval", "--print", "--require", "--import", "--command", "--exec", "--loader"} {
+			if strings.HasPrefix(v, p) {
+				return name + " " + v + " runs code given on the command line"
+			}
+		}
+		if isShortCluster(v) && strings.ContainsAny(v[1:], "ceEprx") {
+			return name + " " + v + " runs code given on the command line"
+		}
+	}
+	if name == "deno" || name == "bun" {
+		if sub := firstOperand(args); sub == "eval" || sub == "repl" {
+			return name + " " + sub + " runs code given on the command line"
+		}
+		return ""
+	}
+	if stdin {
+		return name + " reads the code it runs from its input"
+	}
+	return ""
+}
+
+// gitReason: options that make git run a program or load another config.
+func gitReason(args []word) string {
+	sub := ""
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if sub == "" {
+			switch {
+			case v == "-c" || strings.HasPrefix(v, "-c") || strings.HasPrefix(v, "--exec-path") || strings.HasPrefix(v, "--config-env"):
+				return "git " + v + " changes git's configuration for this command (core.pager, core.fsmonitor and others run programs)"
+			case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+				i++ // its value is not the subcommand
+			case !strings.HasPrefix(v, "-"):
+				sub = v
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(v, "--upload-pack"), strings.HasPrefix(v, "--receive-pack"),
+			strings.HasPrefix(v, "--exec"), strings.HasPrefix(v, "--extcmd"):
+			return "git " + sub + " " + v + " runs a program"
+		case (sub == "rebase" || sub == "difftool") && v == "-x",
+			(sub == "clone" || sub == "fetch" || sub == "pull" || sub == "ls-remote" || sub == "archive") && v == "-u":
+			return "git " + sub + " " + v + " runs a program"
+		case (sub == "submodule" && v == "foreach") || (sub == "bisect" && v == "run") || sub == "filter-branch":
+			return "git " + sub + " " + v + " runs shell commands"
+		}
+	}
+	return ""
+}
+
+// sedReason: sed that writes files (-i, the w command, s///w) or runs them
+// (the e command, s///e), or reads its script from a file, asks.
+func sedReason(args []word) string {
+	var scripts []string
+	explicit := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			i = len(args)
+		case v == "-e" || v == "--expression":
+			explicit = true
+			if i+1 < len(args) {
+				i++
+				scripts = append(scripts, args[i].val)
+			}
+		case strings.HasPrefix(v, "--expression="):
+			explicit = true
+			scripts = append(scripts, strings.TrimPrefix(v, "--expression="))
+		case v == "-f" || strings.HasPrefix(v, "--file"):
+			return "sed " + v + " reads its script from a file"
+		case strings.HasPrefix(v, "--in-place"):
+			return "sed " + v + " edits files in place"
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1:
+			if strings.ContainsAny(v[1:], "if") {
+				return "sed " + v + " edits files in place or reads a script file"
+			}
+			if strings.HasSuffix(v, "e") {
+				explicit = true
+				if i+1 < len(args) {
+					i++
+					scripts = append(scripts, args[i].val)
+				}
+			}
+		case !explicit && !strings.HasPrefix(v, "-") && len(scripts) == 0:
+			scripts = append(scripts, v)
+		}
+	}
+	for _, s := range scripts {
+		if why := sedScriptReason(s); why != "" {
+			return why
+		}
+	}
+	for _, a := range args {
+		if !a.literal && !strings.HasPrefix(a.val, "-") {
+			return "the sed script " + a.val + " is only known when the shell runs it"
+		}
+	}
+	return ""
+}
+
+// sedScriptReason scans a sed script's commands for w, W, e, r-less writes
+// and the s command's w and e flags. Anything it cannot follow asks.
+func sedScriptReason(s string) string {
+	i := 0
+	skipAddr := func() {
+		for i < len(s) {
+			c := s[i]
+			switch {
+			case c >= '0' && c <= '9', c == '$', c == ',', c == '!', c == '~', c == ' ', c == '\t', c == '+':
+				i++
+			case c == '/':
+				i = skipDelimited(s, i+1, '/')
+			case c == '\\' && i+1 < len(s):
+				i = skipDelimited(s, i+2, s[i+1])
+			default:
+				return
+			}
+		}
+	}
+	for i < len(s) {
+		skipAddr()
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		i++
+		switch c {
+		case ';', '\n', '{', '}', ' ', '\t':
+		case 'w', 'W', 'e':
+			return fmt.Sprintf("the sed command %q writes a file or runs a command", string(c))
+		case 's', 'y':
+			if i >= len(s) {
+				return ""
+			}
+			d := s[i]
+			if d == '\\' || d == '\n' {
+				return "sed script not followed: an unusual delimiter"
+			}
+			i = skipDelimited(s, i+1, d)
+			i = skipDelimited(s, i, d)
+			if c == 'y' {
+				continue
+			}
+			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				if s[i] == 'w' || s[i] == 'e' || s[i] == 'W' {
+					return fmt.Sprintf("the s command's %q flag writes a file or runs a command", string(s[i]))
+				}
+				i++
+			}
+		case 'a', 'i', 'c', ':', 'b', 't', 'T', 'r', 'R', 'q', 'Q', 'l', 'L':
+			// Text or a label/file name to the end of the line; r/R read.
+			for i < len(s) && s[i] != '\n' && !(c != 'a' && c != 'i' && c != 'c' && s[i] == ';') {
+				i++
+			}
+		case 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=', 'z', 'F', '#':
+			if c == '#' {
+				for i < len(s) && s[i] != '\n' {
+					i++
+				}
+			}
+		default:
+			return fmt.Sprintf("sed script not followed at %q", string(c))
+		}
+	}
+	return ""
+}
+
+// skipDelimited returns the index after the next unescaped d from i.
+func skipDelimited(s string, i int, d byte) int {
+	for i < len(s) {
+		switch s[i] {
+		case '\\':
+			i += 2
+			continue
+		case d:
+			return i + 1
+		}
+		i++
+	}
+	return i
+}
+
+// awkReason: awk programs that run commands (system, pipes) or write
+// files (>), or come from a file, ask.
+func awkReason(args []word) string {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "-F" || v == "-v" || v == "--field-separator" || v == "--assign":
+			i++
+		case strings.HasPrefix(v, "-F") || strings.HasPrefix(v, "-v") || strings.HasPrefix(v, "--field-separator=") || strings.HasPrefix(v, "--assign="):
+		case v == "--":
+			if i+1 < len(args) {
+				return awkProgramReason(args[i+1])
+			}
+			return ""
+		case strings.HasPrefix(v, "-"):
+			return "awk " + v + " is an option that may load code; it is not looked through"
+		default:
+			return awkProgramReason(args[i])
+		}
+	}
+	return ""
+}
+
+func awkProgramReason(w word) string {
+	if !w.literal {
+		return "the awk program " + w.val + " is only known when the shell runs it"
+	}
+	if strings.Contains(w.val, "system") || strings.ContainsAny(w.val, "|>") {
+		return "the awk program runs commands or writes files (system, | or >)"
+	}
+	return ""
+}
+
+// firstOperand is the first argument that is not an option, or "".
+func firstOperand(args []word) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a.val, "-") {
+			return a.val
+		}
+	}
+	return ""
+}
+
+func joinVals(ws []word, n int) string {
+	var out []string
+	for i, w := range ws {
+		if i == n {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, w.val)
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,383 @@
+package cmdrule
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is one simple command found in a script, as the parser sees it.
+type Command struct {
+	// Text is the command as written, with its redirections.
+	Text string `json:"text"`
+	// Wrappers are the wrappers looked through, as written: "timeout 10".
+	Wrappers []string `json:"wrappers,omitempty"`
+	// Program and Args are the words that run, after quote removal; a word
+	// that is not a plain literal is given as written. Program is "" for
+	// what is not a simple command (a function definition, a bare
+	// assignment, a redirection alone).
+	Program  string   `json:"program"`
+	Args     []string `json:"args"`
+	Decision Decision `json:"decision"`
+	// Rules are the rules that matched, strictest first.
+	Rules []Rule `json:"rules,omitempty"`
+	// Reason says why, in a short sentence.
+	Reason string `json:"reason"`
+	// AlwaysAsk marks a construct no rule can allow (eval, sh -c, a
+	// variable in command position…); the card offers no "Always allow".
+	AlwaysAsk bool `json:"alwaysAsk,omitempty"`
+
+	words     []word // Program and Args with their literal flags
+	unmatched bool   // asks only because no rule allows it
+}
+
+// WriteTarget is a file a command would write through a redirection, tee
+// or dd of=, spelled as written. The host resolves it with its path rules.
+type WriteTarget struct {
+	Path string `json:"path"`
+	// Static is false when the path is only known when the shell runs it.
+	Static bool `json:"static"`
+	// Via is how it is written: ">", ">>", "tee", "dd of=" …
+	Via string `json:"via"`
+	// Command is the index in Result.Commands of the command that writes,
+	// -1 for a redirection of a compound command ({ …; } > file).
+	Command int `json:"command"`
+}
+
+// Suggestion is an "Always allow …" choice: a program and its subcommand,
+// never the exact command.
+type Suggestion struct {
+	Program string   `json:"program"`
+	Args    []string `json:"args"`
+}
+
+// Words is the suggestion as one line: "git status".
+func (s Suggestion) Words() string {
+	return strings.Join(append([]string{s.Program}, s.Args...), " ")
+}
+
+// Result is the classifier's answer for a script.
+type Result struct {
+	Decision    Decision      `json:"decision"`
+	Reason      string        `json:"reason"`
+	Commands    []Command     `json:"commands"`
+	Writes      []WriteTarget `json:"writes"`
+	Suggestions []Suggestion  `json:"suggestions"`
+	// ParseError is set when the script does not parse as Bash.
+	ParseError string `json:"parseError,omitempty"`
+}
+
+type classifier struct {
+	src   string
+	rules []Rule
+	depth int
+	res   Result
+}
+
+// Classify decides a Bash (POSIX shell) command against rules.
+func Classify(src string, rules []Rule) Result {
+	return classify(src, rules, 0)
+}
+
+func classify(src string, rules []Rule, depth int) Result {
+	c := &classifier{src: src, rules: rules, depth: depth}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		res := unparsed(src, rules, fmt.Sprintf("the command does not parse as Bash (%v); nothing in it can be allowed by a rule", err), err.Error())
+		res.settle()
+		return res
+	}
+	syntax.Walk(file, c.visit)
+	c.finish()
+	c.res.settle()
+	return c.res
+}
+
+func (c *classifier) visit(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		switch cmd := n.Cmd.(type) {
+		case *syntax.CallExpr:
+			c.call(n, cmd)
+		case nil:
+			i := c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true, Reason: "a redirection without a command"})
+			c.redirects(n.Redirs, i)
+		default:
+			if c.redirects(n.Redirs, -1) {
+				c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true,
+					Reason: "writes to a file whose name is only known when the shell runs it"})
+			}
+		}
+	case *syntax.FuncDecl:
+		c.add(Command{Text: "function " + n.Name.Value, Decision: Ask, AlwaysAsk: true,
+			Reason: "defines the function " + n.Name.Value + ", which can shadow a program"})
+	case *syntax.CoprocClause:
+		c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true, Reason: alwaysAsk["coproc"]})
+	case *syntax.DeclClause:
+		c.decl(n)
+	case *syntax.LetClause:
+		c.other(n, "let")
+	case *syntax.ArithmCmd:
+		c.other(n, "((")
+	case *syntax.TestClause:
+		c.other(n, "[[")
+	}
+	return true
+}
+
+func (c *classifier) add(cmd Command) int {
+	c.res.Commands = append(c.res.Commands, cmd)
+	return len(c.res.Commands) - 1
+}
+
+// text is n as written, without a trailing ; or &.
+func (c *classifier) text(n syntax.Node) string {
+	return strings.TrimRight(strings.TrimSpace(sourceOf(c.src, n)), ";& \t")
+}
+
+// call decides one simple command.
+func (c *classifier) call(st *syntax.Stmt, call *syntax.CallExpr) {
+	words := make([]word, len(call.Args))
+	for i, a := range call.Args {
+		words[i] = evalWord(c.src, a)
+	}
+	cmd := Command{Text: c.text(st)}
+	var why string
+	for _, a := range call.Assigns {
+		if a.Name != nil && dangerousVar(a.Name.Value) {
+			why = "sets " + a.Name.Value + ", which changes what the command runs"
+			break
+		}
+	}
+	if len(words) == 0 {
+		cmd.Decision, cmd.Reason, cmd.AlwaysAsk = Ask, "only sets shell variables; no rule allows that", why != ""
+		if why != "" {
+			cmd.Reason = why
+		}
+		c.redirects(st.Redirs, c.add(cmd))
+		return
+	}
+	stdin := false
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.DplIn, syntax.RdrInOut:
+			stdin = true
+		}
+	}
+	idx := c.add(cmd)
+	nonStatic := c.redirects(st.Redirs, idx)
+	c.decide(idx, words, why, stdin, nonStatic)
+}
+
+// decide fills in the decision of the command at idx.
+func (c *classifier) decide(idx int, words []word, why string, stdin, nonStatic bool) {
+	deny, ask := c.restrictive(words)
+	start, wrappers, peelWhy := peel(words)
+	eff := words[start:]
+	cmd := &c.res.Commands[idx]
+	cmd.Wrappers, cmd.words = wrappers, eff
+	cmd.Program, cmd.Args = eff[0].val, wordVals(eff[1:])
+	if why == "" {
+		why = peelWhy
+	}
+	if why == "" {
+		why = askReason(eff, stdin)
+	}
+	if why == "" {
+		for _, t := range c.toolWrites(eff, idx) {
+			nonStatic = nonStatic || !t.Static
+		}
+	}
+	if why == "" && nonStatic {
+		why = "writes to a file whose name is only known when the shell runs it"
+	}
+	var allow []Rule
+	for _, r := range c.rules {
+		if r.Decision == Allow && allowMatches(r, eff) {
+			allow = append(allow, r)
+		}
+	}
+	cmd.Rules = dedupe(append(append(deny, ask...), allow...))
+	switch {
+	case len(deny) > 0:
+		cmd.Decision, cmd.Reason = Deny, "denied by rule: "+deny[0].String()
+	case why != "":
+		cmd.Decision, cmd.Reason, cmd.AlwaysAsk = Ask, why, true
+	case len(ask) > 0:
+		cmd.Decision, cmd.Reason = Ask, "a rule asks: "+ask[0].String()
+	case len(allow) > 0:
+		cmd.Decision, cmd.Reason = Allow, "allowed by rule: "+allow[0].String()
+	default:
+		cmd.Decision, cmd.Reason, cmd.unmatched = Ask, "no rule allows "+quoteWords(eff, 2), true
+	}
+}
+
+// decl decides export/declare/local/readonly/typeset: a builtin like any
+// other for the rules, but an assignment to PATH and the like asks.
+func (c *classifier) decl(d *syntax.DeclClause) {
+	words := []word{{val: d.Variant.Value, literal: true}}
+	why := ""
+	for _, a := range d.Args {
+		if a.Name != nil && dangerousVar(a.Name.Value) {
+			why = d.Variant.Value + " sets " + a.Name.Value + ", which changes what commands run"
+		}
+		switch {
+		case a.Naked && a.Name == nil && a.Value != nil:
+			words = append(words, evalWord(c.src, a.Value))
+		default:
+			words = append(words, word{val: sourceOf(c.src, a), literal: false})
+		}
+		if a.Naked && a.Name != nil {
+			words[len(words)-1] = word{val: a.Name.Value, literal: true}
+		}
+	}
+	idx := c.add(Command{Text: c.text(d)})
+	c.decide(idx, words, why, false, false)
+}
+
+// other decides a let, (( )) or [[ ]] clause: a rule on its keyword may
+// allow it; what it expands is found by the walk on its own.
+func (c *classifier) other(n syntax.Node, keyword string) {
+	idx := c.add(Command{Text: c.text(n)})
+	c.decide(idx, []word{{val: keyword, literal: true}}, "", false, false)
+}
+
+// redirects records the files redirs write and reports whether one of
+// them is not a static path.
+func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (nonStatic bool) {
+	for _, r := range redirs {
+		via := ""
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,
+			syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+			via = r.Op.String()
+		case syntax.DplOut:
+			// >&2 and >&- duplicate or close a descriptor; >& file writes.
+			if w := evalWord(c.src, r.Word); w.literal && (isDigits(w.val) || w.val == "-") {
+				continue
+			}
+			via = r.Op.String()
+		default:
+			continue
+		}
+		if r.Word == nil {
+			continue
+		}
+		if !c.addWrite(evalWord(c.src, r.Word), via, idx) {
+			nonStatic = true
+		}
+	}
+	return nonStatic
+}
+
+// toolWrites records the files tee and dd would write.
+func (c *classifier) toolWrites(words []word, idx int) []WriteTarget {
+	before := len(c.res.Writes)
+	switch baseName(words[0].val) {
+	case "tee":
+		opts := true
+		for _, w := range words[1:] {
+			if opts && w.val == "--" {
+				opts = false
+				continue
+			}
+			if opts && strings.HasPrefix(w.val, "-") && len(w.val) > 1 {
+				continue
+			}
+			c.addWrite(w, "tee", idx)
+		}
+	case "dd":
+		for _, w := range words[1:] {
+			if strings.HasPrefix(w.val, "of=") {
+				c.addWrite(word{val: strings.TrimPrefix(w.val, "of="), literal: w.literal}, "dd of=", idx)
+			}
+		}
+	}
+	return c.res.Writes[before:]
+}
+
+// addWrite records a write target; it reports whether the path is static.
+// The null device and the standard streams are no file.
+func (c *classifier) addWrite(w word, via string, idx int) bool {
+	if w.literal {
+		switch w.val {
+		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+			return true
+		}
+	}
+	c.res.Writes = append(c.res.Writes, WriteTarget{Path: w.val, Static: w.literal, Via: via, Command: idx})
+	return w.literal
+}
+
+// finish sets the overall decision, its reason and the suggestions.
+func (c *classifier) finish() {
+	r := &c.res
+	if len(r.Commands) == 0 {
+		r.Decision, r.Reason = Ask, "no command found"
+		return
+	}
+	r.Decision = Allow
+	asks := 0
+	for _, cmd := range r.Commands {
+		if cmd.Decision.rank() > r.Decision.rank() {
+			r.Decision = cmd.Decision
+			if cmd.Decision == Deny {
+				r.Reason = fmt.Sprintf("%s — %s", cmd.Text, cmd.Reason)
+			}
+		}
+		if cmd.Decision == Ask {
+			asks++
+		}
+	}
+	switch {
+	case r.Decision == Allow:
+		r.Reason = "every command is allowed by a rule"
+	case r.Decision == Ask && len(r.Commands) == 1:
+		r.Reason = r.Commands[0].Reason
+	case r.Decision == Ask:
+		r.Reason = fmt.Sprintf("%d of %d commands need you", asks, len(r.Commands))
+	}
+	r.Suggestions = suggest(r.Commands)
+}
+
+// settle gives every list in r a value, so JSON has [] and never null.
+func (r *Result) settle() {
+	if r.Commands == nil {
+		r.Commands = []Command{}
+	}
+	if r.Writes == nil {
+		r.Writes = []WriteTarget{}
+	}
+	if r.Suggestions == nil {
+		r.Suggestions = []Suggestion{}
+	}
+	for i := range r.Commands {
+		if r.Commands[i].Args == nil {
+			r.Commands[i].Args = []string{}
+		}
+		if r.Commands[i].Rules == nil {
+			r.Commands[i].Rules = []Rule{}
+		}
+	}
+}
+
+func dedupe(rules []Rule) []Rule {
+	var out []Rule
+	seen := map[string]bool{}
+	for _, r := range rules {
+		k := r.ID + "\x00" + r.String()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func quoteWords(ws []word, n int) string {
+	if len(ws) < n {
+		n = len(ws)
+	}
+	return "“" + joinRange(ws[:n]) + "”"
+}
