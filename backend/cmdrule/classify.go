@@ -110,8 +110,12 @@ func (c *classifier) visit(n syntax.Node) bool {
 			}
 		}
 	case *syntax.FuncDecl:
-		c.add(Command{Text: "function " + n.Name.Value, Decision: Ask, AlwaysAsk: true,
-			Reason: "defines the function " + n.Name.Value + ", which can shadow a program"})
+		name := "(anonymous)"
+		if n.Name != nil {
+			name = n.Name.Value
+		}
+		c.add(Command{Text: "function " + name, Decision: Ask, AlwaysAsk: true,
+			Reason: "defines the function " + name + ", which can shadow a program"})
 	case *syntax.CoprocClause:
 		c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true, Reason: alwaysAsk["coproc"]})
 	case *syntax.DeclClause:
@@ -247,6 +251,9 @@ func (c *classifier) other(n syntax.Node, keyword string) {
 // them is not a static path.
 func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (nonStatic bool) {
 	for _, r := range redirs {
+		if r.Word == nil {
+			continue
+		}
 		via := ""
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,
@@ -259,9 +266,6 @@ func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (nonStatic bo
 			}
 			via = r.Op.String()
 		default:
-			continue
-		}
-		if r.Word == nil {
 			continue
 		}
 		if !c.addWrite(evalWord(c.src, r.Word), via, idx) {

@@ -31,22 +31,15 @@ func ClassifyDialect(dialect, src string, rules []Rule) Result {
 func unparsed(src string, rules []Rule, reason, parseErr string) Result {
 	res := Result{Decision: Ask, Reason: reason, ParseError: parseErr}
 	for _, piece := range splitPieces(src) {
-		words := rawWords(piece)
+		words := rawWords(piece, false)
 		if len(words) == 0 {
 			continue
 		}
 		cmd := Command{Text: piece, Program: words[0].val, Args: wordVals(words[1:]), Decision: Ask, Reason: reason, AlwaysAsk: true}
-		for p := range words {
-			for _, r := range rules {
-				if r.Decision != Allow && restrictiveMatches(r, words[p:]) {
-					cmd.Rules = append(cmd.Rules, r)
-				}
-			}
-			if len(cmd.Rules) > 0 || p >= 3 {
-				// The leading words only: a wrapper or two (sudo, &, .)
-				// before the program, not every word of the line.
-				break
-			}
+		// Backslashes are escapes in a POSIX line and path separators in
+		// PowerShell and cmd: the words are tried both ways.
+		for _, ws := range [][]word{words, rawWords(piece, true)} {
+			cmd.Rules = append(cmd.Rules, leadingRules(ws, rules)...)
 		}
 		cmd.Rules = dedupe(cmd.Rules)
 		for _, r := range cmd.Rules {
@@ -77,13 +70,40 @@ func splitPieces(src string) []string {
 	return out
 }
 
-// rawWords splits a piece on white space and drops quote characters, so
-// `"rm" -rf` and `r'm' -rf` meet the rule `deny rm -rf`.
-func rawWords(piece string) []word {
+// leadingRules are the deny and ask rules matching at the first word of
+// words, or behind a leading call operator or wrapper (& x, sudo x, cmd /c x).
+func leadingRules(words []word, rules []Rule) []Rule {
+	var out []Rule
+	for p := range words {
+		for _, r := range rules {
+			if r.Decision != Allow && restrictiveMatches(r, words[p:]) {
+				out = append(out, r)
+			}
+		}
+		name := baseName(words[p].val)
+		if _, ok := lookThrough[name]; !ok && !callOperators[name] {
+			break
+		}
+	}
+	return out
+}
+
+// callOperators run the word after them in PowerShell and cmd.
+var callOperators = set("&", ".", "call", "start", "cmd", "/c", "/k", "powershell", "pwsh", "-command", "-c",
+	"invoke-expression", "iex", "sh", "bash")
+
+// rawWords splits a piece on white space and drops quote characters (and
+// backslashes with dropBackslash), so `"rm" -rf` and `r'm' -rf` meet the
+// rule `deny rm -rf`.
+func rawWords(piece string, dropBackslash bool) []word {
 	fields := strings.Fields(piece)
 	out := make([]word, 0, len(fields))
+	drop := strings.NewReplacer(`"`, "", `'`, "", "^", "", "`", "")
+	if dropBackslash {
+		drop = strings.NewReplacer(`"`, "", `'`, "", "^", "", "`", "", `\`, "")
+	}
 	for _, f := range fields {
-		f = strings.NewReplacer(`"`, "", `'`, "", "\\", "", "^", "").Replace(f)
+		f = drop.Replace(f)
 		if f != "" {
 			out = append(out, word{val: f})
 		}

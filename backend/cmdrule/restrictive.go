@@ -50,26 +50,9 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 				}
 			}
 		case name == "env":
-			for i, a := range rest {
-				switch {
-				case a.val == "-S" || a.val == "--split-string":
-					if i+1 < len(rest) {
-						add(c.nested(strings.Join(append([]string{}, wordVals(rest[i+1:])...), " ")))
-					}
-				case strings.HasPrefix(a.val, "--split-string="):
-					add(c.nested(strings.TrimPrefix(a.val, "--split-string=") + " " + joinRange(rest[i+1:])))
-				case strings.HasPrefix(a.val, "-S"):
-					add(c.nested(strings.TrimPrefix(a.val, "-S") + " " + joinRange(rest[i+1:])))
-				}
-			}
+			add(c.nested(splitString(rest)))
 		case name == "find":
-			for i, a := range rest {
-				switch a.val {
-				case "-exec", "-execdir", "-ok", "-okdir":
-					d, k := c.restrictive(rest[i+1:])
-					add(d, k)
-				}
-			}
+			add(c.afterExec(rest))
 		}
 		if _, ok := lookThrough[name]; !ok {
 			break
@@ -79,6 +62,51 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 			break
 		}
 		p = next
+	}
+	return deny, ask
+}
+
+// splitString is the command env -S / --split-string would run, or "".
+func splitString(args []word) string {
+	for i, a := range args {
+		switch {
+		case a.val == "-S" || a.val == "--split-string":
+			return joinRange(args[i+1:])
+		case strings.HasPrefix(a.val, "--split-string="):
+			return strings.TrimPrefix(a.val, "--split-string=") + " " + joinRange(args[i+1:])
+		case strings.HasPrefix(a.val, "-S"):
+			return strings.TrimPrefix(a.val, "-S") + " " + joinRange(args[i+1:])
+		}
+	}
+	return ""
+}
+
+// afterExec matches the restrictive rules on the commands find runs
+// (-exec, -execdir, -ok, -okdir). Only the first is looked through further
+// (behind sudo, in sh -c…): recursing at each would cost 2^n on
+// `find -exec find -exec …`.
+func (c *classifier) afterExec(args []word) (deny, ask []Rule) {
+	first := true
+	for i, a := range args {
+		switch a.val {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		if first && c.depth < maxNesting {
+			first = false
+			c.depth++
+			d, k := c.restrictive(args[i+1:])
+			c.depth--
+			deny, ask = append(deny, d...), append(ask, k...)
+			continue
+		}
+		for _, r := range c.rules {
+			if r.Decision != Allow && restrictiveMatches(r, args[i+1:]) {
+				d, k := pick(r)
+				deny, ask = append(deny, d...), append(ask, k...)
+			}
+		}
 	}
 	return deny, ask
 }
@@ -108,7 +136,7 @@ func afterOptions(name string, args []word) []word {
 	for n := operands[name]; n > 0 && i < len(args); n-- {
 		i++
 	}
-	return args[i:]
+	return args[min(i, len(args)):]
 }
 
 // nested classifies code given as a string and returns the deny and ask

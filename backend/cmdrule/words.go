@@ -18,10 +18,10 @@ type word struct {
 // non-literal: what it becomes is only known when the shell runs it.
 func evalWord(src string, w *syntax.Word) word {
 	var b strings.Builder
-	for i, part := range w.Parts {
+	for _, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if !unquoteLit(&b, p.Value, i == 0) {
+			if !unquoteLit(&b, p.Value) {
 				return rawWord(src, w)
 			}
 		case *syntax.SglQuoted:
@@ -62,8 +62,9 @@ func sourceOf(src string, n syntax.Node) string {
 
 // unquoteLit appends an unquoted literal's value with backslashes removed.
 // It reports false for characters the shell would expand: globs (* ? [),
-// braces ({), and a leading tilde.
-func unquoteLit(b *strings.Builder, s string, first bool) bool {
+// braces ({), and a tilde anywhere (bash expands ~ after = and : in some
+// words; asking there costs little).
+func unquoteLit(b *strings.Builder, s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -74,9 +75,7 @@ func unquoteLit(b *strings.Builder, s string, first bool) bool {
 					b.WriteByte(s[i])
 				}
 			}
-		case c == '*' || c == '?' || c == '[' || c == '{':
-			return false
-		case c == '~' && first && i == 0:
+		case c == '*' || c == '?' || c == '[' || c == '{' || c == '~':
 			return false
 		default:
 			b.WriteByte(c)

@@ -96,13 +96,10 @@ func skipWrapper(name string, words []word, i int) (int, string) {
 			return i, name + " " + v + " is an option the classifier does not look through"
 		}
 	}
-	if name == "timeout" {
-		if i >= len(words) {
-			return i, ""
-		}
+	if name == "timeout" && i < len(words) {
 		i++ // the duration
 	}
-	return i, ""
+	return min(i, len(words)), ""
 }
 
 // optionValue reports whether v is one of opts (its value the next word)
