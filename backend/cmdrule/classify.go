@@ -95,6 +95,9 @@ func classify(src string, rules []Rule, depth int) Result {
 }
 
 func (c *classifier) visit(n syntax.Node) bool {
+	if why := expansionRisk(n); why != "" {
+		c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true, Reason: why})
+	}
 	switch n := n.(type) {
 	case *syntax.Stmt:
 		switch cmd := n.Cmd.(type) {
@@ -104,9 +107,8 @@ func (c *classifier) visit(n syntax.Node) bool {
 			i := c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true, Reason: "a redirection without a command"})
 			c.redirects(n.Redirs, i)
 		default:
-			if c.redirects(n.Redirs, -1) {
-				c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true,
-					Reason: "writes to a file whose name is only known when the shell runs it"})
+			if why := c.redirects(n.Redirs, -1); why != "" {
+				c.add(Command{Text: c.text(n), Decision: Ask, AlwaysAsk: true, Reason: why})
 			}
 		}
 	case *syntax.FuncDecl:
@@ -155,11 +157,14 @@ func (c *classifier) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		}
 	}
 	if len(words) == 0 {
-		cmd.Decision, cmd.Reason, cmd.AlwaysAsk = Ask, "only sets shell variables; no rule allows that", why != ""
-		if why != "" {
-			cmd.Reason = why
+		idx := c.add(cmd)
+		if redirWhy := c.redirects(st.Redirs, idx); why == "" {
+			why = redirWhy
 		}
-		c.redirects(st.Redirs, c.add(cmd))
+		c.res.Commands[idx].Decision, c.res.Commands[idx].Reason = Ask, "only sets shell variables; no rule allows that"
+		if why != "" {
+			c.res.Commands[idx].Reason, c.res.Commands[idx].AlwaysAsk = why, true
+		}
 		return
 	}
 	stdin := false
@@ -170,12 +175,14 @@ func (c *classifier) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		}
 	}
 	idx := c.add(cmd)
-	nonStatic := c.redirects(st.Redirs, idx)
-	c.decide(idx, words, why, stdin, nonStatic)
+	if redirWhy := c.redirects(st.Redirs, idx); why == "" {
+		why = redirWhy
+	}
+	c.decide(idx, words, why, stdin)
 }
 
 // decide fills in the decision of the command at idx.
-func (c *classifier) decide(idx int, words []word, why string, stdin, nonStatic bool) {
+func (c *classifier) decide(idx int, words []word, why string, stdin bool) {
 	deny, ask := c.restrictive(words)
 	start, wrappers, peelWhy := peel(words)
 	eff := words[start:]
@@ -188,13 +195,10 @@ func (c *classifier) decide(idx int, words []word, why string, stdin, nonStatic 
 	if why == "" {
 		why = askReason(eff, stdin)
 	}
-	if why == "" {
-		for _, t := range c.toolWrites(eff, idx) {
-			nonStatic = nonStatic || !t.Static
+	for _, t := range c.toolWrites(eff, idx) {
+		if !t.Static && why == "" {
+			why = nonStaticWrite
 		}
-	}
-	if why == "" && nonStatic {
-		why = "writes to a file whose name is only known when the shell runs it"
 	}
 	var allow []Rule
 	for _, r := range c.rules {
@@ -237,22 +241,26 @@ func (c *classifier) decl(d *syntax.DeclClause) {
 		}
 	}
 	idx := c.add(Command{Text: c.text(d)})
-	c.decide(idx, words, why, false, false)
+	c.decide(idx, words, why, false)
 }
 
 // other decides a let, (( )) or [[ ]] clause: a rule on its keyword may
 // allow it; what it expands is found by the walk on its own.
 func (c *classifier) other(n syntax.Node, keyword string) {
 	idx := c.add(Command{Text: c.text(n)})
-	c.decide(idx, []word{{val: keyword, literal: true}}, "", false, false)
+	c.decide(idx, []word{{val: keyword, literal: true}}, "", false)
 }
 
-// redirects records the files redirs write and reports whether one of
-// them is not a static path.
-func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (nonStatic bool) {
+// redirects records the files redirs write and returns why they make the
+// command ask: a target only known when the shell runs it, or bash's
+// network pseudo-files.
+func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (why string) {
 	for _, r := range redirs {
 		if r.Word == nil {
 			continue
+		}
+		if w := evalWord(c.src, r.Word); strings.HasPrefix(w.val, "/dev/tcp/") || strings.HasPrefix(w.val, "/dev/udp/") {
+			why = "redirects to " + w.val + ", a network connection"
 		}
 		via := ""
 		switch r.Op {
@@ -268,12 +276,14 @@ func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (nonStatic bo
 		default:
 			continue
 		}
-		if !c.addWrite(evalWord(c.src, r.Word), via, idx) {
-			nonStatic = true
+		if !c.addWrite(evalWord(c.src, r.Word), via, idx) && why == "" {
+			why = nonStaticWrite
 		}
 	}
-	return nonStatic
+	return why
 }
+
+const nonStaticWrite = "writes to a file whose name is only known when the shell runs it"
 
 // toolWrites records the files tee and dd would write.
 func (c *classifier) toolWrites(words []word, idx int) []WriteTarget {
@@ -297,8 +307,35 @@ func (c *classifier) toolWrites(words []word, idx int) []WriteTarget {
 				c.addWrite(word{val: strings.TrimPrefix(w.val, "of="), literal: w.literal}, "dd of=", idx)
 			}
 		}
+	case "git": // git diff/log --output=FILE
+		c.optionWrites(words[1:], idx, "--output", "")
+	case "sort":
+		c.optionWrites(words[1:], idx, "--output", "-o")
 	}
 	return c.res.Writes[before:]
+}
+
+// optionWrites records the files named by an option's value: --long=FILE,
+// --long FILE, -sFILE or -s FILE (short "" for none).
+func (c *classifier) optionWrites(args []word, idx int, long, short string) {
+	for i, w := range args {
+		var path word
+		via := long
+		switch {
+		case strings.HasPrefix(w.val, long+"="):
+			path = word{val: strings.TrimPrefix(w.val, long+"="), literal: w.literal}
+		case w.val == long || short != "" && w.val == short:
+			if i+1 >= len(args) {
+				continue
+			}
+			path, via = args[i+1], w.val
+		case short != "" && strings.HasPrefix(w.val, short):
+			path, via = word{val: strings.TrimPrefix(w.val, short), literal: w.literal}, short
+		default:
+			continue
+		}
+		c.addWrite(path, via, idx)
+	}
 }
 
 // addWrite records a write target; it reports whether the path is static.

@@ -27,6 +27,10 @@ func TestWriteTargets(t *testing.T) {
 		{"dd if=/dev/zero of=disk.img bs=1", []WriteTarget{{Path: "disk.img", Static: true, Via: "dd of=", Command: 0}}},
 		{"echo x > \"$HOME/f\"", []WriteTarget{{Path: `"$HOME/f"`, Static: false, Via: ">", Command: 0}}},
 		{"{ ls; } > out", []WriteTarget{{Path: "out", Static: true, Via: ">", Command: -1}}},
+		{"git diff --output=d.patch HEAD", []WriteTarget{{Path: "d.patch", Static: true, Via: "--output", Command: 0}}},
+		{"git log --output $f", []WriteTarget{{Path: "$f", Static: false, Via: "--output", Command: 0}}},
+		{"sort -o sorted.txt in.txt", []WriteTarget{{Path: "sorted.txt", Static: true, Via: "-o", Command: 0}}},
+		{"sort --output=s.txt in.txt", []WriteTarget{{Path: "s.txt", Static: true, Via: "--output", Command: 0}}},
 	}
 	for _, tc := range cases {
 		got := Classify(tc.cmd, corpusRules)
