@@ -47,7 +47,7 @@ var globalValueOptions = map[string][]string{
 // (rm -fr and rm -r -f both carry -rf). Words that are not plain literals
 // are compared as written.
 func restrictiveMatches(r Rule, words []word) bool {
-	if len(words) == 0 || baseName(words[0].val) != baseName(r.Program) {
+	if len(words) == 0 || baseName(words[0].denyVal()) != baseName(r.Program) {
 		return false
 	}
 	lead := 0
@@ -70,8 +70,8 @@ func leadingWordsMatch(program string, lead []string, args []word) bool {
 	valueOpts := globalValueOptions[program]
 	i := 0
 	for _, want := range lead {
-		for i < len(args) && strings.HasPrefix(args[i].val, "-") && args[i].val != "--" {
-			opt := args[i].val
+		for i < len(args) && strings.HasPrefix(args[i].denyVal(), "-") && args[i].denyVal() != "--" {
+			opt := args[i].denyVal()
 			i++
 			for _, v := range valueOpts {
 				if opt == v {
@@ -80,10 +80,10 @@ func leadingWordsMatch(program string, lead []string, args []word) bool {
 				}
 			}
 		}
-		if i < len(args) && args[i].val == "--" {
+		if i < len(args) && args[i].denyVal() == "--" {
 			i++
 		}
-		if i >= len(args) || args[i].val != want {
+		if i >= len(args) || args[i].denyVal() != want {
 			return false
 		}
 		i++
@@ -96,7 +96,7 @@ func leadingWordsMatch(program string, lead []string, args []word) bool {
 // carried by some short option word.
 func appears(want string, args []word) bool {
 	for _, a := range args {
-		if a.val == want || (strings.HasPrefix(want, "--") && strings.HasPrefix(a.val, want+"=")) {
+		if a.denyVal() == want || (strings.HasPrefix(want, "--") && strings.HasPrefix(a.denyVal(), want+"=")) {
 			return true
 		}
 	}
@@ -105,12 +105,12 @@ func appears(want string, args []word) bool {
 	}
 	have := map[byte]bool{}
 	for _, a := range args {
-		if a.val == "--" {
+		if a.denyVal() == "--" {
 			break
 		}
-		if isShortCluster(a.val) {
-			for i := 1; i < len(a.val); i++ {
-				have[a.val[i]] = true
+		if isShortCluster(a.denyVal()) {
+			for i := 1; i < len(a.denyVal()); i++ {
+				have[a.denyVal()[i]] = true
 			}
 		}
 	}

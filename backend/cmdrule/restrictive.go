@@ -35,17 +35,17 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 				add(pick(r))
 			}
 		}
-		name := baseName(words[p].val)
+		name := baseName(words[p].denyVal())
 		rest := words[p+1:]
 		switch {
 		case name == "eval":
-			add(c.nested(joinRange(rest)))
+			add(c.nested(joinDeny(rest)))
 		case name == "watch":
-			add(c.nested(joinRange(afterOptions(name, rest))))
+			add(c.nested(joinDeny(afterOptions(name, rest))))
 		case shellPrograms[name] || name == "su" || name == "flock":
 			for i, a := range rest {
 				if isShortCluster(a.val) && strings.Contains(a.val, "c") && i+1 < len(rest) {
-					add(c.nested(rest[i+1].val))
+					add(c.nested(rest[i+1].denyVal()))
 					break
 				}
 			}
@@ -71,11 +71,11 @@ func splitString(args []word) string {
 	for i, a := range args {
 		switch {
 		case a.val == "-S" || a.val == "--split-string":
-			return joinRange(args[i+1:])
+			return joinDeny(args[i+1:])
 		case strings.HasPrefix(a.val, "--split-string="):
-			return strings.TrimPrefix(a.val, "--split-string=") + " " + joinRange(args[i+1:])
+			return strings.TrimPrefix(a.denyVal(), "--split-string=") + " " + joinDeny(args[i+1:])
 		case strings.HasPrefix(a.val, "-S"):
-			return strings.TrimPrefix(a.val, "-S") + " " + joinRange(args[i+1:])
+			return strings.TrimPrefix(a.denyVal(), "-S") + " " + joinDeny(args[i+1:])
 		}
 	}
 	return ""
@@ -163,6 +163,16 @@ func pick(r Rule) (deny, ask []Rule) {
 		return nil, []Rule{r}
 	}
 	return nil, nil
+}
+
+// joinDeny is words as one line of code, for parsing again: each word's
+// deny value, so "rm -rf $x" in eval "rm -rf $x" is code, not one word.
+func joinDeny(ws []word) string {
+	vals := make([]string, len(ws))
+	for i, w := range ws {
+		vals[i] = w.denyVal()
+	}
+	return strings.Join(vals, " ")
 }
 
 func wordVals(ws []word) []string {

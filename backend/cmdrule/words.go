@@ -11,6 +11,18 @@ import (
 type word struct {
 	val     string
 	literal bool
+	// wide is, for a word that is not a plain literal, its best-effort
+	// value for deny and ask rules: $'…' decoded, quotes removed, other
+	// expansions as written — so $'\x72m' -rf still meets deny rm -rf.
+	wide string
+}
+
+// denyVal is the value deny and ask rules compare.
+func (w word) denyVal() string {
+	if w.wide != "" {
+		return w.wide
+	}
+	return w.val
 }
 
 // evalWord removes quotes from w when every part of it is literal text. A
@@ -18,37 +30,104 @@ type word struct {
 // non-literal: what it becomes is only known when the shell runs it.
 func evalWord(src string, w *syntax.Word) word {
 	var b strings.Builder
+	literal := true
 	for _, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
 			if !unquoteLit(&b, p.Value) {
-				return rawWord(src, w)
+				literal = false
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				return rawWord(src, w)
+				literal = false
+				decodeANSIC(&b, p.Value)
+				continue
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
-			if p.Dollar {
-				return rawWord(src, w)
-			}
+			literal = literal && !p.Dollar
 			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return rawWord(src, w)
+				if lit, ok := q.(*syntax.Lit); ok {
+					unquoteDouble(&b, lit.Value)
+					continue
 				}
-				unquoteDouble(&b, lit.Value)
+				literal = false
+				b.WriteString(sourceOf(src, q))
 			}
 		default:
-			return rawWord(src, w)
+			literal = false
+			b.WriteString(sourceOf(src, part))
 		}
+	}
+	if !literal {
+		return word{val: sourceOf(src, w), wide: b.String()}
 	}
 	return word{val: b.String(), literal: true}
 }
 
-func rawWord(src string, w *syntax.Word) word {
-	return word{val: sourceOf(src, w)}
+// decodeANSIC appends the value of $'s' (bash's ANSI-C quoting), for the
+// deny view only: \x72m is rm. Escapes it does not know are kept as written.
+func decodeANSIC(b *strings.Builder, s string) {
+	simple := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11,
+		'\\': '\\', '\'': '\'', '"': '"', '?': '?'}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		c := s[i]
+		if r, ok := simple[c]; ok {
+			b.WriteByte(r)
+			continue
+		}
+		base, max := 0, 0
+		switch {
+		case c == 'x':
+			base, max = 16, 2
+		case c == 'u':
+			base, max = 16, 4
+		case c == 'U':
+			base, max = 16, 8
+		case c >= '0' && c <= '7':
+			base, max, i = 8, 3, i-1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+			continue
+		}
+		n, j := 0, i+1
+		for ; j < len(s) && j-i-1 < max; j++ {
+			d := hexVal(s[j])
+			if d < 0 || d >= base {
+				break
+			}
+			n = n*base + d
+		}
+		if j == i+1 {
+			b.WriteByte('\\')
+			b.WriteByte(c)
+			continue
+		}
+		if c == 'u' || c == 'U' {
+			b.WriteRune(rune(n))
+		} else {
+			b.WriteByte(byte(n))
+		}
+		i = j - 1
+	}
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // sourceOf is node's text as written in src.
@@ -65,6 +144,7 @@ func sourceOf(src string, n syntax.Node) string {
 // braces ({), and a tilde anywhere (bash expands ~ after = and : in some
 // words; asking there costs little).
 func unquoteLit(b *strings.Builder, s string) bool {
+	plain := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -76,12 +156,13 @@ func unquoteLit(b *strings.Builder, s string) bool {
 				}
 			}
 		case c == '*' || c == '?' || c == '[' || c == '{' || c == '~':
-			return false
+			plain = false
+			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return true
+	return plain
 }
 
 // unquoteDouble appends a double-quoted literal's value: a backslash
