@@ -72,16 +72,27 @@ type classifier struct {
 	src   string
 	rules []Rule
 	depth int
-	res   Result
+	// budget counts the code strings (sh -c, eval…) still to be parsed
+	// again for deny rules; shared by the nested classifiers of one call.
+	budget *int
+	// unchecked is set when code in the current command was too deep, or
+	// too much, to check against the deny rules.
+	unchecked bool
+	res       Result
 }
+
+// maxNestedParses bounds the code strings parsed again per Classify, so
+// `env -S env -S …` cannot make a classification take seconds.
+const maxNestedParses = 16
 
 // Classify decides a Bash (POSIX shell) command against rules.
 func Classify(src string, rules []Rule) Result {
-	return classify(src, rules, 0)
+	budget := maxNestedParses
+	return classify(src, rules, 0, &budget)
 }
 
-func classify(src string, rules []Rule, depth int) Result {
-	c := &classifier{src: src, rules: rules, depth: depth}
+func classify(src string, rules []Rule, depth int, budget *int) Result {
+	c := &classifier{src: src, rules: rules, depth: depth, budget: budget}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		res := unparsed(src, rules, fmt.Sprintf("the command does not parse as Bash (%v); nothing in it can be allowed by a rule", err), err.Error())
@@ -183,6 +194,7 @@ func (c *classifier) call(st *syntax.Stmt, call *syntax.CallExpr) {
 
 // decide fills in the decision of the command at idx.
 func (c *classifier) decide(idx int, words []word, why string, stdin bool) {
+	c.unchecked = false
 	deny, ask := c.restrictive(words)
 	start, wrappers, peelWhy := peel(words)
 	eff := words[start:]
@@ -210,6 +222,8 @@ func (c *classifier) decide(idx int, words []word, why string, stdin bool) {
 	switch {
 	case len(deny) > 0:
 		cmd.Decision, cmd.Reason = Deny, "denied by rule: "+deny[0].String()
+	case c.unchecked && c.hasDenyRules():
+		cmd.Decision, cmd.Reason, cmd.AlwaysAsk = Deny, tooNested, true
 	case why != "":
 		cmd.Decision, cmd.Reason, cmd.AlwaysAsk = Ask, why, true
 	case len(ask) > 0:
@@ -401,6 +415,19 @@ func (r *Result) settle() {
 			r.Commands[i].Rules = []Rule{}
 		}
 	}
+}
+
+// tooNested is why a command whose nested code could not all be checked
+// is refused: a deny rule must not be hidden where the classifier stops.
+const tooNested = "runs code nested deeper, or more often, than deny rules are checked (sh -c, eval, env -S…); refused so no denied command can hide there"
+
+func (c *classifier) hasDenyRules() bool {
+	for _, r := range c.rules {
+		if r.Decision == Deny {
+			return true
+		}
+	}
+	return false
 }
 
 func dedupe(rules []Rule) []Rule {

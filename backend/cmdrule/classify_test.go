@@ -215,18 +215,38 @@ func TestResultListsAreNeverNull(t *testing.T) {
 	}
 }
 
+// TestNestingBounded: code nested deeper than deny rules are checked, or
+// more strings than are parsed again, is refused while any deny rule exists
+// (so none can hide there), and asks when there is none.
 func TestNestingBounded(t *testing.T) {
-	cmd := "rm -rf /"
+	deep := "ls"
 	for range 6 {
-		cmd = "bash -c " + shellQuote(cmd)
+		deep = "bash -c " + shellQuote(deep)
 	}
-	// Deeper than maxNesting the inner string is not parsed again: the
-	// command still asks (sh -c always does), it just names no deny rule.
-	if got := Classify(cmd, corpusRules); got.Decision == Allow {
-		t.Fatalf("deeply nested: %s", got.Decision)
+	denyOnly := []Rule{{ID: "d", Decision: Deny, Program: "curl", Scope: ScopeGlobal}}
+	cases := []struct {
+		cmd   string
+		rules []Rule
+		want  Decision
+	}{
+		{"bash -c " + shellQuote("bash -c "+shellQuote("rm -rf /")), corpusRules, Deny},
+		{deep, denyOnly, Deny},
+		{deep, nil, Ask},
+		{"env" + strings.Repeat(" -S env", 50) + " ls", denyOnly, Deny},
+		{"env -S ls", denyOnly, Ask},
+		{strings.Repeat("eval ", 40) + "ls", denyOnly, Deny},
+		{"find" + strings.Repeat(" -exec find", 40) + " -exec ls", denyOnly, Deny},
+		{"find . -exec ls ;", denyOnly, Ask},
 	}
-	if got := Classify("bash -c "+shellQuote("bash -c "+shellQuote("rm -rf /")), corpusRules); got.Decision != Deny {
-		t.Errorf("two levels: %s, want deny", got.Decision)
+	for _, tc := range cases {
+		got := Classify(tc.cmd, tc.rules)
+		if got.Decision != tc.want {
+			t.Errorf("%.60q…: %s, want %s (%s)", tc.cmd, got.Decision, tc.want, got.Reason)
+		}
+	}
+	err := Classify(deep, denyOnly).DenyError()
+	if !errs.Is(err, errs.CommandTooComplex) {
+		t.Errorf("deep: %v", err)
 	}
 }
 

@@ -29,6 +29,9 @@ var operands = map[string]int{"timeout": 1, "chroot": 1, "taskset": 1, "flock": 
 // strings run as code (sh -c, eval, su -c, env -S, watch).
 func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 	add := func(d, a []Rule) { deny, ask = append(deny, d...), append(ask, a...) }
+	// A code string built from the rest of the words (eval, watch, env -S)
+	// covers every later candidate: it is parsed once, not once per wrapper.
+	restParsed := false
 	for p := 0; p < len(words); {
 		for _, r := range c.rules {
 			if r.Decision != Allow && restrictiveMatches(r, words[p:]) {
@@ -38,9 +41,12 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 		name := baseName(words[p].denyVal())
 		rest := words[p+1:]
 		switch {
+		case restParsed:
 		case name == "eval":
+			restParsed = true
 			add(c.nested(joinDeny(rest)))
 		case name == "watch":
+			restParsed = true
 			add(c.nested(joinDeny(afterOptions(name, rest))))
 		case shellPrograms[name] || name == "su" || name == "flock":
 			for i, a := range rest {
@@ -50,7 +56,10 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 				}
 			}
 		case name == "env":
-			add(c.nested(splitString(rest)))
+			if code := splitString(rest); code != "" {
+				restParsed = true
+				add(c.nested(code))
+			}
 		case name == "find":
 			add(c.afterExec(rest))
 		}
@@ -92,6 +101,9 @@ func (c *classifier) afterExec(args []word) (deny, ask []Rule) {
 		case "-exec", "-execdir", "-ok", "-okdir":
 		default:
 			continue
+		}
+		if first && c.depth >= maxNesting {
+			c.unchecked = true
 		}
 		if first && c.depth < maxNesting {
 			first = false
@@ -142,11 +154,19 @@ func afterOptions(name string, args []word) []word {
 // nested classifies code given as a string and returns the deny and ask
 // rules any of its commands matched.
 func (c *classifier) nested(code string) (deny, ask []Rule) {
-	if c.depth >= maxNesting || strings.TrimSpace(code) == "" {
+	if strings.TrimSpace(code) == "" {
 		return nil, nil
 	}
-	sub := classify(code, c.rules, c.depth+1)
+	if c.depth >= maxNesting || *c.budget <= 0 {
+		c.unchecked = true
+		return nil, nil
+	}
+	*c.budget--
+	sub := classify(code, c.rules, c.depth+1, c.budget)
 	for _, cmd := range sub.Commands {
+		if cmd.Reason == tooNested {
+			c.unchecked = true
+		}
 		for _, r := range cmd.Rules {
 			d, a := pick(r)
 			deny, ask = append(deny, d...), append(ask, a...)

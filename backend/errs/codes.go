@@ -137,6 +137,7 @@ const (
 	CommandDeniedByRule Code = "COMMAND_DENIED_BY_RULE" // a deny rule matched a command: refused in every mode, auto included
 	RuleInvalid         Code = "RULE_INVALID"           // a command rule to save is malformed (decision, program, scope, words)
 	RuleNotFound        Code = "RULE_NOT_FOUND"         // no command rule has that id
+	CommandTooComplex   Code = "COMMAND_TOO_COMPLEX"    // code nested deeper than deny rules are checked (sh -c in eval in …): refused while deny rules exist
 )
 
 // Codes lists every registered code in declaration order.
@@ -170,6 +171,6 @@ func Codes() []Code {
 		ImageUnsupported, ImageTooLarge, AttachmentNotFound,
 		SubagentInvalid,
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
-		CommandDeniedByRule, RuleInvalid, RuleNotFound,
+		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
 	}
 }
