@@ -17,6 +17,9 @@ func askReason(words []word, stdin bool) string {
 	if why := alwaysAsk[name]; why != "" {
 		return why
 	}
+	if opt := runOption(name, args); opt != "" {
+		return name + " " + opt + " makes it run another program or load a configuration that can"
+	}
 	switch {
 	case shellPrograms[name]:
 		return shellReason(name, args, stdin)
@@ -123,8 +126,11 @@ func gitReason(args []word) string {
 			strings.HasPrefix(v, "--exec"), strings.HasPrefix(v, "--extcmd"):
 			return "git " + sub + " " + v + " runs a program"
 		case (sub == "rebase" || sub == "difftool") && v == "-x",
-			(sub == "clone" || sub == "fetch" || sub == "pull" || sub == "ls-remote" || sub == "archive") && v == "-u":
+			(sub == "clone" || sub == "fetch" || sub == "pull" || sub == "ls-remote" || sub == "archive") && v == "-u",
+			sub == "grep" && (v == "-O" || strings.HasPrefix(v, "-O") || strings.HasPrefix(v, "--open-files-in-pager")):
 			return "git " + sub + " " + v + " runs a program"
+		case (sub == "clone" || sub == "submodule") && (v == "-c" || strings.HasPrefix(v, "--config")):
+			return "git " + sub + " " + v + " sets configuration that can run programs"
 		case (sub == "submodule" && v == "foreach") || (sub == "bisect" && v == "run") || sub == "filter-branch":
 			return "git " + sub + " " + v + " runs shell commands"
 		}

@@ -24,6 +24,9 @@ func checkConsistent(t *testing.T, cmd string, r Result) {
 	if r.Decision != strictest {
 		t.Errorf("%q: overall %s, strictest command %s", cmd, r.Decision, strictest)
 	}
+	if (r.Decision == Deny) != (r.DenyError() != nil) {
+		t.Errorf("%q: decision %s but DenyError %v", cmd, r.Decision, r.DenyError())
+	}
 	if always && len(r.Suggestions) > 0 {
 		t.Errorf("%q: suggestions %v beside an always-ask construct", cmd, r.Suggestions)
 	}

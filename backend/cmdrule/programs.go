@@ -63,6 +63,49 @@ func dangerousVar(name string) bool {
 	return false
 }
 
+// runOptions are options that make a program run another program or load
+// a configuration that can: the command asks whatever rule allows it
+// (go test -exec, npm --script-shell, tar --to-command, ssh -o, rsync -e).
+var runOptions = map[string][]string{
+	"go":    {"-exec", "-toolexec", "--exec", "--toolexec"},
+	"npm":   {"--script-shell", "--node-options"},
+	"pnpm":  {"--script-shell", "--node-options"},
+	"yarn":  {"--script-shell", "--node-options"},
+	"cargo": {"--config"},
+	"make":  {"-f", "--file", "--makefile", "--eval"},
+	"gmake": {"-f", "--file", "--makefile", "--eval"},
+	"tar":   {"--to-command", "-I", "--use-compress-program", "--checkpoint-action", "--info-script", "-F", "--new-volume-script"},
+	"zip":   {"-TT", "--unzip-command"},
+	"ssh":   {"-o", "-F"},
+	"scp":   {"-o", "-F", "-S"},
+	"sftp":  {"-o", "-F", "-S"},
+	"rsync": {"-e", "--rsh", "--rsync-path"},
+}
+
+// runOption is the argument among args that is one of program's
+// runOptions (as written, with =value, or a short one with its value
+// attached), or "".
+func runOption(program string, args []word) string {
+	opts := runOptions[program]
+	for _, a := range args {
+		v := a.denyVal()
+		if v == "--" {
+			break
+		}
+		for _, o := range opts {
+			short := len(o) == 2
+			if v == o || strings.HasPrefix(v, o+"=") || short && strings.HasPrefix(v, o) {
+				return v
+			}
+		}
+		// make VAR=value on the command line overrides the makefile's.
+		if (program == "make" || program == "gmake") && (strings.HasPrefix(v, "SHELL=") || strings.HasPrefix(v, "MAKEFLAGS=") || strings.HasPrefix(v, ".SHELLFLAGS=")) {
+			return v
+		}
+	}
+	return ""
+}
+
 // subcommands lists programs whose first word is a subcommand: an "Always
 // allow" suggestion keeps it (git status, not git).
 var subcommands = set("git", "go", "cargo", "docker", "podman", "kubectl", "helm", "gh", "npm", "pnpm", "yarn",
