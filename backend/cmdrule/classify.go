@@ -7,67 +7,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Command is one simple command found in a script, as the parser sees it.
-type Command struct {
-	// Text is the command as written, with its redirections.
-	Text string `json:"text"`
-	// Wrappers are the wrappers looked through, as written: "timeout 10".
-	Wrappers []string `json:"wrappers,omitempty"`
-	// Program and Args are the words that run, after quote removal; a word
-	// that is not a plain literal is given as written. Program is "" for
-	// what is not a simple command (a function definition, a bare
-	// assignment, a redirection alone).
-	Program  string   `json:"program"`
-	Args     []string `json:"args"`
-	Decision Decision `json:"decision"`
-	// Rules are the rules that matched, strictest first.
-	Rules []Rule `json:"rules,omitempty"`
-	// Reason says why, in a short sentence.
-	Reason string `json:"reason"`
-	// AlwaysAsk marks a construct no rule can allow (eval, sh -c, a
-	// variable in command position…); the card offers no "Always allow".
-	AlwaysAsk bool `json:"alwaysAsk,omitempty"`
-
-	words     []word // Program and Args with their literal flags
-	unmatched bool   // asks only because no rule allows it
-}
-
-// WriteTarget is a file a command would write through a redirection, tee
-// or dd of=, spelled as written. The host resolves it with its path rules.
-type WriteTarget struct {
-	Path string `json:"path"`
-	// Static is false when the path is only known when the shell runs it.
-	Static bool `json:"static"`
-	// Via is how it is written: ">", ">>", "tee", "dd of=" …
-	Via string `json:"via"`
-	// Command is the index in Result.Commands of the command that writes,
-	// -1 for a redirection of a compound command ({ …; } > file).
-	Command int `json:"command"`
-}
-
-// Suggestion is an "Always allow …" choice: a program and its subcommand,
-// never the exact command.
-type Suggestion struct {
-	Program string   `json:"program"`
-	Args    []string `json:"args"`
-}
-
-// Words is the suggestion as one line: "git status".
-func (s Suggestion) Words() string {
-	return strings.Join(append([]string{s.Program}, s.Args...), " ")
-}
-
-// Result is the classifier's answer for a script.
-type Result struct {
-	Decision    Decision      `json:"decision"`
-	Reason      string        `json:"reason"`
-	Commands    []Command     `json:"commands"`
-	Writes      []WriteTarget `json:"writes"`
-	Suggestions []Suggestion  `json:"suggestions"`
-	// ParseError is set when the script does not parse as Bash.
-	ParseError string `json:"parseError,omitempty"`
-}
-
 type classifier struct {
 	src   string
 	rules []Rule
@@ -265,106 +204,6 @@ func (c *classifier) other(n syntax.Node, keyword string) {
 	c.decide(idx, []word{{val: keyword, literal: true}}, "", false)
 }
 
-// redirects records the files redirs write and returns why they make the
-// command ask: a target only known when the shell runs it, or bash's
-// network pseudo-files.
-func (c *classifier) redirects(redirs []*syntax.Redirect, idx int) (why string) {
-	for _, r := range redirs {
-		if r.Word == nil {
-			continue
-		}
-		if w := evalWord(c.src, r.Word); strings.HasPrefix(w.val, "/dev/tcp/") || strings.HasPrefix(w.val, "/dev/udp/") {
-			why = "redirects to " + w.val + ", a network connection"
-		}
-		via := ""
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,
-			syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
-			via = r.Op.String()
-		case syntax.DplOut:
-			// >&2 and >&- duplicate or close a descriptor; >& file writes.
-			if w := evalWord(c.src, r.Word); w.literal && (isDigits(w.val) || w.val == "-") {
-				continue
-			}
-			via = r.Op.String()
-		default:
-			continue
-		}
-		if !c.addWrite(evalWord(c.src, r.Word), via, idx) && why == "" {
-			why = nonStaticWrite
-		}
-	}
-	return why
-}
-
-const nonStaticWrite = "writes to a file whose name is only known when the shell runs it"
-
-// toolWrites records the files tee and dd would write.
-func (c *classifier) toolWrites(words []word, idx int) []WriteTarget {
-	before := len(c.res.Writes)
-	switch baseName(words[0].val) {
-	case "tee":
-		opts := true
-		for _, w := range words[1:] {
-			if opts && w.val == "--" {
-				opts = false
-				continue
-			}
-			if opts && strings.HasPrefix(w.val, "-") && len(w.val) > 1 {
-				continue
-			}
-			c.addWrite(w, "tee", idx)
-		}
-	case "dd":
-		for _, w := range words[1:] {
-			if strings.HasPrefix(w.val, "of=") {
-				c.addWrite(word{val: strings.TrimPrefix(w.val, "of="), literal: w.literal}, "dd of=", idx)
-			}
-		}
-	case "git": // git diff/log --output=FILE
-		c.optionWrites(words[1:], idx, "--output", "")
-	case "sort":
-		c.optionWrites(words[1:], idx, "--output", "-o")
-	}
-	return c.res.Writes[before:]
-}
-
-// optionWrites records the files named by an option's value: --long=FILE,
-// --long FILE, -sFILE or -s FILE (short "" for none).
-func (c *classifier) optionWrites(args []word, idx int, long, short string) {
-	for i, w := range args {
-		var path word
-		via := long
-		switch {
-		case strings.HasPrefix(w.val, long+"="):
-			path = word{val: strings.TrimPrefix(w.val, long+"="), literal: w.literal}
-		case w.val == long || short != "" && w.val == short:
-			if i+1 >= len(args) {
-				continue
-			}
-			path, via = args[i+1], w.val
-		case short != "" && strings.HasPrefix(w.val, short):
-			path, via = word{val: strings.TrimPrefix(w.val, short), literal: w.literal}, short
-		default:
-			continue
-		}
-		c.addWrite(path, via, idx)
-	}
-}
-
-// addWrite records a write target; it reports whether the path is static.
-// The null device and the standard streams are no file.
-func (c *classifier) addWrite(w word, via string, idx int) bool {
-	if w.literal {
-		switch w.val {
-		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
-			return true
-		}
-	}
-	c.res.Writes = append(c.res.Writes, WriteTarget{Path: w.val, Static: w.literal, Via: via, Command: idx})
-	return w.literal
-}
-
 // finish sets the overall decision, its reason and the suggestions.
 func (c *classifier) finish() {
 	r := &c.res
@@ -394,27 +233,6 @@ func (c *classifier) finish() {
 		r.Reason = fmt.Sprintf("%d of %d commands need you", asks, len(r.Commands))
 	}
 	r.Suggestions = suggest(r.Commands)
-}
-
-// settle gives every list in r a value, so JSON has [] and never null.
-func (r *Result) settle() {
-	if r.Commands == nil {
-		r.Commands = []Command{}
-	}
-	if r.Writes == nil {
-		r.Writes = []WriteTarget{}
-	}
-	if r.Suggestions == nil {
-		r.Suggestions = []Suggestion{}
-	}
-	for i := range r.Commands {
-		if r.Commands[i].Args == nil {
-			r.Commands[i].Args = []string{}
-		}
-		if r.Commands[i].Rules == nil {
-			r.Commands[i].Rules = []Rule{}
-		}
-	}
 }
 
 // tooNested is why a command whose nested code could not all be checked
