@@ -107,6 +107,13 @@ func TestCorpus(t *testing.T) {
 		{"sudo git status", Ask, "sudo is never looked through"},
 		{"sudo rm -rf /", Deny, "deny rules are checked behind sudo"},
 		{"doas ls", Ask, "doas is never looked through"},
+		{"su --command='rm -rf /'", Deny, "su's --command string is parsed for deny rules"},
+		{"su root -c 'rm -rf /'", Deny, "su's -c string is parsed for deny rules"},
+		{"timeout 5 sudo -u root rm -rf /", Deny, "deny rules behind a chain of wrappers"},
+		{"doas -u root nice rm -rf /", Deny, "deny rules behind doas -u and nice"},
+		{"exec rm -rf /", Deny, "deny rules behind exec"},
+		{"ls | xargs -I{} rm -rf {}", Deny, "deny rules behind xargs with an attached option"},
+		{"find . -exec sh -c 'rm -rf /' \\;", Deny, "sh -c after find -exec"},
 		{"su -c 'ls'", Ask, "su is never looked through"},
 		// Always ask.
 		{"eval git status", Ask, "eval"},

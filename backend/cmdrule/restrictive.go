@@ -49,11 +49,8 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 			restParsed = true
 			add(c.nested(joinDeny(afterOptions(name, rest))))
 		case shellPrograms[name] || name == "su" || name == "flock":
-			for i, a := range rest {
-				if isShortCluster(a.val) && strings.Contains(a.val, "c") && i+1 < len(rest) {
-					add(c.nested(rest[i+1].denyVal()))
-					break
-				}
+			if code := commandString(rest); code != "" {
+				add(c.nested(code))
 			}
 		case name == "env":
 			if code := splitString(rest); code != "" {
@@ -73,6 +70,23 @@ func (c *classifier) restrictive(words []word) (deny, ask []Rule) {
 		p = next
 	}
 	return deny, ask
+}
+
+// commandString is the code a shell, su or flock runs from its -c (in a
+// cluster too: bash -lc) or --command option, or "".
+func commandString(args []word) string {
+	for i, a := range args {
+		v := a.denyVal()
+		switch {
+		case strings.HasPrefix(v, "--command="):
+			return strings.TrimPrefix(v, "--command=")
+		case v == "--command" || isShortCluster(v) && strings.Contains(v, "c"):
+			if i+1 < len(args) {
+				return args[i+1].denyVal()
+			}
+		}
+	}
+	return ""
 }
 
 // splitString is the command env -S / --split-string would run, or "".
