@@ -14,7 +14,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
-// Store keeps command rules in the command_rules table (migration 0016).
+// Store keeps command rules in the command_rules table (migration 0015).
 type Store struct {
 	db  *sql.DB
 	now func() time.Time
