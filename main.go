@@ -50,6 +50,7 @@ Usage:
   pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
   pi-desktop mcp ...              add, list, test and remove MCP servers (pi-desktop mcp --help)
   pi-desktop subagents list ...   list the subagent definitions (pi-desktop subagents --help)
+  pi-desktop rules ...            add, list, remove and check command rules (pi-desktop rules --help)
   pi-desktop version              print the version, commit and build date
   pi-desktop --help               show this help
 
@@ -115,6 +116,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return toolcli.MCP(ctx, fs.Args()[1:], cliEnv)
 	case "subagents":
 		return toolcli.Subagents(context.Background(), fs.Args()[1:], cliEnv)
+	case "rules":
+		return toolcli.Rules(context.Background(), fs.Args()[1:], cliEnv)
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (commit %s, built %s, %s/%s)\n", version, commit, date, runtime.GOOS, runtime.GOARCH)
 		return 0

@@ -132,6 +132,12 @@ const (
 	DelegateLimit          Code = "DELEGATE_LIMIT"           // the session already has the most delegates running at once
 	DelegateNotFound       Code = "DELEGATE_NOT_FOUND"       // no delegation of this session has that id, or no subagent that name
 	DelegateTurnsExhausted Code = "DELEGATE_TURNS_EXHAUSTED" // a delegate used its definition's maxTurns before it finished
+
+	// Command rules (backend/cmdrule).
+	CommandDeniedByRule Code = "COMMAND_DENIED_BY_RULE" // a deny rule matched a command: refused in every mode, auto included
+	RuleInvalid         Code = "RULE_INVALID"           // a command rule to save is malformed (decision, program, scope, words)
+	RuleNotFound        Code = "RULE_NOT_FOUND"         // no command rule has that id
+	CommandTooComplex   Code = "COMMAND_TOO_COMPLEX"    // code nested deeper than deny rules are checked (sh -c in eval in …): refused while deny rules exist
 )
 
 // Codes lists every registered code in declaration order.
@@ -165,5 +171,6 @@ func Codes() []Code {
 		ImageUnsupported, ImageTooLarge, AttachmentNotFound,
 		SubagentInvalid,
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
+		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
 	}
 }
