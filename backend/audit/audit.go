@@ -40,6 +40,25 @@ type Row struct {
 	OK               bool   `json:"ok"`
 	ErrorCode        string `json:"errorCode"`
 	CreatedAt        int64  `json:"createdAt"`
+
+	// PreviewOf and HashOf, when set, are the bytes the writer derives an
+	// empty ArgsPreview and ArgsHash from, off the call's path (a preview
+	// decodes and redacts the arguments). The caller must not change them
+	// after Record.
+	PreviewOf []byte `json:"-"`
+	HashOf    []byte `json:"-"`
+}
+
+// derived fills the preview and hash a row left to the writer.
+func (r Row) derived() Row {
+	if r.ArgsPreview == "" && r.PreviewOf != nil {
+		r.ArgsPreview = Preview(r.PreviewOf)
+	}
+	if r.ArgsHash == "" && r.HashOf != nil {
+		r.ArgsHash = Hash(r.HashOf)
+	}
+	r.PreviewOf, r.HashOf = nil, nil
+	return r
 }
 
 // item is a row to write, or a flush marker whose ack closes once every
@@ -263,6 +282,7 @@ func (w *Writer) write(ctx context.Context, rows []Row) error {
 	// the only wait an insert has (another process's write lock).
 	rowCtx := context.WithoutCancel(ctx)
 	for _, r := range rows {
+		r = r.derived()
 		if _, err := stmt.ExecContext(rowCtx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
 			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
 			r.PermissionWaitMs, r.DurationMs, r.OverheadMs, r.TotalMs, r.OK, r.ErrorCode, r.CreatedAt); err != nil {

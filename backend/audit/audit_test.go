@@ -63,3 +63,34 @@ func TestPreviewRedactsAndBounds(t *testing.T) {
 		t.Error("hash does not distinguish arguments")
 	}
 }
+
+// A row may leave its preview and hash to the writer: they are derived
+// from the bytes it names, redacted as Preview redacts, and a row that set
+// its own keeps them.
+func TestWriterDerivesPreviewAndHash(t *testing.T) {
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "pi.sqlite"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	w := audit.NewWriter(st.DB(), func(err error) { t.Error(err) })
+	raw := []byte(`{"path":"a.go","apiKey":"hunter2hunter2"}`)
+	canonical := []byte(`{"path":"b.go"}`)
+	w.Record(audit.Row{TraceID: "derived", SessionID: "s", Tool: "Read", PreviewOf: raw, HashOf: canonical})
+	w.Record(audit.Row{TraceID: "own", SessionID: "s", Tool: "Read", ArgsPreview: "mine", ArgsHash: "h", PreviewOf: raw, HashOf: canonical})
+	w.Record(audit.Row{TraceID: "empty", SessionID: "s", Tool: "Read", HashOf: []byte{}})
+	w.Close()
+	rows, err := audit.List(t.Context(), st.DB(), "s")
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	if got := rows[0]; got.ArgsPreview != audit.Preview(raw) || got.ArgsHash != audit.Hash(canonical) || strings.Contains(got.ArgsPreview, "hunter2") {
+		t.Errorf("derived row = %+v", got)
+	}
+	if got := rows[1]; got.ArgsPreview != "mine" || got.ArgsHash != "h" {
+		t.Errorf("a row's own preview and hash were replaced: %+v", got)
+	}
+	if got := rows[2]; got.ArgsHash != audit.Hash(nil) || got.ArgsHash == "" {
+		t.Errorf("no arguments: hash %q", got.ArgsHash)
+	}
+}

@@ -98,7 +98,7 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	start := time.Now()
 	st := &callState{row: audit.Row{
 		TraceID: newTraceID(), SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
-		Tool: req.Tool, Delegate: req.Delegate, ArgsPreview: audit.Preview(req.Args),
+		Tool: req.Tool, Delegate: req.Delegate, PreviewOf: req.Args,
 		CreatedAt: c.cfg.Now().UnixMilli(),
 	}}
 	var res tools.Result
@@ -114,11 +114,14 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	}
 	total := time.Since(start)
 	st.row.OK, st.row.ErrorCode = res.OK, string(res.Code)
-	hashed := st.canonical
-	if hashed == nil {
-		hashed = req.Args
+	// The preview and hash are derived by the audit writer, off this path.
+	st.row.HashOf = st.canonical
+	if st.row.HashOf == nil {
+		st.row.HashOf = req.Args
 	}
-	st.row.ArgsHash = audit.Hash(hashed)
+	if st.row.HashOf == nil {
+		st.row.HashOf = []byte{} // no arguments still hash
+	}
 	st.row.PermissionWaitMs = st.waitDur.Milliseconds()
 	st.row.DurationMs = st.bodyDur.Milliseconds()
 	st.row.TotalMs = total.Milliseconds()
@@ -409,7 +412,7 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	spec := tool.Spec()
 	card := permission.Request{
 		ID: req.SessionID + "/" + req.ToolCallID, SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
-		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: st.row.ArgsPreview, External: v.External,
+		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: audit.Preview(req.Args), External: v.External,
 		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant,
 	}
 	if m, ok := tool.(tools.MCPOrigin); ok {
