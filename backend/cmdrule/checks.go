@@ -17,6 +17,14 @@ func askReason(words []word, stdin bool) string {
 	if why := alwaysAsk[name]; why != "" {
 		return why
 	}
+	// An argument whose first character only the shell decides may turn
+	// into an option the checks below never saw (go test ${X:--exec=./evil},
+	// git $'-c' core.pager=…, a glob matching a file named -rf).
+	for _, a := range args {
+		if !a.literal && !a.fixedLead && !optionsInert(name) {
+			return "the argument " + a.val + " is only known when the shell runs it and could become an option of " + name
+		}
+	}
 	if opt := runOption(name, args); opt != "" {
 		return name + " " + opt + " makes it run another program or load a configuration that can"
 	}
@@ -158,4 +166,16 @@ func joinVals(ws []word, n int) string {
 		out = append(out, w.val)
 	}
 	return strings.Join(out, " ")
+}
+
+// optionsInert reports programs none of whose options runs a program,
+// writes a file or sets a variable, so an argument that turns into an
+// option at run time changes only what they print (echo "$x", cat "$f").
+func optionsInert(name string) bool {
+	switch name {
+	case "echo", "cat", "ls", "wc", "head", "tail", "basename", "dirname", "realpath", "stat", "du", "df",
+		"test", "[", "true", "false", "pwd":
+		return true
+	}
+	return false
 }

@@ -15,6 +15,9 @@ type word struct {
 	// value for deny and ask rules: $'…' decoded, quotes removed, other
 	// expansions as written — so $'\x72m' -rf still meets deny rm -rf.
 	wide string
+	// fixedLead: the word's first character is known before the shell runs
+	// and is not '-', so whatever it expands to cannot be an option.
+	fixedLead bool
 }
 
 // denyVal is the value deny and ask rules compare.
@@ -60,9 +63,49 @@ func evalWord(src string, w *syntax.Word) word {
 		}
 	}
 	if !literal {
-		return word{val: sourceOf(src, w), wide: b.String()}
+		return word{val: sourceOf(src, w), wide: b.String(), fixedLead: leadIsFixed(w)}
 	}
-	return word{val: b.String(), literal: true}
+	return word{val: b.String(), literal: true, fixedLead: !strings.HasPrefix(b.String(), "-")}
+}
+
+// leadIsFixed reports whether a non-literal word's first character is
+// literal text other than '-': `src/$f` can never become an option,
+// `$f`, `"$f"`, `-$f`, `$'-c'`, `*.go` (a file named -rf) and `{-c,x}` can.
+func leadIsFixed(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	var first string
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		first = p.Value
+		if strings.HasPrefix(first, "\\") && len(first) > 1 {
+			return first[1] != '-' && first[1] != '\n'
+		}
+		if first != "" && strings.IndexByte("*?[{~", first[0]) >= 0 {
+			return false
+		}
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			return false
+		}
+		first = p.Value
+	case *syntax.DblQuoted:
+		if p.Dollar || len(p.Parts) == 0 {
+			return false
+		}
+		lit, ok := p.Parts[0].(*syntax.Lit)
+		if !ok {
+			return false
+		}
+		first = lit.Value
+		if strings.HasPrefix(first, "\\") {
+			return false // an escape inside quotes: not worth decoding here
+		}
+	default:
+		return false
+	}
+	return first != "" && first[0] != '-'
 }
 
 // decodeANSIC appends the value of $'s' (bash's ANSI-C quoting), for the
