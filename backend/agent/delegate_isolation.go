@@ -121,9 +121,20 @@ func (a *Agent) abandonIsolation(ctx context.Context, s *delegateScope) {
 
 // settlementNote is what the parent reads after the report.
 func settlementNote(st Settlement, state string) string {
+	if st.MergeState == MergeKept && st.Commit == "" {
+		// Nothing was committed (the settle failed first): the branch is only
+		// the checkpoint, and the work is where the delegate left it.
+		why := st.Reason
+		if why == "" {
+			why = "no reason given"
+		}
+		return "\n\n[PI-Desktop could not commit this delegate's changes (" + oneLine(why, maxReasonChars) +
+			"); nothing was merged. They are uncommitted in its worktree for branch " + st.Branch +
+			" (`git worktree list` shows the folder): commit there and apply them, or start a new Task that says what is left.]"
+	}
 	base := st.Base
 	if base == "" {
-		base = st.Branch + "~1"
+		base = st.Commit + "~1" // its one commit sits on the checkpoint
 	}
 	resume := fmt.Sprintf("`git diff %[1]s %[2]s` shows them; `git diff %[1]s %[2]s | git apply` brings them into the session's files "+
 		"(it changes nothing when they do not apply), and `git checkout %[2]s -- <path>` takes one file whole. Or start a new Task that redoes the work on the current files.",

@@ -140,7 +140,7 @@ func TestDelegateIsolationOutcomes(t *testing.T) {
 			wantNote: "the delegate stopped before it finished, so its changes were not merged"},
 		{name: "a failed settle is reported kept", def: definition("writer", subagent.ToolSpec{Names: []string{"Write"}}),
 			steps: []step{say("done")}, settleErr: errors.New("git exploded"), wantSettle: DelegationDone, wantMerge: MergeKept,
-			wantNote: "the merge was blocked (git exploded)"},
+			wantNote: "could not commit this delegate's changes (git exploded)"},
 		{name: "an unchanged writer says nothing", def: definition("writer", subagent.ToolSpec{Names: []string{"Write"}}),
 			steps: []step{say("nothing to do")}, settled: Settlement{MergeState: MergeUnchanged}, wantSettle: DelegationDone, wantMerge: MergeUnchanged},
 	}
@@ -251,9 +251,12 @@ func TestSettlementNotes(t *testing.T) {
 		{DelegationDone, Settlement{MergeState: MergeMerged, Branch: branch, Files: []string{"a.go", "b/c.go"}, MoreFiles: 3}},
 		{DelegationDone, Settlement{MergeState: MergeUnchanged, Branch: branch}},
 		{DelegationDone, Settlement{MergeState: MergeConflict, Branch: branch, Files: []string{"a.go"}, Base: "0123abcd"}},
-		{DelegationDone, Settlement{MergeState: MergeKept, Branch: branch, Reason: "the session's files changed while merging"}},
-		{DelegationFailed, Settlement{MergeState: MergeKept, Branch: branch}},
-		{DelegationStopped, Settlement{MergeState: MergeKept, Branch: branch}},
+		{DelegationDone, Settlement{MergeState: MergeKept, Branch: branch, Commit: "89abcdef", Base: "0123abcd", Reason: "the session's files changed while merging"}},
+		{DelegationFailed, Settlement{MergeState: MergeKept, Branch: branch, Commit: "89abcdef", Base: "0123abcd"}},
+		{DelegationStopped, Settlement{MergeState: MergeKept, Branch: branch, Commit: "89abcdef", Base: "0123abcd"}},
+		// The settle failed before a commit: the branch is only the checkpoint,
+		// so no git diff of it is offered.
+		{DelegationDone, Settlement{MergeState: MergeKept, Branch: branch, Reason: "git commit: exit status 128"}},
 	} {
 		fmt.Fprintf(&b, "== %s, %s\n%s\n", c.state, c.st.MergeState, settlementNote(c.st, c.state))
 	}

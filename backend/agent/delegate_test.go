@@ -401,8 +401,16 @@ func TestTaskStopAbortsTheDelegatesTool(t *testing.T) {
 	f := newDelegateFixture(t)
 	def := definition("runner", subagent.ToolSpec{Names: []string{"Read", "Bash"}})
 	f.script(def, callTools(provider.StopToolUse, use{"tu_1", "Read", `{"path":"slow","delay_ms":10000}`}))
-	running := make(chan struct{})
+	running, aborted := make(chan struct{}), make(chan struct{})
 	f.host.onStart = func(ToolCall) { close(running) }
+	// Like the real host's, this tool ends when Abort reaches it, not by
+	// itself on the run's cancellation (which would race the agent's Abort).
+	f.host.behave = func(context.Context, ToolCall) tools.Result {
+		<-aborted
+		return tools.Failure(errs.New(errs.ToolAborted, "Read was stopped"))
+	}
+	var once sync.Once
+	f.host.onAbort = func(string) { once.Do(func() { close(aborted) }) }
 	d := f.start(def, "read slowly")
 	<-running
 	if f.a.StopDelegation("other-session", d.ID) {

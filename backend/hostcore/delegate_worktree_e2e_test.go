@@ -279,7 +279,7 @@ func TestIsolatedDelegateWithoutItsWorktreeFailsClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.wait(t, d.ID)[0]
-	if got.State != agent.DelegationDone || got.MergeState != agent.MergeKept || !strings.Contains(got.Report, "the merge was blocked") {
+	if got.State != agent.DelegationDone || got.MergeState != agent.MergeKept || !strings.Contains(got.Report, "could not commit this delegate's changes (WORKTREE_MISSING") {
 		t.Errorf("delegation = %+v", got)
 	}
 	// The Bash approved while its worktree was swapped, and the Write after,

@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -87,8 +88,9 @@ func (h agentHost) IsolateDelegate(ctx context.Context, sessionID, delegationID 
 // work is committed on its branch, merged into the session's files when it
 // finished done, and the branch is kept when that did not happen cleanly.
 // The merge runs as a mutation of the session, so none of its own edits
-// lands halfway. While PI-Desktop shuts down nothing is done: the worktree
-// and branch stay as they are, like after a restart.
+// lands halfway. While PI-Desktop shuts down, or when the session cannot
+// take the merge now, the work is still committed on its branch, never
+// merged: the report then names a branch that holds it.
 func (h agentHost) SettleDelegate(ctx context.Context, sessionID, delegationID, state, title string) (agent.Settlement, error) {
 	c := h.c
 	project, ok := c.delegateWorktrees.project(sessionID, delegationID)
@@ -98,21 +100,25 @@ func (h agentHost) SettleDelegate(ctx context.Context, sessionID, delegationID, 
 	defer c.delegateWorktrees.remove(sessionID, delegationID) // no call of it comes after
 	branch := worktree.DelegateBranchName(sessionID, delegationID)
 	kept := agent.Settlement{MergeState: agent.MergeKept, Branch: branch}
-	if !c.enter() {
-		kept.Reason = "PI-Desktop was shutting down; its worktree was left as it was"
-		return kept, nil
+	merge, why := state == agent.DelegationDone, ""
+	if c.enter() {
+		defer c.life.calls.Done()
+	} else {
+		merge, why = false, "PI-Desktop was shutting down"
 	}
-	defer c.life.calls.Done()
-	done, err := c.admission.admit(ctx, sessionID, nil, true)
+	if merge {
+		done, err := c.admission.admit(ctx, sessionID, nil, true)
+		if err != nil {
+			merge, why = false, "the session could not take the merge: "+errs.ToPayload(err).Message
+		} else {
+			defer done()
+		}
+	}
+	out, err := c.worktrees.FinishDelegate(ctx, project, sessionID, delegationID, title, merge)
 	if err != nil {
 		return kept, err
 	}
-	defer done()
-	out, err := c.worktrees.FinishDelegate(ctx, project, sessionID, delegationID, title, state == agent.DelegationDone)
-	if err != nil {
-		return kept, err
-	}
-	st := agent.Settlement{Branch: out.Branch, Commit: out.Commit, Base: out.Base, Files: out.Files, MoreFiles: out.MoreFiles, Reason: out.Reason}
+	st := agent.Settlement{Branch: out.Branch, Commit: out.Commit, Base: out.Base, Files: out.Files, MoreFiles: out.MoreFiles, Reason: cmp.Or(out.Reason, why)}
 	switch out.State {
 	case worktree.DelegateMerged:
 		st.MergeState = agent.MergeMerged
