@@ -117,7 +117,7 @@ func (s *delegateScope) snapshot() Delegation {
 // refusedTools are the tools a delegate never gets: what inherit never
 // passes on (subagent.NeverInherited), and TodoWrite, which would replace
 // the parent's checklist (a delegate reports through its text instead).
-var refusedTools = append(subagent.NeverInherited(), ToolTodoWrite)
+func refusedTools() []string { return append(subagent.NeverInherited(), ToolTodoWrite) }
 
 // StartDelegation starts a delegate in sessionID and returns at once with
 // its record (state running). The delegate's tools are its definition's,
@@ -214,10 +214,10 @@ func (a *Agent) StartDelegation(ctx context.Context, sessionID string, spec Dele
 // would escape it).
 func (a *Agent) refuseStartLocked(ctx context.Context, sessionID string) error {
 	if a.closing {
-		return errs.New(errs.TurnAborted, "not started: PI-Desktop is shutting down")
+		return errs.New(errs.TurnAborted, "not started: PI-Desktop is shutting down; the delegation can be asked for again once it is open")
 	}
 	if r := a.runs[sessionID]; ctx.Err() != nil || (r != nil && r.stopped.Load()) {
-		return errs.New(errs.TurnAborted, "not started: the turn was stopped")
+		return errs.New(errs.TurnAborted, "not started: the turn was stopped; send a new prompt to delegate again")
 	}
 	return nil
 }
@@ -308,7 +308,8 @@ func (r *run) delegateTools(ctx context.Context, spec subagent.ToolSpec) {
 	parent = append(parent, catalogNames(deferred)...)
 	want := spec.Resolve(parent)
 	r.tools, r.parallel, r.exclusive = nil, map[string]bool{}, map[string]bool{}
-	keep := func(name string) bool { return slices.Contains(want, name) && !slices.Contains(refusedTools, name) }
+	refused := refusedTools()
+	keep := func(name string) bool { return slices.Contains(want, name) && !slices.Contains(refused, name) }
 	for _, t := range offered {
 		if keep(t.Def.Name) {
 			r.tools = append(r.tools, t.Def)

@@ -259,7 +259,7 @@ func TestInheritGetsMCPToolsButNeverTheRuntimeTools(t *testing.T) {
 			t.Errorf("offered %v lacks %s", names, want)
 		}
 	}
-	for _, never := range refusedTools {
+	for _, never := range refusedTools() {
 		if slices.Contains(names, never) || slices.Contains(d.Tools, never) {
 			t.Errorf("offered %v has %s", names, never)
 		}
