@@ -10,6 +10,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	anthropicsse "github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 )
 
 type anthropicProvider struct {
@@ -195,23 +196,11 @@ func (p *anthropicProvider) Stream(ctx context.Context, req Request, onEvent fun
 
 func (p *anthropicProvider) stream(ctx context.Context, req Request, onEvent func(Event) error) (Response, error) {
 	params, reqOpts := p.params(req)
-	var stream interface {
-		Next() bool
-		Current() anthropic.MessageStreamEventUnion
-		Err() error
-		Close() error
-	}
-	err := p.retry(ctx, func(c *capture) error {
+	stream, err := openStream(ctx, p.base, func(c *capture) *anthropicsse.Stream[anthropic.MessageStreamEventUnion] {
 		mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 			return c.do(r, next)
 		})
-		s := p.client.Messages.NewStreaming(ctx, params, append(slices.Clip(reqOpts), mw)...)
-		if err := s.Err(); err != nil {
-			_ = s.Close()
-			return err
-		}
-		stream = s
-		return nil
+		return p.client.Messages.NewStreaming(ctx, params, append(slices.Clip(reqOpts), mw)...)
 	})
 	if err != nil {
 		return Response{}, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -187,29 +188,22 @@ func imageParts(imgs []Image) []openai.ChatCompletionContentPartUnionParam {
 // reasoning text (DeepSeek, vLLM, Ollama, OpenRouter, LM Studio).
 var reasoningFields = []string{"reasoning_content", "reasoning"}
 
+// openaiCapture routes a request of either OpenAI API through c, which
+// keeps what retry needs to classify a failure.
+func openaiCapture(c *capture) option.RequestOption {
+	return option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		return c.do(r, next)
+	})
+}
+
 func (p *openaiProvider) Stream(ctx context.Context, req Request, onEvent func(Event) error) (Response, error) {
 	return callerResult(p.stream(ctx, req, onEvent))
 }
 
 func (p *openaiProvider) stream(ctx context.Context, req Request, onEvent func(Event) error) (Response, error) {
 	params := p.params(req)
-	var stream interface {
-		Next() bool
-		Current() openai.ChatCompletionChunk
-		Err() error
-		Close() error
-	}
-	err := p.retry(ctx, func(c *capture) error {
-		mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-			return c.do(r, next)
-		})
-		s := p.chat.NewStreaming(ctx, params, mw)
-		if err := s.Err(); err != nil {
-			_ = s.Close()
-			return err
-		}
-		stream = s
-		return nil
+	stream, err := openStream(ctx, p.base, func(c *capture) *ssestream.Stream[openai.ChatCompletionChunk] {
+		return p.chat.NewStreaming(ctx, params, openaiCapture(c))
 	})
 	if err != nil {
 		return Response{}, err

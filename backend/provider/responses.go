@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
@@ -263,23 +262,8 @@ func (p *responsesProvider) Stream(ctx context.Context, req Request, onEvent fun
 
 func (p *responsesProvider) stream(ctx context.Context, req Request, onEvent func(Event) error) (Response, error) {
 	params := p.params(req)
-	var stream interface {
-		Next() bool
-		Current() responses.ResponseStreamEventUnion
-		Err() error
-		Close() error
-	}
-	err := p.retry(ctx, func(c *capture) error {
-		mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-			return c.do(r, next)
-		})
-		s := p.service.NewStreaming(ctx, params, mw)
-		if err := s.Err(); err != nil {
-			_ = s.Close()
-			return err
-		}
-		stream = s
-		return nil
+	stream, err := openStream(ctx, p.base, func(c *capture) *ssestream.Stream[responses.ResponseStreamEventUnion] {
+		return p.service.NewStreaming(ctx, params, openaiCapture(c))
 	})
 	if err != nil {
 		return Response{}, err

@@ -43,6 +43,26 @@ func (c *capture) do(r *http.Request, next func(*http.Request) (*http.Response, 
 	return res, nil
 }
 
+// openStream opens an SDK stream through retry: open sends the request
+// through the capture's middleware, and a stream whose request failed is
+// closed before the next attempt.
+func openStream[S interface {
+	Err() error
+	Close() error
+}](ctx context.Context, b base, open func(c *capture) S) (S, error) {
+	var stream S
+	err := b.retry(ctx, func(c *capture) error {
+		s := open(c)
+		if err := s.Err(); err != nil {
+			_ = s.Close()
+			return err
+		}
+		stream = s
+		return nil
+	})
+	return stream, err
+}
+
 // retry starts a stream, silently retrying rate limits, overloads and
 // connection failures before any output (at most maxRetries times, at most
 // two for connection failures), honouring retry-after-ms / retry-after.

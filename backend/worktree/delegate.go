@@ -198,29 +198,7 @@ func (m *Manager) VerifyDelegate(projectDir, sessionID, delegationID string) (De
 }
 
 func readDelegateMeta(p string) (DelegateWorktree, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return DelegateWorktree{}, err
-	}
-	if !regularInfo(fi) {
-		return DelegateWorktree{}, errors.New("worktree: delegate record is not a regular file")
-	}
-	data, err := readRegular(p, fi, 64<<10)
-	if err != nil {
-		return DelegateWorktree{}, err
-	}
-	var dw DelegateWorktree
-	if err := json.Unmarshal(data, &dw); err != nil {
-		return DelegateWorktree{}, err
-	}
-	if dw.Subdir != "" {
-		for _, c := range strings.Split(dw.Subdir, "/") {
-			if c == "" || c == "." || c == ".." {
-				return DelegateWorktree{}, errors.New("worktree: bad subdir in delegate record")
-			}
-		}
-	}
-	return dw, nil
+	return readRecord(p, func(dw DelegateWorktree) string { return dw.Subdir })
 }
 
 // RemoveDelegate removes a delegate's worktree folder and record, and its

@@ -484,29 +484,36 @@ func (m *Manager) Remove(ctx context.Context, projectDir, sessionID string) erro
 }
 
 func readMeta(p string) (Worktree, error) {
+	return readRecord(p, func(wt Worktree) string { return wt.Subdir })
+}
+
+// readRecord reads a small JSON record that must be a regular file (not a
+// link planted in its place), and refuses a subdir that could climb out of
+// the worktree it describes.
+func readRecord[T any](p string, subdirOf func(T) string) (T, error) {
+	var rec, zero T
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return Worktree{}, err
+		return zero, err
 	}
 	if !regularInfo(fi) || fi.Size() > 64<<10 {
-		return Worktree{}, errors.New("worktree: record is not a small regular file")
+		return zero, errors.New("worktree: record is not a small regular file")
 	}
-	data, err := os.ReadFile(p)
+	data, err := readRegular(p, fi, 64<<10)
 	if err != nil {
-		return Worktree{}, err
+		return zero, err
 	}
-	var wt Worktree
-	if err := json.Unmarshal(data, &wt); err != nil {
-		return Worktree{}, err
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return zero, err
 	}
-	if wt.Subdir != "" {
-		for _, c := range strings.Split(wt.Subdir, "/") {
+	if sub := subdirOf(rec); sub != "" {
+		for _, c := range strings.Split(sub, "/") {
 			if c == "" || c == "." || c == ".." {
-				return Worktree{}, errors.New("worktree: bad subdir in record")
+				return zero, errors.New("worktree: bad subdir in record")
 			}
 		}
 	}
-	return wt, nil
+	return rec, nil
 }
 
 // ensureRealDir creates p (0700) when missing and insists it is a real
