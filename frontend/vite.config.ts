@@ -15,5 +15,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // CI shares two cores with Go's race-enabled tests: a settings form's
+    // dozens of typed keys can outlast the 5 s default without being wrong.
+    testTimeout: 20_000,
   },
 });

@@ -22,6 +22,7 @@ func TestParallelReadBatchOverlaps(t *testing.T) {
 			use{"tu_2", "Glob", `{"pattern":"**/*.go","delay_ms":150}`},
 			use{"tu_3", "Grep", `{"pattern":"func","delay_ms":150}`}),
 		say("All read."))
+	f.host.meetAt(3)
 	res, err := f.run("look around")
 	if err != nil || res.State != TurnDone || res.Text != "All read." || res.ModelCalls != 2 {
 		t.Fatalf("Run = %+v, %v", res, err)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -298,6 +299,28 @@ func (h *fakeHost) Execute(ctx context.Context, call ToolCall) tools.Result {
 	h.execs[i].end = time.Now()
 	h.mu.Unlock()
 	return res
+}
+
+// meetAt makes each call wait (up to 10 s) until n calls are running, then
+// behave as usual, so a test of parallel calls does not depend on a loaded
+// machine starting them within their delay of one another. Calls that do
+// not run together still finish, only late, and the test sees maxActive < n.
+func (h *fakeHost) meetAt(n int) {
+	var arrived atomic.Int64
+	all := make(chan struct{})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.behave = func(ctx context.Context, call ToolCall) tools.Result {
+		if arrived.Add(1) == int64(n) {
+			close(all)
+		}
+		select {
+		case <-all:
+		case <-time.After(10 * time.Second):
+		case <-ctx.Done():
+		}
+		return defaultBehave(ctx, call)
+	}
 }
 
 func defaultBehave(ctx context.Context, call ToolCall) tools.Result {

@@ -424,6 +424,7 @@ func TestRefusedExclusiveCallLeavesReadsParallel(t *testing.T) {
 		use{"tu_1", "Read", `{"path":"a.go","delay_ms":150}`},
 		use{"tu_2", "Grep", `{"pattern":"func","delay_ms":150}`},
 		use{"tu_3", "EnterPlanMode", `{}`}), say("ok"))
+	f.host.meetAt(2)
 	if _, err := f.run("plan"); err != nil {
 		t.Fatal(err)
 	}

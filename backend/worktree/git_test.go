@@ -198,7 +198,9 @@ func TestGitTimeoutAndOutputBound(t *testing.T) {
 	if err := os.Chmod(fake, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g := &Git{Path: fake, HooksDir: t.TempDir(), MaxOutput: 1000, Timeout: 200 * time.Millisecond}
+	// A generous timeout while bounding output: a loaded machine may take
+	// longer than the timeout case's 200 ms just to start sh, head and tr.
+	g := &Git{Path: fake, HooksDir: t.TempDir(), MaxOutput: 1000, Timeout: 20 * time.Second}
 	_, err := g.Run(t.Context(), t.TempDir(), "log")
 	wantCode(t, err, errs.GitFailed)
 	out, truncated, err := g.RunTruncated(t.Context(), t.TempDir(), 100, "log")
@@ -206,6 +208,7 @@ func TestGitTimeoutAndOutputBound(t *testing.T) {
 		t.Errorf("RunTruncated = %d bytes, %v, %v", len(out), truncated, err)
 	}
 	t.Setenv("SLEEP", "1")
+	g.Timeout = 200 * time.Millisecond
 	start := time.Now()
 	_, err = g.Run(t.Context(), t.TempDir(), "status")
 	wantCode(t, err, errs.GitTimeout)
