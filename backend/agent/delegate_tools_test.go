@@ -188,3 +188,49 @@ func TestParentStopEndsTaskWaitAndDelegates(t *testing.T) {
 		t.Errorf("delegations = %+v", list)
 	}
 }
+
+// A deleted session leaves nothing of its delegates in the agent: not the
+// unread report's id, not the finished scope.
+func TestForgetSessionDropsFinishedDelegates(t *testing.T) {
+	one := readOnly("one")
+	f := newTaskFixture(t, []subagent.Definition{one},
+		callTools(provider.StopToolUse, use{"tu_1", tools.Task, taskArgs("one")}),
+		say("started"))
+	f.script(one, say("report one"))
+	if _, err := f.run("start it"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		list, _ := f.a.Delegations(t.Context(), sid)
+		if len(list) == 1 && list[0].Finished() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delegate never finished: %+v", list)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	kept := func() int {
+		f.a.mu.Lock()
+		defer f.a.mu.Unlock()
+		n := len(f.a.unread[sid])
+		for _, s := range f.a.delegs {
+			if s.d.SessionID == sid {
+				n++
+			}
+		}
+		return n
+	}
+	// Its scope finishes a moment after its record does.
+	for kept() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if kept() == 0 {
+		t.Fatal("the finished delegate left nothing to forget; the test proves nothing")
+	}
+	f.a.ForgetSession(sid)
+	if n := kept(); n != 0 {
+		t.Errorf("after ForgetSession the agent still keeps %d entries of the session's delegates", n)
+	}
+}

@@ -275,3 +275,18 @@ var delegationMarker = regexp.MustCompile(`(?i)<(\s*/?\s*delegation)`)
 func neutralise(text string) string {
 	return delegationMarker.ReplaceAllString(text, "&lt;$1")
 }
+
+// ForgetSession drops what the agent keeps of a deleted session's
+// delegates: the ids of reports no wait read and the scopes of finished
+// delegates. Running ones were stopped by Stop; they are not forgotten
+// here, since they still store how they ended.
+func (a *Agent) ForgetSession(sessionID string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.unread, sessionID)
+	for id, s := range a.delegs {
+		if s.d.SessionID == sessionID && s.finished() {
+			delete(a.delegs, id)
+		}
+	}
+}

@@ -399,6 +399,7 @@ func (c *Core) retireSession(ctx context.Context, id string) error {
 		return err
 	}
 	c.edits.drop(id)
+	c.agent.ForgetSession(id)
 	if err := c.review.DeleteSession(ctx, id); err != nil {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)
