@@ -266,6 +266,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	prechecked := false
 	if spec.Shape != tools.NoPath {
 		r, err := resolver.Resolve(spelling)
+		if explicit && skillRetry(r, err) {
+			if sr, res, ok := c.withSkillRoots(ctx, binding, settings.InlineVisualizations, spelling); ok {
+				resolver, call.Resolver, r, err = sr, sr, res, nil
+			}
+		}
 		if err != nil {
 			return tools.Failure(err)
 		}
