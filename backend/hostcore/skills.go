@@ -3,8 +3,10 @@ package hostcore
 import (
 	"context"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/skills"
 )
@@ -81,4 +83,43 @@ func skillRetry(res pathguard.Resolved, err error) bool {
 // Skills gives the agent the session's skills (agent.SkillSource).
 func (h agentHost) Skills(ctx context.Context, sessionID string) (skills.Set, error) {
 	return h.c.SessionSkills(ctx, sessionID)
+}
+
+// ListSkillsIn lists the skills a session in workspace sees ("" = the
+// builtin and user ones only), with every problem, for the CLI and the
+// composer's menu. The folder need not be a registered project.
+func (c *Core) ListSkillsIn(ctx context.Context, workspace string) (api.SkillList, error) {
+	set, err := c.SkillsIn(ctx, workspace)
+	if err != nil {
+		return api.SkillList{}, err
+	}
+	return skillList(set), nil
+}
+
+// ListSkills is ListSkillsIn for a project's path ("" = no project).
+func (c *Core) ListSkills(ctx context.Context, projectID string) (api.SkillList, error) {
+	root := ""
+	if projectID != "" {
+		p, err := c.sessions.Project(ctx, projectID)
+		if err != nil {
+			return api.SkillList{}, err
+		}
+		root = p.Path
+	}
+	return c.ListSkillsIn(ctx, root)
+}
+
+func skillList(set skills.Set) api.SkillList {
+	out := api.SkillList{Skills: make([]api.SkillEntry, 0, len(set.Skills)), Problems: make([]api.SkillProblem, 0, len(set.Problems))}
+	for _, k := range set.Skills {
+		out.Skills = append(out.Skills, api.SkillEntry{Name: k.Name, Description: k.Description, Source: string(k.Source),
+			Path: k.Path, UserOnly: k.DisableModelInvocation})
+	}
+	for _, p := range set.Problems {
+		out.Problems = append(out.Problems, api.SkillProblem{Path: p.Path, Name: p.Name, Source: string(p.Source),
+			Reason: string(p.Reason), Message: p.Message})
+	}
+	cat := skills.BuildCatalog(set.Skills, skills.CatalogBudget(provider.DefaultContextWindow))
+	out.Listed, out.LeftOut = cat.Listed, cat.LeftOut
+	return out
 }
