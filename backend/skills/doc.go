@@ -12,7 +12,15 @@
 //
 // The user's skills win over the project's so that a cloned repository can
 // never replace a skill the user trusts (or the builtin one) with its own
-// instructions under the same name.
+// instructions under the same name. Within one folder, entries are read in
+// name order and the first of a name wins. At most MaxSkills are loaded;
+// the rest are listed with ReasonOverLimit.
+//
+// A skill folder's files are readable by Read, Glob and Grep as a
+// read-only root (pathguard.Skill) for every loaded skill, those with
+// disable-model-invocation included (the user may invoke them, and their
+// files are no secret from the agent the user gave them to). A single-file
+// skill has no folder of its own: its neighbours are other skills.
 //
 // Every file Load cannot use is listed as a Problem with a stable Reason
 // code; nothing is skipped silently except hidden names (".git") and absent
