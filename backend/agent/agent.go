@@ -287,6 +287,9 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	defer cancel()
 	r := &run{a: a, sessionID: sessionID, turnID: a.newID(), prompt: prompt, cancel: cancel, firstCall: true}
 	if name, text, ok := ParseSkillInvocation(prompt); ok {
+		if name == "" {
+			return TurnResult{}, errs.New(errs.SkillNotFound, "/skill: needs the skill's name right after the colon, e.g. /skill:pdf; pi-desktop skills list shows them").With("field", "prompt")
+		}
 		// The model reads the prompt with the instruction to call Skill;
 		// the transcript keeps it that way, as sent.
 		r.invokedSkill = name

@@ -198,8 +198,13 @@ func TestSkillSlashInvocation(t *testing.T) {
 		t.Fatalf("after the turn = %+v", r)
 	}
 	// An unknown skill fails before anything is persisted.
-	if _, err := e.core.RunTurn(t.Context(), e.session.ID, "/skill:nope hi"); errs.CodeOf(err) != errs.SkillNotFound {
-		t.Fatalf("unknown /skill: = %v", err)
+	for _, prompt := range []string{"/skill:nope hi", "/skill: hi"} {
+		if _, err := e.core.RunTurn(t.Context(), e.session.ID, prompt); errs.CodeOf(err) != errs.SkillNotFound {
+			t.Fatalf("%q = %v, want SKILL_NOT_FOUND", prompt, err)
+		}
+	}
+	if tr, err := e.core.Transcript(t.Context(), e.session.ID); err != nil || len(tr.Turns) != 1 {
+		t.Fatalf("a refused /skill: persisted a turn: %+v, %v", tr.Turns, err)
 	}
 }
 
