@@ -218,6 +218,10 @@ type run struct {
 	modeChanged       bool // a runtime tool switched the operating mode: refresh before the next request
 	toolsChanged      bool // ToolSearch loaded tools: rebuild the tool list before the next request
 
+	skillCatalog string // the system prompt's skills section
+	offerSkill   bool   // the Skill tool is offered (a catalog, or a /skill: invocation)
+	invokedSkill string // the skill the prompt invoked with /skill:, "" for none
+
 	catalog []DeferredTool  // the mode's on-demand tools
 	active  map[string]bool // the loaded ones (names in catalog)
 	loaded  []string        // the same names, in the order they were loaded
@@ -282,6 +286,16 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{a: a, sessionID: sessionID, turnID: a.newID(), prompt: prompt, cancel: cancel, firstCall: true}
+	if name, text, ok := ParseSkillInvocation(prompt); ok {
+		if name == "" {
+			return TurnResult{}, errs.New(errs.SkillNotFound, "/skill: needs the skill's name right after the colon, e.g. /skill:pdf; pi-desktop skills list shows them").With("field", "prompt")
+		}
+		// The model reads the prompt with the instruction to call Skill;
+		// the transcript keeps it that way, as sent.
+		r.invokedSkill = name
+		prompt = skillPrompt(name, text)
+		r.prompt = prompt
+	}
 	a.mu.Lock()
 	if a.runs[sessionID] != nil {
 		a.mu.Unlock()
@@ -349,9 +363,12 @@ func (r *run) setup(ctx context.Context, preload []string) error {
 		return err
 	}
 	r.info, r.instructions = info, instr
+	if err := r.setupSkills(ctx); err != nil {
+		return err
+	}
 	r.catalog = a.host.Deferred(ctx, r.sessionID, info.OperatingMode)
 	r.system = BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: r.catalog,
-		Subagents: a.subagentsFor(ctx, r.sessionID, info.OperatingMode)})
+		Subagents: a.subagentsFor(ctx, r.sessionID, info.OperatingMode), Skills: r.skillCatalog})
 	tr, err := a.st.load(context.WithoutCancel(ctx), r.sessionID)
 	if err != nil {
 		return err

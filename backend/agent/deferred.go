@@ -59,6 +59,9 @@ func inCatalog(catalog []DeferredTool, name string) bool {
 func (r *run) buildTools() {
 	r.tools, r.parallel, r.exclusive = nil, map[string]bool{}, map[string]bool{}
 	for _, t := range r.a.host.Tools(r.info.OperatingMode) {
+		if t.Def.Name == tools.Skill && !r.offerSkill {
+			continue // no skill to load (spec §2.1: offered whenever the catalog is not empty)
+		}
 		r.tools = append(r.tools, t.Def)
 		r.parallel[t.Def.Name] = t.Parallel
 		r.exclusive[t.Def.Name] = t.Exclusive

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
@@ -24,6 +25,9 @@ type PromptInput struct {
 	OnDemand []DeferredTool
 	// Subagents are the ones Task can start (empty when Task is not offered).
 	Subagents []SubagentInfo
+	// Skills is the skills catalog section (skills.BuildCatalog), already
+	// bounded; "" when the session has none for the model.
+	Skills string
 }
 
 // Bounds of the "On-demand tools" section: entries, bytes of the list, and
@@ -72,6 +76,7 @@ func BuildPrompt(in PromptInput) string {
 
 	writeCatalog(&b, in.OnDemand)
 	writeSubagents(&b, in.Subagents)
+	b.WriteString(in.Skills)
 
 	if s := strings.TrimSpace(in.Instructions); s != "" {
 		b.WriteString("\n# Project instructions\nFrom the workspace's AGENTS.md (or CLAUDE.md). Follow them unless the user says otherwise.\n\n")
@@ -195,6 +200,10 @@ func (a *Agent) Prompt(ctx context.Context, sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var model provider.ModelInfo
+	if prov, err := a.providers(sessionID); err == nil && prov != nil {
+		model = prov.Info()
+	}
 	return BuildPrompt(PromptInput{Info: info, Instructions: instr, Today: a.now(), OnDemand: a.host.Deferred(ctx, sessionID, info.OperatingMode),
-		Subagents: a.subagentsFor(ctx, sessionID, info.OperatingMode)}), nil
+		Subagents: a.subagentsFor(ctx, sessionID, info.OperatingMode), Skills: a.skillCatalogFor(ctx, sessionID, model)}), nil
 }

@@ -30,7 +30,7 @@ func (r *run) refresh(ctx context.Context) error {
 	r.info = info
 	r.setCatalog(r.a.host.Deferred(ctx, r.sessionID, info.OperatingMode))
 	r.system = BuildPrompt(PromptInput{Info: info, Instructions: r.instructions, Today: r.a.now(), OnDemand: r.catalog,
-		Subagents: r.a.subagentsFor(ctx, r.sessionID, info.OperatingMode)})
+		Subagents: r.a.subagentsFor(ctx, r.sessionID, info.OperatingMode), Skills: r.skillCatalog})
 	r.buildTools()
 	return nil
 }

@@ -138,6 +138,11 @@ const (
 	RuleInvalid         Code = "RULE_INVALID"           // a command rule to save is malformed (decision, program, scope, words)
 	RuleNotFound        Code = "RULE_NOT_FOUND"         // no command rule has that id
 	CommandTooComplex   Code = "COMMAND_TOO_COMPLEX"    // code nested deeper than deny rules are checked (sh -c in eval in …): refused while deny rules exist
+
+	// Skills (issue 18).
+	SkillNotFound     Code = "SKILL_NOT_FOUND"     // no skill of that name is loaded for the session
+	SkillNotInvocable Code = "SKILL_NOT_INVOCABLE" // disable-model-invocation: only the user's /skill: may run it
+	SkillReadOnly     Code = "SKILL_READ_ONLY"     // a skill folder is read-only: no Write, Edit or move into it
 )
 
 // Codes lists every registered code in declaration order.
@@ -172,5 +177,6 @@ func Codes() []Code {
 		SubagentInvalid,
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
 		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
+		SkillNotFound, SkillNotInvocable, SkillReadOnly,
 	}
 }

@@ -266,6 +266,11 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	prechecked := false
 	if spec.Shape != tools.NoPath {
 		r, err := resolver.Resolve(spelling)
+		if explicit && skillRetry(r, err) {
+			if sr, res, ok := c.withSkillRoots(ctx, binding, settings.InlineVisualizations, spelling); ok {
+				resolver, call.Resolver, r, err = sr, sr, res, nil
+			}
+		}
 		if err != nil {
 			return tools.Failure(err)
 		}
@@ -283,7 +288,8 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		// its spelling names (scratch into the workspace), is only probed
 		// once policy has allowed it: its refusal must come first, and no
 		// fact about it may reach the model before.
-		if r.Root != pathguard.External && lexicalRoot(r, binding.Temporary) == r.Root {
+		// A skill folder's refusal (read-only) comes first too.
+		if r.Root != pathguard.External && r.Root != pathguard.Skill && lexicalRoot(r, binding.Temporary) == r.Root {
 			if err := precheck(tool, spec, call); err != nil {
 				return tools.Failure(err)
 			}

@@ -145,6 +145,7 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		calls(call("SubmitPlan", map[string]any{"title": "Fix it", "markdown": "# Plan\n"})),                     // approved
 		calls(call("EnterGoalMode", map[string]any{})),
 		calls(call("SubmitGoal", map[string]any{"title": "g"})), // invalid
+		calls(call("Skill", map[string]any{"name": "nope"})),    // no such skill
 		calls(call("new_context", map[string]any{})),
 		providertest.Turn{Text: "Summary of the work so far."},
 		providertest.Turn{Text: "Done."},
@@ -232,6 +233,7 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		{"SubmitPlan", "", "user", "plan", true},
 		{"EnterGoalMode", "", "allow", "agent", false},
 		{"SubmitGoal", errs.InvalidArgument, "", "goal", false},
+		{"Skill", errs.SkillNotFound, "allow", "goal", false},
 		{"new_context", "", "allow", "goal", false},
 	}
 	if len(got) != len(want) {

@@ -34,6 +34,9 @@ func (r *Resolver) WriteFileNew(res Resolved, data []byte, perm os.FileMode) err
 }
 
 func (r *Resolver) writeFile(res Resolved, data []byte, perm os.FileMode, noReplace bool) error {
+	if err := refuseSkillWrite(res); err != nil {
+		return err
+	}
 	if err := r.recheck(res); err != nil {
 		return err
 	}

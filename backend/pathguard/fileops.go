@@ -49,6 +49,11 @@ import (
 // OpenFile opens the approved path res with os.OpenFile's flag and perm
 // semantics.
 func (r *Resolver) OpenFile(res Resolved, flag int, perm os.FileMode) (*os.File, error) {
+	if flag&writeFlags != 0 {
+		if err := refuseSkillWrite(res); err != nil {
+			return nil, err
+		}
+	}
 	dir, name, err := r.prepare(res)
 	if err != nil {
 		return nil, err
@@ -94,7 +99,7 @@ func (r *Resolver) prepare(res Resolved) (*os.Root, string, error) {
 // relative to it.
 func (r *Resolver) split(res Resolved) (dir, name string, fold bool) {
 	if res.Root != External {
-		return res.RootDir, filepath.FromSlash(res.Rel), r.rootOf(res.Root).fold
+		return res.RootDir, filepath.FromSlash(res.Rel), r.rootOf(res).fold
 	}
 	parent := filepath.Dir(res.Abs)
 	if parent == res.Abs { // a volume root: nothing above it to hold on to
@@ -103,13 +108,19 @@ func (r *Resolver) split(res Resolved) (dir, name string, fold bool) {
 	return parent, filepath.Base(res.Abs), false
 }
 
-// rootOf returns the configured root of kind k (k is not External).
-func (r *Resolver) rootOf(k Root) *root {
-	switch k {
+// rootOf returns the configured root res lies in (res is not External).
+func (r *Resolver) rootOf(res Resolved) *root {
+	switch res.Root {
 	case Scratch:
 		return &r.scratch
 	case Visualization:
 		return &r.viz
+	case Skill:
+		for i := range r.skills {
+			if r.skills[i].canon == res.RootDir {
+				return &r.skills[i]
+			}
+		}
 	}
 	return &r.workspace
 }
@@ -201,7 +212,7 @@ func opErr(err error, res Resolved, verb string) error {
 // path, case-folded when its root's volume compares names without case, so
 // two spellings of one file share one lock (edit-contract §2).
 func (r *Resolver) Key(res Resolved) string {
-	if res.Root != External && r.rootOf(res.Root).fold {
+	if res.Root != External && r.rootOf(res).fold {
 		return strings.ToLower(res.Abs)
 	}
 	return res.Abs
@@ -211,6 +222,9 @@ func (r *Resolver) Key(res Resolved) string {
 // re-check and os.Root containment as the other operations: a link swapped
 // in for the file is removed as a link, never followed.
 func (r *Resolver) Remove(res Resolved) error {
+	if err := refuseSkillWrite(res); err != nil {
+		return err
+	}
 	dir, name, err := r.prepare(res)
 	if err != nil {
 		return err

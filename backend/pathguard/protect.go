@@ -59,6 +59,13 @@ func (r *Resolver) Protected(abs string) bool {
 			return false
 		}
 	}
+	for i := range r.skills {
+		// <data dir>/skills/<name>: readable as a skill root, never more
+		// (the policy refuses writes there).
+		if _, _, ok := within(r.skills[i].canon, abs, false); ok {
+			return false
+		}
+	}
 	if _, _, ok := within(r.workspace.canon, abs, false); d.exemptWorkspace && ok {
 		return false
 	}

@@ -17,6 +17,9 @@ const (
 	Scratch       Root = "scratch"
 	Visualization Root = "visualization"
 	External      Root = "external"
+	// Skill is the folder of one of the session's skills: read-only (Read,
+	// Glob, Grep without a card; never a write), addressed by absolute path.
+	Skill Root = "skill"
 )
 
 // Roots are the directories of one session, as the session service reports
@@ -30,6 +33,12 @@ type Roots struct {
 	Scratch       string // absolute <data>/scratch/<sessionId>; may not exist yet; "" disables it
 	Visualization string // absolute <data>/visualizations/<sessionId>; "" when the feature is off (then nothing classifies as Visualization)
 	Data          string // absolute host data folder: refused to every tool except the roots above (protect.go); "" disables the rule
+	// Skills are the folders of the session's skills (absolute): read-only
+	// roots, classified after the others, so a skill folder inside the
+	// workspace stays the workspace's (with its cards), and only a folder
+	// elsewhere (the user's, or the project's seen from a worktree) becomes
+	// Skill. A skill folder in the data folder is exempt from Data.
+	Skills []string
 }
 
 // Options tune a Resolver. The zero value is correct; a long-lived caller
@@ -74,6 +83,8 @@ type Resolved struct {
 // mutable state and is safe for concurrent use.
 type Resolver struct {
 	workspace, scratch, viz root
+	skills                  []root
+	order                   []*root // classification order (ordered)
 	data                    dataDir
 	// afterRecheck, when set by a test, runs between the pre-execution
 	// re-resolution and the os.Root operation, so a test can swap a link
@@ -119,8 +130,21 @@ func New(roots Roots, opts Options) (*Resolver, error) {
 	if r.viz, err = newRoot(Visualization, "visualization", roots.Visualization, caseFn, opts.Roots); err != nil {
 		return nil, err
 	}
+	for _, dir := range roots.Skills {
+		sk, err := newRoot(Skill, "skill", dir, caseFn, opts.Roots)
+		if err != nil {
+			return nil, err
+		}
+		if sk.enabled && realDirOrMissing(sk.canon) && sk.canon != filepath.Dir(sk.canon) {
+			r.skills = append(r.skills, sk)
+		}
+	}
 	if r.data, err = newDataDir(roots.Data, r.workspace, caseFn, opts.Roots); err != nil {
 		return nil, err
+	}
+	r.order = append(r.order, &r.scratch, &r.viz, &r.workspace)
+	for i := range r.skills {
+		r.order = append(r.order, &r.skills[i])
 	}
 	return r, nil
 }
@@ -162,7 +186,5 @@ func realDirOrMissing(p string) bool {
 
 // ordered lists the roots in classification order: scratch and
 // visualization before the workspace, so a data folder nested inside a
-// project stays controlled (spec §4b.1).
-func (r *Resolver) ordered() [3]*root {
-	return [3]*root{&r.scratch, &r.viz, &r.workspace}
-}
+// project stays controlled (spec §4b.1); the skill folders last.
+func (r *Resolver) ordered() []*root { return r.order }

@@ -43,6 +43,7 @@ const (
 	PathScratch       PathClass = "scratch"       // inside the session scratch folder
 	PathVisualization PathClass = "visualization" // inside the session visualization folder
 	PathExternal      PathClass = "external"      // anywhere else
+	PathSkill         PathClass = "skill"         // inside a folder of one of the session's skills (read-only)
 )
 
 // Decision is the policy outcome before any user answer.
@@ -114,7 +115,8 @@ func Effective(override, session, global string) string {
 
 // Evaluate applies the rules in their order of precedence:
 //  1. the contract modes' hard deny (no mode, grant or card can lift it);
-//  2. containment: a spelling inside scratch or visualization must land there;
+//  2. containment: a spelling inside scratch, visualization or a skill
+//     folder must land there; a skill folder is read-only;
 //  3. protected paths: a card in every mode, unless a grant for that class;
 //  4. explicit outside paths: auto allows, every other mode asks;
 //  5. the risk and permission-mode table, with session grants.
@@ -125,6 +127,9 @@ func Evaluate(in Input) Verdict {
 	if (in.Lexical == PathScratch || in.Lexical == PathVisualization) && in.Real != in.Lexical {
 		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
 			Reason: "a link inside the session's " + string(in.Lexical) + " folder points outside it; use a path that stays inside"}
+	}
+	if v, decided := skillRoot(in); decided {
+		return v
 	}
 	external := in.Real == PathExternal
 	if external && in.Temporary && in.Class != ClassRead && !in.Class.Control() {
@@ -181,6 +186,23 @@ func Evaluate(in Input) Verdict {
 		return Verdict{Decision: Allow}
 	}
 	return Verdict{Decision: Ask, Reason: askReason(in.Class)}
+}
+
+// skillRoot decides a path in (or spelled into) a skill folder (issue 18):
+// reads need no card, every other tool is refused, and a link out of the
+// folder is refused like one out of scratch.
+func skillRoot(in Input) (Verdict, bool) {
+	switch {
+	case in.Lexical == PathSkill && in.Real != PathSkill:
+		return Verdict{Decision: Deny, Code: errs.PathOutsideWorkspace,
+			Reason: "a link inside a skill's folder points outside it; use a path that stays inside"}, true
+	case in.Real != PathSkill:
+		return Verdict{}, false
+	case in.Class == ClassRead:
+		return Verdict{Decision: Allow}, true
+	}
+	return Verdict{Decision: Deny, Code: errs.SkillReadOnly,
+		Reason: "a skill's folder is read-only: " + in.Tool + " cannot change it; copy what you need into the workspace or the scratch folder"}, true
 }
 
 func askReason(c Class) string {

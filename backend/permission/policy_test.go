@@ -52,6 +52,9 @@ var (
 		{"ws-link-out", permission.PathWorkspace, permission.PathExternal},
 		{"scratch-link-in", permission.PathScratch, permission.PathWorkspace},
 		{"ws-link-to-scratch", permission.PathWorkspace, permission.PathScratch},
+		{"skill", permission.PathSkill, permission.PathSkill},
+		{"skill-link-out", permission.PathSkill, permission.PathExternal},
+		{"ws-link-to-skill", permission.PathWorkspace, permission.PathSkill},
 	}
 )
 
@@ -138,6 +141,12 @@ func TestMatrixRules(t *testing.T) {
 			want(t, name, v, permission.Deny, errs.EditDisabledInPlan)
 		case lex == permission.PathScratch && real != permission.PathScratch:
 			want(t, name, v, permission.Deny, errs.PathOutsideWorkspace)
+		case lex == permission.PathSkill && real != permission.PathSkill:
+			want(t, name, v, permission.Deny, errs.PathOutsideWorkspace)
+		case real == permission.PathSkill && tr.in.Class == permission.ClassRead:
+			want(t, name, v, permission.Allow, "")
+		case real == permission.PathSkill:
+			want(t, name, v, permission.Deny, errs.SkillReadOnly)
 		case tr.in.Protected != "" && tr.in.ProtectedGranted:
 			want(t, name, v, permission.Allow, "")
 		case tr.in.Protected != "":
@@ -250,5 +259,36 @@ func TestDelegateOverrideKeepsTheExternalGate(t *testing.T) {
 	in.PermissionMode, in.Lexical, in.Real = "auto", permission.PathExternal, permission.PathExternal
 	if got := cell(permission.Evaluate(in)); got != "allow(ext)" {
 		t.Errorf("session auto, external: %s", got)
+	}
+}
+
+// A skill folder is a read-only root (issue 18): reads never ask, in any
+// mode; no other tool may touch it, whatever the mode or a grant says; and
+// a spelling inside it that a link carries out is refused.
+func TestSkillRootReadOnly(t *testing.T) {
+	for _, op := range opModes {
+		for _, pm := range permModes {
+			for _, granted := range []bool{false, true} {
+				for _, tr := range toolRows {
+					in := tr.in
+					in.OperatingMode, in.PermissionMode, in.Granted = op, pm, granted
+					in.Lexical, in.Real = permission.PathSkill, permission.PathSkill
+					v := permission.Evaluate(in)
+					name := fmt.Sprintf("%s/%s/%v/%s", op, pm, granted, tr.label)
+					switch {
+					case in.Class == permission.ClassRead && v.Decision != permission.Allow:
+						t.Errorf("%s: read in a skill folder = %+v, want allow", name, v)
+					case in.Class != permission.ClassRead && v.Decision != permission.Deny:
+						t.Errorf("%s: %s in a skill folder = %+v, want deny", name, tr.label, v)
+					}
+					for _, real := range []permission.PathClass{permission.PathExternal, permission.PathWorkspace, permission.PathScratch} {
+						in.Real = real
+						if v := permission.Evaluate(in); v.Decision != permission.Deny {
+							t.Errorf("%s: a link out of a skill folder into %s = %+v, want deny", name, real, v)
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -845,6 +845,83 @@ export namespace api {
 	    }
 	}
 	
+	export class SkillEntry {
+	    name: string;
+	    description: string;
+	    source: string;
+	    path?: string;
+	    userOnly: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SkillEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.source = source["source"];
+	        this.path = source["path"];
+	        this.userOnly = source["userOnly"];
+	    }
+	}
+	export class SkillProblem {
+	    path: string;
+	    name?: string;
+	    source: string;
+	    reason: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SkillProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.source = source["source"];
+	        this.reason = source["reason"];
+	        this.message = source["message"];
+	    }
+	}
+	export class SkillList {
+	    skills: SkillEntry[];
+	    problems: SkillProblem[];
+	    listed: number;
+	    leftOut: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SkillList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.skills = this.convertValues(source["skills"], SkillEntry);
+	        this.problems = this.convertValues(source["problems"], SkillProblem);
+	        this.listed = source["listed"];
+	        this.leftOut = source["leftOut"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Subagent {
 	    name: string;
 	    source: string;

@@ -1,0 +1,10 @@
+package skills_test
+
+import (
+	"context"
+	"testing"
+)
+
+func contextWithCancel(t *testing.T) (context.Context, context.CancelFunc) {
+	return context.WithCancel(t.Context())
+}
