@@ -138,6 +138,9 @@ const (
 	RuleInvalid         Code = "RULE_INVALID"           // a command rule to save is malformed (decision, program, scope, words)
 	RuleNotFound        Code = "RULE_NOT_FOUND"         // no command rule has that id
 	CommandTooComplex   Code = "COMMAND_TOO_COMPLEX"    // code nested deeper than deny rules are checked (sh -c in eval in …): refused while deny rules exist
+
+	// Custom slash commands (backend/slashcmd).
+	SlashCommandNotFound Code = "SLASH_COMMAND_NOT_FOUND" // no usable custom command has that name for the session
 )
 
 // Codes lists every registered code in declaration order.
@@ -172,5 +175,6 @@ func Codes() []Code {
 		SubagentInvalid,
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
 		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
+		SlashCommandNotFound,
 	}
 }
