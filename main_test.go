@@ -22,6 +22,7 @@ func TestCLI(t *testing.T) {
 		{"unknown flag, one dash", []string{"-frobnicate=1"}, 2, "", "flag provided but not defined: -frobnicate\n"},
 		{"subagents command", []string{"subagents", "--help"}, 0, "pi-desktop subagents list", ""},
 		{"skills command", []string{"skills", "--help"}, 0, "pi-desktop skills list", ""},
+		{"commands command", []string{"commands", "--help"}, 0, "pi-desktop commands list", ""},
 		{"unknown command", []string{"launch"}, 2, "", `unknown command "launch"`},
 		{"data-dir without value", []string{"--data-dir"}, 2, "", "flag needs an argument: --data-dir"},
 	}

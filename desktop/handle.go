@@ -39,6 +39,7 @@ func Bind(h Handle, openSession string) []any {
 		&MCP{h: h},
 		&Subagents{h: h},
 		&Skills{h: h},
+		&Commands{h: h},
 	}
 }
 

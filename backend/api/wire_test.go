@@ -160,6 +160,9 @@ func shapes() map[string]any {
 		"Subagent":           api.Subagent{},
 		"SubagentList":       api.SubagentList{},
 
+		"SlashCommandList":      api.SlashCommandList{},
+		"SlashCommandExpansion": api.SlashCommandExpansion{},
+
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
 		agent.EventTurn:             agent.TurnEvent{},
@@ -213,6 +216,8 @@ func enums() map[string]string {
 		"Subagent.state":                 "overridden",
 		"SubagentList.source":            "user",
 		"SubagentList.state":             "overridden",
+		"SlashCommandList.source":        "user",
+		"SlashCommandList.state":         "overridden",
 	}
 }
 

@@ -143,6 +143,8 @@ const (
 	SkillNotFound     Code = "SKILL_NOT_FOUND"     // no skill of that name is loaded for the session
 	SkillNotInvocable Code = "SKILL_NOT_INVOCABLE" // disable-model-invocation: only the user's /skill: may run it
 	SkillReadOnly     Code = "SKILL_READ_ONLY"     // a skill folder is read-only: no Write, Edit or move into it
+	// Custom slash commands (backend/slashcmd).
+	SlashCommandNotFound Code = "SLASH_COMMAND_NOT_FOUND" // no usable custom command has that name for the session
 )
 
 // Codes lists every registered code in declaration order.
@@ -178,5 +180,6 @@ func Codes() []Code {
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
 		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
 		SkillNotFound, SkillNotInvocable, SkillReadOnly,
+		SlashCommandNotFound,
 	}
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { expect, test } from '../fixtures/test';
 
-test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, shot }) => {
+test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, provider, shot }) => {
   workspace.write('.agents/subagents/fixer.md', '---\nname: fixer\ndescription: Fixes failing tests.\ntools: [Read, Edit, WebFetch]\npermission: auto\n---\nFix the tests.\n');
   workspace.write('.claude/agents/broken.md', '---\nname: broken\ntools: Read, Grep\n---\nNo description.\n');
   const homeDir = path.join(root, 'home', '.agents', 'subagents');
@@ -70,4 +70,22 @@ test('list builtin, home and project definitions with warnings and errors; add, 
   await ui.page.getByRole('alertdialog', { name: 'Delete reviewer?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(item('reviewer (Yours)')).toHaveCount(0);
   expect(existsSync(file)).toBe(false);
+
+  await ui.closeSettings();
+
+  // Issue 18, on the same app: the composer's / menu runs a project command. The host
+  // expands its template with the argument; the transcript shows the expanded prompt and
+  // the model gets exactly that.
+  workspace.write('.agents/commands/review.md', '---\ndescription: Review one file\nargument-hint: <file>\n---\nReview $1 and list its bugs.\n');
+  provider.enqueue({ text: 'No bugs found.' });
+  const shown = await ui.slashCommand('rev', 'review', 'src/main.go');
+  expect(shown).toContain('<file>');
+  expect(shown).toContain('Review one file');
+  await expect(ui.transcript.locator('.msg-user').last()).toHaveText('Review src/main.go and list its bugs.');
+  await expect(ui.assistantText().last()).toHaveText('No bugs found.');
+  const req = await provider.waitForRequest(0);
+  expect(req.lastUserText()).toContain('Review src/main.go and list its bugs.');
+  expect(req.lastUserText()).not.toContain('/review');
+  await ui.waitIdle();
+  await shot('slash command sent');
 });

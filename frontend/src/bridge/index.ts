@@ -11,9 +11,11 @@ import * as SettingsApi from '../../wailsjs/go/desktop/Settings';
 import * as ProvidersApi from '../../wailsjs/go/desktop/Providers';
 import * as MCPApi from '../../wailsjs/go/desktop/MCP';
 import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
+import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
 import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
+import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
 import { toBridgeError } from './errors';
 import { EventsOn } from './events';
 import * as norm from './normalize';
@@ -73,6 +75,7 @@ import {
 export type * from './types';
 export type * from './activity';
 export type * from './subagents';
+export type * from './commands';
 
 async function call<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -557,4 +560,28 @@ export function saveSubagent(input: SubagentInput): Promise<Subagent> {
 /** Deletes one of the app's own definitions. */
 export function deleteSubagent(name: string): Promise<void> {
   return call(() => SubagentsApi.DeleteSubagent(name));
+}
+
+// --- custom slash commands ---------------------------------------------------------
+
+/**
+ * Every custom command file the session's composer sees (its project's, an isolated
+ * session's from the project path, and the user's): in effect, replaced, and files that
+ * cannot be used with the reason.
+ */
+export function listSlashCommands(sessionId: string): Promise<SlashCommandList> {
+  return call(async () => slashCommandList(await CommandsApi.ListSlashCommands(sessionId)));
+}
+
+/**
+ * The command filled with its arguments: the prompt to send as typed, so the transcript
+ * shows it expanded. Rejects SLASH_COMMAND_NOT_FOUND for a name not (or no longer) usable.
+ */
+export function expandSlashCommand(sessionId: string, name: string, args: string): Promise<SlashCommandExpansion> {
+  return call(async () => slashCommandExpansion(await CommandsApi.ExpandSlashCommand(sessionId, name, args)));
+}
+
+/** Compacts the session's context at its next request boundary, as new_context does (/compact). */
+export function requestCompaction(sessionId: string): Promise<void> {
+  return call(() => CommandsApi.RequestCompaction(sessionId));
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { activityPage } from './activity';
 import { subagent, subagentList } from './subagents';
+import { slashCommandExpansion, slashCommandList } from './commands';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
@@ -59,6 +60,8 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   MCPTestResult: norm.mcpTestResult,
   Subagent: subagent,
   SubagentList: subagentList,
+  SlashCommandList: slashCommandList,
+  SlashCommandExpansion: slashCommandExpansion,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,

@@ -363,6 +363,30 @@ export const SubagentList = record({
   workingTools: strList,
 });
 
+// --- custom slash commands (backend/api/commands.go) ---------------------------------
+
+export const SLASH_COMMAND_SOURCES = ['user', 'project'] as const;
+export const SLASH_COMMAND_STATES = ['effective', 'overridden', 'error'] as const;
+
+/** One command file: "/name" in the composer's menu when its state is effective. */
+export const SlashCommand = record({
+  /** What follows "/": "review", "git:commit" (git/commit.md). */
+  name: str,
+  source: oneOf(SLASH_COMMAND_SOURCES, 'project'),
+  /** An unknown state reads as error: nothing is offered that is not usable. */
+  state: oneOf(SLASH_COMMAND_STATES, 'error'),
+  path: str,
+  description: str,
+  argumentHint: str,
+  /** Why it cannot be used, what of it was ignored, or which file replaced it. */
+  problems: strList,
+});
+
+export const SlashCommandList = record({ commands: list(SlashCommand) });
+
+/** A command filled with its arguments: the prompt to send as typed. */
+export const SlashCommandExpansion = record({ name: str, prompt: str });
+
 // --- review records (backend/review) ------------------------------------------------
 
 export const ReviewHunk = record({

@@ -33,6 +33,8 @@ export const queryKeys = {
   activity: (sessionId: string, filter: ActivityFilter, pageSize: number) => ['session', sessionId, 'activity', filter, pageSize] as const,
   taskOutput: (sessionId: string, taskId: string) => ['session', sessionId, 'taskOutput', taskId] as const,
   mergePreview: (sessionId: string) => ['session', sessionId, 'mergePreview'] as const,
+  /** The session's custom slash commands, read afresh each time the "/" menu opens. */
+  slashCommands: (sessionId: string) => ['session', sessionId, 'slashCommands'] as const,
   /** Every file list of the session's @-reference completion. */
   filesAll: (sessionId: string) => ['session', sessionId, 'files'] as const,
   files: (sessionId: string, query: string, limit: number) => ['session', sessionId, 'files', query, limit] as const,

@@ -28,6 +28,7 @@ import {
   type Settings,
 } from '../bridge/types';
 import type { Subagent } from '../bridge/subagents';
+import type { SlashCommand } from '../bridge/commands';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -80,6 +81,19 @@ export interface Seed {
    * for that project. Builtin and user rows are in every list.
    */
   subagents?: FakeSubagent[];
+  /** Custom slash command rows (see slashCommandRow()), the same for every session. */
+  slashCommands?: FakeSlashCommand[];
+}
+
+/** A slash command row and the template the fake expands. */
+export type FakeSlashCommand = SlashCommand & { template: string };
+
+/** A raw api.SlashCommand as Go sends it: an effective project command unless extra says otherwise. */
+export function slashCommandRow(name: string, template: string, extra: Partial<FakeSlashCommand> = {}): FakeSlashCommand {
+  return {
+    name, source: 'project', state: 'effective', path: `/work/project/.agents/commands/${name}.md`, description: `The ${name} command.`,
+    argumentHint: '', problems: [], template, ...extra,
+  };
 }
 
 /** A subagent row and, for a project's, the project it belongs to. */
@@ -187,6 +201,7 @@ const names = [
   'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
   'testMCPServerByID', 'cancelMCPSignIn',
   'listSubagents', 'saveSubagent', 'deleteSubagent',
+  'listSlashCommands', 'expandSlashCommand', 'requestCompaction',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -220,6 +235,9 @@ export interface FakeBackend {
   /** Saved secret env/header values by "<serverId>/<name>" (the UI must never see them). */
   mcpSecrets: Record<string, string>;
   subagents: FakeSubagent[];
+  slashCommands: FakeSlashCommand[];
+  /** Sessions whose context compaction was asked for (requestCompaction). */
+  compactions: string[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -299,6 +317,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     ),
     mcpLogs: { ...seed.mcpLogs },
     subagents: (seed.subagents ?? []).map((x) => structuredClone(x)),
+    slashCommands: (seed.slashCommands ?? []).map((x) => structuredClone(x)),
+    compactions: [] as string[],
   };
   let clock = NOW;
   let nextId = 1;
@@ -466,6 +486,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.sendPromptWith.mockImplementation(async (id) => void find(id));
   installMCP(db, emit, on);
   installSubagents(db);
+  installSlashCommands(db, find);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -663,6 +684,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get subagents() {
       return db.subagents;
     },
+    get slashCommands() {
+      return db.slashCommands;
+    },
+    get compactions() {
+      return db.compactions;
+    },
     emit,
   };
 }
@@ -858,4 +885,29 @@ function installMCP(db: MCPDb, emit: (event: string, payload?: unknown) => void,
   });
   b.mcpServerLog.mockImplementation(async (projectId, id) => db.mcpLogs[`${find(projectId, id).projectId}/${id}`] ?? '');
   b.onMCPServersChanged.mockImplementation((cb) => on('mcp:changed', (p) => cb(norm.mcpServersChanged(p))));
+}
+
+/**
+ * The slash command calls, like hostcore's: every row listed, an effective one expanded
+ * ($ARGUMENTS, and $1…$9 split on spaces: enough for the UI's tests; the real quoting is
+ * tested in Go), requestCompaction recorded per session.
+ */
+function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; compactions: string[] }, find: (id: string) => Session) {
+  const b = bridgeModule;
+  b.listSlashCommands.mockImplementation(async (sessionId) => {
+    find(sessionId);
+    return { commands: db.slashCommands.map(({ template: _t, ...row }) => structuredClone(row)) };
+  });
+  b.expandSlashCommand.mockImplementation(async (sessionId, name, args) => {
+    find(sessionId);
+    const cmd = db.slashCommands.find((c) => c.name === name && c.state === 'effective');
+    if (!cmd) throw new BridgeError('SLASH_COMMAND_NOT_FOUND', `no usable custom command /${name} for this session`, { name });
+    const words = args.trim() === '' ? [] : args.trim().split(/\s+/);
+    const prompt = cmd.template.replace(/\$ARGUMENTS/g, args.trim()).replace(/\$([1-9])/g, (_m, n: string) => words[Number(n) - 1] ?? '');
+    return { name, prompt };
+  });
+  b.requestCompaction.mockImplementation(async (sessionId) => {
+    find(sessionId);
+    db.compactions.push(sessionId);
+  });
 }

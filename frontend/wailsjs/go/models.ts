@@ -922,6 +922,74 @@ export namespace api {
 		}
 	}
 	
+	export class SlashCommand {
+	    name: string;
+	    source: string;
+	    state: string;
+	    path: string;
+	    description: string;
+	    argumentHint: string;
+	    problems: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SlashCommand(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.source = source["source"];
+	        this.state = source["state"];
+	        this.path = source["path"];
+	        this.description = source["description"];
+	        this.argumentHint = source["argumentHint"];
+	        this.problems = source["problems"];
+	    }
+	}
+	export class SlashCommandExpansion {
+	    name: string;
+	    prompt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SlashCommandExpansion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.prompt = source["prompt"];
+	    }
+	}
+	export class SlashCommandList {
+	    commands: SlashCommand[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SlashCommandList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.commands = this.convertValues(source["commands"], SlashCommand);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Subagent {
 	    name: string;
 	    source: string;

@@ -1,8 +1,32 @@
 import { ArrowUp, Settings2, Square } from 'lucide-react';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import * as bridge from '../../bridge';
+import { BridgeError, toBridgeError } from '../../bridge/errors';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
 import { FileSuggestionList, useFileSuggestions } from './FileSuggestions';
+import { BUILTIN_COMMANDS, parseSlash, type SlashEntry, type SlashSkill } from './slash';
+import { SlashMenuList, useSlashMenu } from './SlashMenu';
+
+/** The "/" commands of a session's composer. */
+export interface SlashActions {
+  /** The session whose custom commands are listed and expanded. */
+  sessionId: string;
+  /**
+   * Runs a built-in by its menu name ("new", "plan", "mode auto", …); rejects with the
+   * reason, shown under the input.
+   */
+  runBuiltin: (name: string) => Promise<void>;
+  /**
+   * The skills offered as /skill:<name>. Empty until the skills binding exists; a
+   * /skill:… text is sent as typed, for the backend to turn into the Skill call.
+   */
+  skills?: readonly SlashSkill[];
+}
+
+const NO_SKILLS: readonly SlashSkill[] = [];
+
+/** Built-ins that take a prompt after them: "/plan build the parser" switches, then sends. */
+const MODE_SWITCHES = new Set(['plan', 'goal', 'agent']);
 
 export interface ComposerProps {
   /** Starts a turn; resolves once it runs, rejects with the reason (the text is kept). */
@@ -21,9 +45,11 @@ export interface ComposerProps {
   decisions?: ReactNode;
   /** The session whose workspace files "@" references list; without it "@" is plain text. */
   filesOf?: string;
+  /** The "/" menu and commands; without it "/" is plain text. */
+  slash?: SlashActions;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf }: ComposerProps) {
+export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash }: ComposerProps) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -35,6 +61,11 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
     pendingCaret.current = at;
   }, []);
   const files = useFileSuggestions(text, caret, filesOf, replace, listId);
+  const slashListId = useId();
+  // The menu runs a picked entry through send, so both ways share one path.
+  const sendRef = useRef<(value?: string) => Promise<void>>(async () => {});
+  const runPicked = useCallback((entry: SlashEntry) => void sendRef.current(`/${entry.name}`), []);
+  const menu = useSlashMenu(text, caret, { sessionId: slash?.sessionId, skills: slash?.skills ?? NO_SKILLS, replace, run: runPicked, listId: slashListId });
   // Put the caret after an inserted reference once the new text is in the textarea.
   useLayoutEffect(() => {
     const at = pendingCaret.current;
@@ -52,11 +83,13 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
     if (!running) setStopping(false);
   }, [running]);
 
-  const send = async () => {
-    if (!canSend) return;
+  /** Sends value (the text by default): a "/" command runs or is expanded first. */
+  const send = async (value: string = text) => {
+    const trimmed = value.trim();
+    if (running || sending || trimmed === '') return;
     setSending(true);
     try {
-      await onSend(text.trim());
+      await dispatch(trimmed);
       setText('');
       setError(null);
     } catch (err) {
@@ -64,6 +97,28 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
     } finally {
       setSending(false);
     }
+  };
+  sendRef.current = send;
+
+  const dispatch = async (trimmed: string) => {
+    const cmd = slash ? parseSlash(trimmed) : null;
+    if (!slash || !cmd) return onSend(trimmed);
+    const builtinName = cmd.name === 'mode' ? `mode ${cmd.args}` : cmd.name;
+    if (cmd.name === 'mode' && !BUILTIN_COMMANDS.some((b) => b.name === builtinName)) {
+      throw new BridgeError('INVALID_ARGUMENT', 'use /mode ask, /mode accept-edits or /mode auto');
+    }
+    if (BUILTIN_COMMANDS.some((b) => b.name === builtinName)) {
+      if (cmd.args !== '' && cmd.name !== 'mode' && !MODE_SWITCHES.has(cmd.name)) {
+        throw new BridgeError('INVALID_ARGUMENT', `/${cmd.name} takes no text after it; send it alone`);
+      }
+      await slash.runBuiltin(builtinName);
+      if (MODE_SWITCHES.has(cmd.name) && cmd.args !== '') await onSend(cmd.args);
+      return;
+    }
+    // The skills seam: the backend turns "/skill:<name> text" into the Skill call.
+    if (cmd.name.startsWith('skill:')) return onSend(trimmed);
+    const expanded = await bridge.expandSlashCommand(slash.sessionId, cmd.name, cmd.args);
+    await onSend(expanded.prompt);
   };
 
   const stop = async () => {
@@ -78,6 +133,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (files.onKeyDown(e)) return;
+    if (menu.onKeyDown(e)) return;
     // Enter sends, Shift+Enter inserts a newline; IME composition is left alone.
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -117,14 +173,17 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
       {decisions}
       <div className="composer-box">
         <FileSuggestionList api={files} />
+        <SlashMenuList api={menu} />
         <textarea
           ref={input}
           className="composer-input"
           aria-label="Message"
           aria-describedby={error ? errorId : undefined}
-          aria-autocomplete={filesOf !== undefined ? 'list' : undefined}
-          aria-controls={files.open && files.results && files.results.files.length > 0 ? listId : undefined}
-          aria-activedescendant={files.open && (files.results?.files.length ?? 0) > 0 ? `${listId}-${files.active}` : undefined}
+          aria-autocomplete={filesOf !== undefined || slash !== undefined ? 'list' : undefined}
+          aria-controls={menu.open ? slashListId : files.open && files.results && files.results.files.length > 0 ? listId : undefined}
+          aria-activedescendant={
+            menu.open ? `${slashListId}-${menu.active}` : files.open && (files.results?.files.length ?? 0) > 0 ? `${listId}-${files.active}` : undefined
+          }
           placeholder={placeholder}
           rows={3}
           value={text}
@@ -147,6 +206,12 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
                   <>
                     {' '}
                     · <kbd>@</kbd> to reference a file
+                  </>
+                )}
+                {slash !== undefined && (
+                  <>
+                    {' '}
+                    · <kbd>/</kbd> for commands
                   </>
                 )}
               </>

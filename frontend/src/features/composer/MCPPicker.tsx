@@ -17,6 +17,8 @@ export interface MCPPickerProps {
   onChange: (next: MCPSelection[]) => void;
   /** Opens Settings (offered when no server is ready). */
   onOpenSettings?: () => void;
+  /** Each change opens the picker (the composer's /mcp); 0 leaves it closed. */
+  openSignal?: number;
 }
 
 /**
@@ -32,13 +34,16 @@ export function selectionLabel(sel: MCPSelection): string {
   return sel.tools.length === 0 ? sel.serverId : `${sel.serverId}: ${sel.tools.join(', ')}`;
 }
 
-export function MCPPicker({ projectId, selection, onChange, onOpenSettings }: MCPPickerProps) {
+export function MCPPicker({ projectId, selection, onChange, onOpenSettings, openSignal = 0 }: MCPPickerProps) {
   // Re-read on mcp:changed (features/app/cacheRules).
   const q = useQuery({ queryKey: queryKeys.mcpServers(projectId), queryFn: () => bridge.listMCPServers(projectId) });
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const popover = useRef<HTMLDivElement>(null);
   const popoverId = useId();
+  useEffect(() => {
+    if (openSignal > 0) setOpen(true);
+  }, [openSignal]);
 
   useEffect(() => {
     if (!open) return;

@@ -12,9 +12,11 @@ export interface ModelPickerProps {
   sessionId: string;
   /** Opens Settings → Models (offered when nothing is saved). */
   onOpenSettings?: () => void;
+  /** Each change opens the menu (the composer's /model); 0 leaves it closed. */
+  openSignal?: number;
 }
 
-export function ModelPicker({ sessionId, onOpenSettings }: ModelPickerProps) {
+export function ModelPicker({ sessionId, onOpenSettings, openSignal = 0 }: ModelPickerProps) {
   const { reportError } = useToasts();
   const client = useQueryClient();
   // Both re-read on providers:changed (features/app/cacheRules).
@@ -58,6 +60,10 @@ export function ModelPicker({ sessionId, onOpenSettings }: ModelPickerProps) {
     })),
   ];
   const menu = useMenu('Model', items);
+  const trigger = menu.triggerProps.ref;
+  useEffect(() => {
+    if (openSignal > 0) trigger.current?.click();
+  }, [openSignal, trigger]);
 
   if (!list || chosen === null) return null;
   if (!current) {

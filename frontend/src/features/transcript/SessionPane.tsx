@@ -1,13 +1,16 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
+import { queryKeys } from '../../state/queryKeys';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
 import { useTranscript } from '../../state/useTranscript';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
-import { Composer } from '../composer/Composer';
+import { Composer, type SlashActions } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { PanelButtons, PanelSlot, useSessionPanels } from '../review/SidePanels';
 import type { ReviewApi } from '../review/useReviewChanges';
@@ -84,6 +87,41 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
     },
     [send, mcp],
   );
+  // /model and /mcp open their pickers by bumping these.
+  const [openModel, setOpenModel] = useState(0);
+  const [openMCP, setOpenMCP] = useState(0);
+  const client = useQueryClient();
+  const slash: SlashActions = {
+    sessionId: session.id,
+    runBuiltin: async (name) => {
+      switch (name) {
+        case 'new':
+          return ws.newSession(session.projectId, session.isolated ? { isolated: true } : undefined);
+        case 'plan':
+        case 'goal':
+        case 'agent':
+          return ws.configureSession(session, { operatingMode: name, permissionMode: '' });
+        case 'mode ask':
+          return ws.configureSession(session, { operatingMode: '', permissionMode: 'ask' });
+        case 'mode accept-edits':
+          return ws.configureSession(session, { operatingMode: '', permissionMode: 'accept-edits' });
+        case 'mode auto':
+          return ws.configureSession(session, { operatingMode: '', permissionMode: 'auto' });
+        case 'compact':
+          return bridge.requestCompaction(session.id);
+        case 'model':
+          setOpenModel((n) => n + 1);
+          return;
+        case 'mcp': {
+          // No server to choose from: Settings is where one is added.
+          const servers = client.getQueryData<unknown[]>(queryKeys.mcpServers(session.projectId)) ?? [];
+          if (servers.length === 0 && mcp.length === 0) ws.showView('settings');
+          else setOpenMCP((n) => n + 1);
+          return;
+        }
+      }
+    },
+  };
   // The Review pane's records: one source for the pane and the inline rows.
   const { rollback } = review;
 
@@ -137,6 +175,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
           </>
         }
         filesOf={session.id}
+        slash={slash}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />
@@ -145,8 +184,8 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
               defaultMode={settings?.defaultPermissionMode}
               onChange={(permissionMode) => void ws.configureSession(session, { operatingMode: '', permissionMode })}
             />
-            <ModelPicker sessionId={session.id} onOpenSettings={() => ws.showView('settings')} />
-            <MCPPicker projectId={session.projectId} selection={mcp} onChange={setMcp} onOpenSettings={() => ws.showView('settings')} />
+            <ModelPicker sessionId={session.id} onOpenSettings={() => ws.showView('settings')} openSignal={openModel} />
+            <MCPPicker projectId={session.projectId} selection={mcp} onChange={setMcp} onOpenSettings={() => ws.showView('settings')} openSignal={openMCP} />
           </>
         }
       />
