@@ -326,11 +326,6 @@ func checkCommand(ctx context.Context, c *rulesCLI, f rulesFlags) error {
 	return WriteDecision(c.env.Stdout, res)
 }
 
-// decisionLabel is how a decision reads on a card and in a terminal.
-var decisionLabel = map[cmdrule.Decision]string{
-	cmdrule.Allow: "allowed by rule", cmdrule.Ask: "needs you", cmdrule.Deny: "denied",
-}
-
 // WriteDecision prints a classification for a person: the decision, each
 // simple command on its own line with its decision, the wrappers looked
 // through, the rules it matched and why, the files it would write and the
@@ -339,7 +334,7 @@ func WriteDecision(w io.Writer, res cmdrule.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", res.Decision, res.Reason)
 	for i, cmd := range res.Commands {
-		fmt.Fprintf(&b, "\n%d. %-15s  %s\n", i+1, decisionLabel[cmd.Decision], oneLine(cmd.Text))
+		fmt.Fprintf(&b, "\n%d. %-15s  %s\n", i+1, cmd.Decision.Label(), oneLine(cmd.Text))
 		if len(cmd.Wrappers) > 0 {
 			fmt.Fprintf(&b, "   looked through: %s\n", strings.Join(cmd.Wrappers, ", "))
 		}
