@@ -38,6 +38,7 @@ func Bind(h Handle, openSession string) []any {
 		&Providers{h: h},
 		&MCP{h: h},
 		&Subagents{h: h},
+		&Rules{h: h},
 	}
 }
 

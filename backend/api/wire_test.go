@@ -159,6 +159,8 @@ func shapes() map[string]any {
 		"MCPTestResult":      api.MCPTestResult{},
 		"Subagent":           api.Subagent{},
 		"SubagentList":       api.SubagentList{},
+		"CommandRule":        api.CommandRule{},
+		"CommandCheck":       api.CommandCheck{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
@@ -213,6 +215,11 @@ func enums() map[string]string {
 		"Subagent.state":                 "overridden",
 		"SubagentList.source":            "user",
 		"SubagentList.state":             "overridden",
+		"CommandRule.decision":           "deny",
+		"CommandRule.scope":              "project",
+		"CommandCheck.decision":          "deny",
+		"CommandCheck.shell":             "cmd",
+		"CommandCheck.scope":             "project",
 	}
 }
 
