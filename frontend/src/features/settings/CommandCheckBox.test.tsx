@@ -40,7 +40,10 @@ async function paste(text: string) {
   return { user, box };
 }
 
-describe('CommandCheckBox', () => {
+/** The tests type into fields key by key: room for a loaded machine. */
+const FORM_TIMEOUT = 15_000;
+
+describe('CommandCheckBox', { timeout: FORM_TIMEOUT }, () => {
   it('shows the decision and, for each simple command, its decision, wrappers, matched rules, why and writes', async () => {
     const { user } = await paste(chained);
     expect(screen.getByRole('textbox', { name: 'Command to check' })).toHaveAccessibleDescription(/Decided with this session’s rules/);

@@ -26,7 +26,10 @@ function renderForm(rule: Parameters<typeof RuleForm>[0]['rule'] = null, o: Rule
   return { user, onSaved, onCancel };
 }
 
-describe('RuleForm', () => {
+/** The tests type into fields key by key: room for a loaded machine. */
+const FORM_TIMEOUT = 15_000;
+
+describe('RuleForm', { timeout: FORM_TIMEOUT }, () => {
   it('adds a rule for the session by default, its words split on spaces', async () => {
     const { user, onSaved } = renderForm();
     expect(screen.getByRole('combobox', { name: 'Applies to' })).toHaveDisplayValue('This session only (Fix the build)');
