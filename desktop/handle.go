@@ -40,6 +40,7 @@ func Bind(h Handle, openSession string) []any {
 		&Subagents{h: h},
 		&Skills{h: h},
 		&Commands{h: h},
+		&Rules{h: h},
 	}
 }
 

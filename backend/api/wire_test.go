@@ -159,6 +159,8 @@ func shapes() map[string]any {
 		"MCPTestResult":      api.MCPTestResult{},
 		"Subagent":           api.Subagent{},
 		"SubagentList":       api.SubagentList{},
+		"CommandRule":        api.CommandRule{},
+		"CommandCheck":       api.CommandCheck{},
 
 		"SlashCommandList":      api.SlashCommandList{},
 		"SlashCommandExpansion": api.SlashCommandExpansion{},
@@ -218,6 +220,11 @@ func enums() map[string]string {
 		"SubagentList.state":             "overridden",
 		"SlashCommandList.source":        "user",
 		"SlashCommandList.state":         "overridden",
+		"CommandRule.decision":           "deny",
+		"CommandRule.scope":              "project",
+		"CommandCheck.decision":          "deny",
+		"CommandCheck.shell":             "cmd",
+		"CommandCheck.scope":             "project",
 	}
 }
 

@@ -251,3 +251,21 @@ func TestNestingBounded(t *testing.T) {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func TestDecisionLabel(t *testing.T) {
+	cases := []struct {
+		d    Decision
+		want string
+	}{
+		{Allow, "allowed by rule"},
+		{Ask, "needs you"},
+		{Deny, "denied"},
+		{"", "needs you"}, // unknown: asks
+		{"maybe", "needs you"},
+	}
+	for _, tc := range cases {
+		if got := tc.d.Label(); got != tc.want {
+			t.Errorf("%q.Label() = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

@@ -27,6 +27,18 @@ func (d Decision) rank() int {
 	return 0
 }
 
+// Label is how a decision reads for a person, on a card, in Settings and
+// in a terminal: "allowed by rule", "needs you", "denied".
+func (d Decision) Label() string {
+	switch d {
+	case Allow:
+		return "allowed by rule"
+	case Deny:
+		return "denied"
+	}
+	return "needs you" // ask, and anything unknown: fail towards asking
+}
+
 // Scope is where a rule applies.
 type Scope string
 

@@ -34,25 +34,12 @@ const ruleCols = "id, decision, program, args, scope, COALESCE(project_id, ''), 
 // equal to one already saved (same decision, words, scope and owner) is not
 // saved twice: that one is returned.
 func (s *Store) Add(ctx context.Context, r Rule) (Rule, error) {
-	if r.Args == nil {
-		r.Args = []string{}
-	}
-	r.Note = strings.TrimSpace(r.Note)
-	if err := r.Validate(); err != nil {
-		return Rule{}, err
-	}
-	if err := s.ownerExists(ctx, r); err != nil {
-		return Rule{}, err
-	}
-	existing, err := s.query(ctx, "SELECT "+ruleCols+" FROM command_rules WHERE decision = ? AND program = ? AND scope = ? AND COALESCE(project_id, '') = ? AND COALESCE(session_id, '') = ?",
-		r.Decision, r.Program, r.Scope, r.ProjectID, r.SessionID)
+	r, err := s.checked(ctx, r)
 	if err != nil {
 		return Rule{}, err
 	}
-	for _, e := range existing {
-		if slices.Equal(e.Args, r.Args) {
-			return e, nil
-		}
+	if e, ok, err := s.equal(ctx, r); err != nil || ok {
+		return e, err
 	}
 	args, err := json.Marshal(r.Args)
 	if err != nil {
@@ -66,6 +53,74 @@ func (s *Store) Add(ctx context.Context, r Rule) (Rule, error) {
 		return Rule{}, storageErr(err, "save the rule")
 	}
 	return r, nil
+}
+
+// Update replaces the decision, words, scope (with its project or session)
+// and note of the rule r.ID with r's, validated as Add validates them; the
+// ID and creation time stay. It fails with RULE_NOT_FOUND for an unknown
+// ID, and with CONFLICT naming the other rule when r would equal one
+// already saved (remove this one instead).
+func (s *Store) Update(ctx context.Context, r Rule) (Rule, error) {
+	old, err := s.Get(ctx, r.ID)
+	if err != nil {
+		return Rule{}, err
+	}
+	if r, err = s.checked(ctx, r); err != nil {
+		return Rule{}, err
+	}
+	e, ok, err := s.equal(ctx, r)
+	if err != nil {
+		return Rule{}, err
+	}
+	if ok && e.ID != old.ID {
+		return Rule{}, errs.New(errs.Conflict, "the rule %s is saved already; remove this one instead", e).With("id", e.ID)
+	}
+	args, err := json.Marshal(r.Args)
+	if err != nil {
+		return Rule{}, errs.Wrap(err, errs.Internal, "could not encode the rule's words")
+	}
+	r.CreatedAt = old.CreatedAt
+	res, err := s.db.ExecContext(ctx,
+		"UPDATE command_rules SET decision = ?, program = ?, args = ?, scope = ?, project_id = ?, session_id = ?, note = ? WHERE id = ?",
+		r.Decision, r.Program, string(args), r.Scope, nullable(r.ProjectID), nullable(r.SessionID), r.Note, r.ID)
+	if err != nil {
+		return Rule{}, storageErr(err, "save the rule")
+	}
+	if n, _ := res.RowsAffected(); n == 0 { // removed since Get
+		return Rule{}, notFound(r.ID)
+	}
+	return r, nil
+}
+
+// checked is r normalised (no nil words, a trimmed note) once it passed
+// Validate and its project or session exists.
+func (s *Store) checked(ctx context.Context, r Rule) (Rule, error) {
+	if r.Args == nil {
+		r.Args = []string{}
+	}
+	r.Note = strings.TrimSpace(r.Note)
+	if err := r.Validate(); err != nil {
+		return Rule{}, err
+	}
+	if err := s.ownerExists(ctx, r); err != nil {
+		return Rule{}, err
+	}
+	return r, nil
+}
+
+// equal finds a saved rule with r's decision, words, scope and owner.
+func (s *Store) equal(ctx context.Context, r Rule) (Rule, bool, error) {
+	existing, err := s.query(ctx, "SELECT "+ruleCols+" FROM command_rules WHERE decision = ? AND program = ? AND scope = ? AND COALESCE(project_id, '') = ? AND COALESCE(session_id, '') = ?",
+		r.Decision, r.Program, r.Scope, r.ProjectID, r.SessionID)
+	if err != nil {
+		return Rule{}, false, err
+	}
+	for _, e := range existing {
+		if slices.Equal(e.Args, r.Args) {
+			return e, true, nil
+		}
+	}
+	return Rule{}, false, nil
 }
 
 // ownerExists reports PROJECT_NOT_FOUND or SESSION_NOT_FOUND for a rule
@@ -99,7 +154,7 @@ func (s *Store) Remove(ctx context.Context, id string) error {
 		return storageErr(err, "remove the rule")
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return errs.New(errs.RuleNotFound, "no command rule has the id %q; list them with pi-desktop rules list", id).With("id", id)
+		return notFound(id)
 	}
 	return nil
 }
@@ -111,7 +166,7 @@ func (s *Store) Get(ctx context.Context, id string) (Rule, error) {
 		return Rule{}, err
 	}
 	if len(rules) == 0 {
-		return Rule{}, errs.New(errs.RuleNotFound, "no command rule has the id %q; list them with pi-desktop rules list", id).With("id", id)
+		return Rule{}, notFound(id)
 	}
 	return rules[0], nil
 }
@@ -170,6 +225,10 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]Rule, error
 		return nil, storageErr(err, "read the command rules")
 	}
 	return out, nil
+}
+
+func notFound(id string) error {
+	return errs.New(errs.RuleNotFound, "no command rule has the id %q; list them again (Settings → Permissions, or pi-desktop rules list)", id).With("id", id)
 }
 
 func nullable(s string) any {

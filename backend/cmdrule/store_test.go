@@ -3,6 +3,7 @@ package cmdrule
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,5 +201,91 @@ func TestStoreDamagedWordsFailClosed(t *testing.T) {
 	}
 	if !reflect.DeepEqual(words(got), []string{"deny rm (global)"}) || got[0].ID != d.ID {
 		t.Errorf("rules %q (allow %s should be gone)", words(got), a.ID)
+	}
+}
+
+func TestStoreUpdate(t *testing.T) {
+	f := openStore(t)
+	p := f.project(t)
+	s := f.session(t, p.ID)
+	r := f.add(t, Rule{Decision: Allow, Program: "git", Args: []string{"status"}, Scope: ScopeGlobal, Note: "read only"})
+	cases := []struct {
+		name string
+		edit Rule
+		want string
+	}{
+		{"decision", Rule{Decision: Deny, Program: "git", Args: []string{"status"}, Scope: ScopeGlobal}, "deny git status (global)"},
+		{"words", Rule{Decision: Allow, Program: "git", Args: []string{"diff", "--stat"}, Scope: ScopeGlobal}, "allow git diff --stat (global)"},
+		{"no words", Rule{Decision: Ask, Program: "npm", Scope: ScopeGlobal}, "ask npm (global)"},
+		{"to a project", Rule{Decision: Allow, Program: "make", Scope: ScopeProject, ProjectID: p.ID}, "allow make (project)"},
+		{"to a session", Rule{Decision: Allow, Program: "make", Scope: ScopeSession, SessionID: s.ID}, "allow make (session)"},
+		{"back to global", Rule{Decision: Allow, Program: "make", Scope: ScopeGlobal, Note: "  built  "}, "allow make (global)"},
+	}
+	for _, tc := range cases {
+		tc.edit.ID = r.ID
+		got, err := f.rules.Update(t.Context(), tc.edit)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		saved, err := f.rules.Get(t.Context(), r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(saved, got) || got.String() != tc.want || got.CreatedAt != r.CreatedAt {
+			t.Errorf("%s: returned %+v, saved %+v; want %s created at %d", tc.name, got, saved, tc.want, r.CreatedAt)
+		}
+		if got.ProjectID != tc.edit.ProjectID || got.SessionID != tc.edit.SessionID {
+			t.Errorf("%s: owner %q/%q, want %q/%q", tc.name, got.ProjectID, got.SessionID, tc.edit.ProjectID, tc.edit.SessionID)
+		}
+	}
+	if got, _ := f.rules.Get(t.Context(), r.ID); got.Note != "built" || len(got.Args) != 0 || got.Args == nil {
+		t.Errorf("note %q and words %#v: want the note trimmed and no words as []", got.Note, got.Args)
+	}
+	if all, _ := f.rules.List(t.Context()); len(all) != 1 {
+		t.Errorf("an edit saved a second rule: %q", words(all))
+	}
+}
+
+func TestStoreUpdateRefuses(t *testing.T) {
+	f := openStore(t)
+	r := f.add(t, Rule{Decision: Allow, Program: "git", Args: []string{"status"}, Scope: ScopeGlobal})
+	other := f.add(t, Rule{Decision: Deny, Program: "rm", Args: []string{"-rf"}, Scope: ScopeGlobal})
+	cases := []struct {
+		name  string
+		rule  Rule
+		code  errs.Code
+		field string
+	}{
+		{"unknown id", Rule{ID: "nope", Decision: Allow, Program: "git", Scope: ScopeGlobal}, errs.RuleNotFound, ""},
+		{"bad decision", Rule{ID: r.ID, Decision: "maybe", Program: "git", Scope: ScopeGlobal}, errs.RuleInvalid, "decision"},
+		{"no program", Rule{ID: r.ID, Decision: Allow, Scope: ScopeGlobal}, errs.RuleInvalid, "program"},
+		{"spaced word", Rule{ID: r.ID, Decision: Allow, Program: "git", Args: []string{"a b"}, Scope: ScopeGlobal}, errs.RuleInvalid, "args"},
+		{"project without one", Rule{ID: r.ID, Decision: Allow, Program: "git", Scope: ScopeProject}, errs.RuleInvalid, "scope"},
+		{"allow what always asks", Rule{ID: r.ID, Decision: Allow, Program: "sudo", Scope: ScopeGlobal}, errs.RuleInvalid, "program"},
+		{"long note", Rule{ID: r.ID, Decision: Allow, Program: "git", Scope: ScopeGlobal, Note: strings.Repeat("n", maxNoteLen+1)}, errs.RuleInvalid, "note"},
+		{"gone project", Rule{ID: r.ID, Decision: Allow, Program: "git", Scope: ScopeProject, ProjectID: "gone"}, errs.ProjectNotFound, ""},
+		{"gone session", Rule{ID: r.ID, Decision: Allow, Program: "git", Scope: ScopeSession, SessionID: "gone"}, errs.SessionNotFound, ""},
+		{"equal to another", Rule{ID: r.ID, Decision: Deny, Program: "rm", Args: []string{"-rf"}, Scope: ScopeGlobal}, errs.Conflict, ""},
+	}
+	for _, tc := range cases {
+		_, err := f.rules.Update(t.Context(), tc.rule)
+		if !errs.Is(err, tc.code) {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
+			continue
+		}
+		p := errs.ToPayload(err)
+		if tc.field != "" && p.Details["field"] != tc.field {
+			t.Errorf("%s: field %v, want %s", tc.name, p.Details["field"], tc.field)
+		}
+		if tc.code == errs.Conflict && p.Details["id"] != other.ID {
+			t.Errorf("%s: names %v, want the other rule %s", tc.name, p.Details["id"], other.ID)
+		}
+	}
+	if got, _ := f.rules.Get(t.Context(), r.ID); !reflect.DeepEqual(got, r) {
+		t.Errorf("a refused edit changed the rule: %+v, want %+v", got, r)
+	}
+	// Saving a rule unchanged is no conflict with itself.
+	if _, err := f.rules.Update(t.Context(), r); err != nil {
+		t.Errorf("unchanged: %v", err)
 	}
 }

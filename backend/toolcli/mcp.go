@@ -62,17 +62,14 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 // MCP runs `pi-desktop mcp` with args (after the word "mcp") and returns
 // the exit code: 0 on success, 1 when the action failed, 2 on usage errors.
 func MCP(ctx context.Context, args []string, env Env) int {
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "pi-desktop mcp: "+format+"\n\n%s", append(a, MCPUsage)...)
-		return 2
-	}
+	cmd := subcommand{name: "mcp", usage: MCPUsage, env: env}
+	usageErr := cmd.usageErr
 	if len(args) == 0 {
 		return usageErr("give a command: add, list, test or remove")
 	}
 	verb, rest := args[0], args[1:]
-	if verb == "-h" || verb == "--help" || verb == "help" {
-		fmt.Fprint(env.Stdout, MCPUsage)
-		return 0
+	if isHelp(verb) {
+		return cmd.help()
 	}
 	var name string
 	if verb != "list" {
@@ -88,10 +85,9 @@ func MCP(ctx context.Context, args []string, env Env) int {
 	}
 	fs := flag.NewFlagSet("pi-desktop mcp "+verb, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data-dir", "", "")
-	workspace := fs.String("workspace", "", "")
+	var f commonFlags
+	f.register(fs)
 	scope := fs.String("scope", api.MCPScopeUser, "")
-	asJSON := fs.Bool("json", false, "")
 	url := fs.String("url", "", "")
 	transport := fs.String("transport", "", "")
 	var envs, headers repeated
@@ -99,8 +95,7 @@ func MCP(ctx context.Context, args []string, env Env) int {
 	fs.Var(&headers, "header", "")
 	if err := ParseFlags(fs, rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, MCPUsage)
-			return 0
+			return cmd.help()
 		}
 		return usageErr("%v", err)
 	}
@@ -120,19 +115,13 @@ func MCP(ctx context.Context, args []string, env Env) int {
 		return usageErr("only add takes a command, --url, --env or --header")
 	}
 
-	dir, err := env.ResolveDataDir(*dataDir)
+	core, err := cmd.openHost(ctx, f.dataDir)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop mcp: %v\n", err)
-		return 1
-	}
-	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: discard{}, DeferMCP: true})
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop mcp: %s\n", errs.ToPayload(err).Message)
-		return 1
+		return cmd.failed("", err)
 	}
 	defer core.Close()
 	m := mcpCLI{core: core, env: env}
-	ws := *workspace
+	ws := f.workspace
 	if ws == "" && *scope == api.MCPScopeProject {
 		ws = "."
 	}
@@ -140,7 +129,7 @@ func MCP(ctx context.Context, args []string, env Env) int {
 	case "add":
 		err = m.add(ctx, in, *scope, ws)
 	case "list":
-		err = m.list(ctx, ws, *asJSON)
+		err = m.list(ctx, ws, f.asJSON)
 	case "test":
 		err = m.test(ctx, name, ws)
 	case "remove":
@@ -149,8 +138,7 @@ func MCP(ctx context.Context, args []string, env Env) int {
 		return usageErr("unknown command %q; use add, list, test or remove", verb)
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop mcp %s: %s\n", verb, errs.ToPayload(err).Message)
-		return 1
+		return cmd.failed(verb, err)
 	}
 	return 0
 }

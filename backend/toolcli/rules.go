@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/store"
-	"github.com/pi-desktop/pi-desktop/platform/paths"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
 )
 
@@ -38,8 +38,10 @@ calls do not consult them yet; until they do, every command follows the
 session's permission mode and its approval card.
 
 add saves a rule: for the project at DIR with --workspace (the default
-scope then), else global. Words that look like this command's options go
-after --: pi-desktop rules add deny git push -- --force.
+scope then), else global. Options are read anywhere before --, and each
+verb takes only its own (add refuses --json rather than drop it); words
+that look like options go after --: pi-desktop rules add deny git push
+-- --force.
 list shows the global rules and, with --workspace, that project's; without
 it every rule. remove deletes the rule with ID (see list). check shows how
 COMMAND would be decided: each simple command with its decision, the rules
@@ -54,12 +56,26 @@ Options:
   --json           print JSON
 `
 
-// rulesFlags are the options of every `rules` verb; what is not one of
+// rulesFlags are the options of the `rules` verbs; what is not one of
 // them is a word (a rule's words may look like options: -rf, --force).
+// Options are read up to --, anywhere before it; after it all is words.
 type rulesFlags struct {
-	dataDir, workspace, scope, note, shell string
-	asJSON, help                           bool
-	words                                  []string
+	commonFlags
+	scope, note, shell string
+	help               bool
+	words              []string
+	// given are the options given, as spelled ("--json").
+	given []string
+}
+
+// rulesVerbOptions are the options each verb takes. One of the others is
+// refused rather than dropped: `rules add allow foo --json` must not save
+// allow foo, a rule wider than its words.
+var rulesVerbOptions = map[string][]string{
+	"add":    {"--data-dir", "--workspace", "--scope", "--note"},
+	"list":   {"--data-dir", "--workspace", "--json"},
+	"remove": {"--data-dir"},
+	"check":  {"--data-dir", "--workspace", "--shell", "--json"},
 }
 
 func parseRulesFlags(args []string) (rulesFlags, error) {
@@ -73,6 +89,7 @@ func parseRulesFlags(args []string) (rulesFlags, error) {
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		if dst, ok := values[name]; ok {
+			f.given = append(f.given, name)
 			if !hasValue {
 				if i+1 >= len(args) {
 					return f, fmt.Errorf("%s needs a value", name)
@@ -86,6 +103,7 @@ func parseRulesFlags(args []string) (rulesFlags, error) {
 		switch a {
 		case "--json":
 			f.asJSON = true
+			f.given = append(f.given, a)
 		case "-h", "--help":
 			f.help = true
 		default:
@@ -99,10 +117,8 @@ func parseRulesFlags(args []string) (rulesFlags, error) {
 // returns the exit code: 0 on success, 1 when the command failed, 2 on
 // usage errors.
 func Rules(ctx context.Context, args []string, env Env) int {
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "pi-desktop rules: "+format+"\n\n%s", append(a, RulesUsage)...)
-		return 2
-	}
+	cmd := subcommand{name: "rules", usage: RulesUsage, env: env}
+	usageErr := cmd.usageErr
 	if len(args) == 0 {
 		return usageErr("give a command: add, list, remove or check")
 	}
@@ -111,9 +127,19 @@ func Rules(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if verb == "-h" || verb == "--help" || verb == "help" || f.help {
-		fmt.Fprint(env.Stdout, RulesUsage)
-		return 0
+	if isHelp(verb) || f.help {
+		return cmd.help()
+	}
+	if takes, ok := rulesVerbOptions[verb]; ok {
+		for _, o := range f.given {
+			switch {
+			case slices.Contains(takes, o):
+			case verb == "add":
+				return usageErr("%s is not an option of add; a rule word that looks like an option goes after --: pi-desktop rules add %s -- %s", o, strings.Join(f.words, " "), o)
+			default:
+				return usageErr("%s is not an option of %s", o, verb)
+			}
+		}
 	}
 	if verb != "add" {
 		for _, w := range f.words {
@@ -153,14 +179,13 @@ func Rules(ctx context.Context, args []string, env Env) int {
 	default:
 		return usageErr("unknown command %q; use add, list, remove or check", verb)
 	}
-	cli, err := openRulesCLI(ctx, env, f.dataDir)
+	cli, err := openRulesCLI(ctx, cmd, f.dataDir)
 	if err == nil {
 		defer cli.close()
 		err = run(ctx, cli, f)
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop rules %s: %s\n", verb, errs.ToPayload(err).Message)
-		return 1
+		return cmd.failed(verb, err)
 	}
 	return 0
 }
@@ -174,20 +199,12 @@ type rulesCLI struct {
 	sessions *session.Service
 }
 
-func openRulesCLI(ctx context.Context, env Env, dataDirFlag string) (*rulesCLI, error) {
-	dir, err := env.ResolveDataDir(dataDirFlag)
+func openRulesCLI(ctx context.Context, cmd subcommand, dataDirFlag string) (*rulesCLI, error) {
+	st, layout, err := cmd.openStore(ctx, dataDirFlag)
 	if err != nil {
 		return nil, err
 	}
-	layout := paths.Layout{Root: dir}
-	if err := layout.Prepare(); err != nil {
-		return nil, err
-	}
-	st, err := store.Open(ctx, layout.Database(), store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return &rulesCLI{env: env, st: st, rules: cmdrule.NewStore(st.DB(), nil), sessions: session.New(st.DB(), layout, nil)}, nil
+	return &rulesCLI{env: cmd.env, st: st, rules: cmdrule.NewStore(st.DB(), nil), sessions: session.New(st.DB(), layout, nil)}, nil
 }
 
 func (c *rulesCLI) close() { _ = c.st.Close() }
@@ -326,11 +343,6 @@ func checkCommand(ctx context.Context, c *rulesCLI, f rulesFlags) error {
 	return WriteDecision(c.env.Stdout, res)
 }
 
-// decisionLabel is how a decision reads on a card and in a terminal.
-var decisionLabel = map[cmdrule.Decision]string{
-	cmdrule.Allow: "allowed by rule", cmdrule.Ask: "needs you", cmdrule.Deny: "denied",
-}
-
 // WriteDecision prints a classification for a person: the decision, each
 // simple command on its own line with its decision, the wrappers looked
 // through, the rules it matched and why, the files it would write and the
@@ -339,7 +351,7 @@ func WriteDecision(w io.Writer, res cmdrule.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", res.Decision, res.Reason)
 	for i, cmd := range res.Commands {
-		fmt.Fprintf(&b, "\n%d. %-15s  %s\n", i+1, decisionLabel[cmd.Decision], oneLine(cmd.Text))
+		fmt.Fprintf(&b, "\n%d. %-15s  %s\n", i+1, cmd.Decision.Label(), oneLine(cmd.Text))
 		if len(cmd.Wrappers) > 0 {
 			fmt.Fprintf(&b, "   looked through: %s\n", strings.Join(cmd.Wrappers, ", "))
 		}

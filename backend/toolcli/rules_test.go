@@ -131,6 +131,42 @@ func TestRulesAddWordsLikeOptions(t *testing.T) {
 	}
 }
 
+// An option a verb does not take is refused, never dropped: `rules add
+// allow foo --json` saving allow foo would allow more than was typed. After
+// -- it is a word.
+func TestRulesOptionsEndAtDoubleDash(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		args []string
+		says string
+	}{
+		{[]string{"add", "deny", "foo", "--json"}, "--json is not an option of add; a rule word that looks like an option goes after --: pi-desktop rules add deny foo -- --json"},
+		{[]string{"add", "allow", "foo", "--shell", "cmd"}, "--shell is not an option of add"},
+		{[]string{"list", "--note", "x"}, "--note is not an option of list"},
+		{[]string{"remove", "id", "--workspace", "."}, "--workspace is not an option of remove"},
+		{[]string{"check", "--scope", "global", "ls"}, "--scope is not an option of check"},
+	}
+	for _, tc := range cases {
+		code, out, errOut := f.rules(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.says) || out != "" {
+			t.Errorf("%q: %d %q, want 2 saying %q", tc.args, code, errOut, tc.says)
+		}
+	}
+	if got := f.listRulesJSON(t); len(got) != 0 {
+		t.Fatalf("a refused add saved %q", ruleLines(got))
+	}
+	if code, _, errOut := f.rules(t, "add", "deny", "foo", "--", "--json"); code != 0 {
+		t.Fatalf("after --: %d %s", code, errOut)
+	}
+	if got, want := ruleLines(f.listRulesJSON(t)), []string{"deny foo --json (global)"}; !slices.Equal(got, want) {
+		t.Errorf("rules %q, want %q", got, want)
+	}
+	// The options a verb takes are read anywhere before --.
+	if code, out, errOut := f.rules(t, "check", "ls", "--json"); code != 0 || !strings.HasPrefix(out, "{") {
+		t.Errorf("check ls --json: %d %q %s", code, out, errOut)
+	}
+}
+
 func TestRulesUsageAndRefusals(t *testing.T) {
 	f := newFixture(t)
 	cases := []struct {

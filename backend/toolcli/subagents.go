@@ -13,8 +13,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
-	"github.com/pi-desktop/pi-desktop/backend/errs"
-	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 )
 
 // SubagentsUsage is the help of `pi-desktop subagents`.
@@ -43,58 +41,46 @@ Options:
 // "subagents") and returns the exit code: 0 on success, 1 when listing
 // failed, 2 on usage errors.
 func Subagents(ctx context.Context, args []string, env Env) int {
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "pi-desktop subagents: "+format+"\n\n%s", append(a, SubagentsUsage)...)
-		return 2
-	}
+	cmd := subcommand{name: "subagents", usage: SubagentsUsage, env: env}
 	if len(args) == 0 {
-		return usageErr("give a command: list")
+		return cmd.usageErr("give a command: list")
 	}
 	verb, rest := args[0], args[1:]
-	switch verb {
-	case "-h", "--help", "help":
-		fmt.Fprint(env.Stdout, SubagentsUsage)
-		return 0
-	case "list":
-	default:
-		return usageErr("unknown command %q; use list", verb)
+	switch {
+	case isHelp(verb):
+		return cmd.help()
+	case verb != "list":
+		return cmd.usageErr("unknown command %q; use list", verb)
 	}
 	fs := flag.NewFlagSet("pi-desktop subagents list", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data-dir", "", "")
-	workspace := fs.String("workspace", "", "")
-	asJSON := fs.Bool("json", false, "")
+	var f commonFlags
+	f.register(fs)
 	if err := ParseFlags(fs, rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, SubagentsUsage)
-			return 0
+			return cmd.help()
 		}
-		return usageErr("%v", err)
+		return cmd.usageErr("%v", err)
 	}
 	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q", fs.Arg(0))
+		return cmd.usageErr("unexpected argument %q", fs.Arg(0))
 	}
-	if err := listSubagents(ctx, env, *dataDir, *workspace, *asJSON); err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop subagents list: %s\n", errs.ToPayload(err).Message)
-		return 1
+	if err := listSubagents(ctx, cmd, f); err != nil {
+		return cmd.failed(verb, err)
 	}
 	return 0
 }
 
-func listSubagents(ctx context.Context, env Env, dataDirFlag, workspace string, asJSON bool) error {
+func listSubagents(ctx context.Context, cmd subcommand, f commonFlags) error {
 	root := ""
-	if workspace != "" {
-		abs, err := filepath.Abs(workspace)
+	if f.workspace != "" {
+		abs, err := filepath.Abs(f.workspace)
 		if err != nil {
 			return err
 		}
 		root = abs
 	}
-	dir, err := env.ResolveDataDir(dataDirFlag)
-	if err != nil {
-		return err
-	}
-	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: discard{}, DeferMCP: true})
+	core, err := cmd.openHost(ctx, f.dataDir)
 	if err != nil {
 		return err
 	}
@@ -103,10 +89,10 @@ func listSubagents(ctx context.Context, env Env, dataDirFlag, workspace string, 
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return writeSubagentsJSON(env.Stdout, list)
+	if f.asJSON {
+		return writeSubagentsJSON(cmd.env.Stdout, list)
 	}
-	return writeSubagentsTable(env.Stdout, list)
+	return writeSubagentsTable(cmd.env.Stdout, list)
 }
 
 // subagentJSON is one definition as `list --json` prints it.

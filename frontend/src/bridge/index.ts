@@ -16,6 +16,8 @@ import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
+import * as RulesApi from '../../wailsjs/go/desktop/Rules';
+import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
 import { toBridgeError } from './errors';
 import { EventsOn } from './events';
 import * as norm from './normalize';
@@ -76,6 +78,7 @@ export type * from './types';
 export type * from './activity';
 export type * from './subagents';
 export type * from './commands';
+export type * from './rules';
 
 async function call<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -584,4 +587,48 @@ export function expandSlashCommand(sessionId: string, name: string, args: string
 /** Compacts the session's context at its next request boundary, as new_context does (/compact). */
 export function requestCompaction(sessionId: string): Promise<void> {
   return call(() => CommandsApi.RequestCompaction(sessionId));
+}
+
+// --- command rules -----------------------------------------------------------------
+
+/** Every command rule, of every scope, oldest first, with the project or session it belongs to. */
+export function listCommandRules(): Promise<CommandRule[]> {
+  return call(async () => commandRules(await RulesApi.ListCommandRules()));
+}
+
+function ruleInput(input: CommandRuleInput): Parameters<typeof RulesApi.AddCommandRule>[0] {
+  return {
+    decision: input.decision, program: input.program, args: [...input.args], scope: input.scope,
+    projectId: input.projectId, sessionId: input.sessionId, note: input.note,
+  } as Parameters<typeof RulesApi.AddCommandRule>[0];
+}
+
+/**
+ * Validates and saves a rule; an equal one saved before is returned. Rejects RULE_INVALID
+ * with details.field (decision, program, args, scope, note), PROJECT_NOT_FOUND or
+ * SESSION_NOT_FOUND for an owner that is gone.
+ */
+export function addCommandRule(input: CommandRuleInput): Promise<CommandRule> {
+  return call(async () => commandRule(await RulesApi.AddCommandRule(ruleInput(input))));
+}
+
+/** Replaces a rule's decision, words, scope and note: as add, plus RULE_NOT_FOUND, and CONFLICT when it would equal another. */
+export function updateCommandRule(id: string, input: CommandRuleInput): Promise<CommandRule> {
+  return call(async () => commandRule(await RulesApi.UpdateCommandRule(id, ruleInput(input))));
+}
+
+/** Deletes a rule (RULE_NOT_FOUND when it is gone). */
+export function removeCommandRule(id: string): Promise<void> {
+  return call(() => RulesApi.RemoveCommandRule(id));
+}
+
+/** How the rules decide a command, and why for each simple command in it; nothing runs. */
+export function checkCommand(input: CommandCheckInput): Promise<CommandCheck> {
+  return call(async () =>
+    commandCheck(
+      await RulesApi.CheckCommand({
+        sessionId: input.sessionId, projectId: input.projectId, command: input.command, shell: input.shell,
+      } as Parameters<typeof RulesApi.CheckCommand>[0]),
+    ),
+  );
 }

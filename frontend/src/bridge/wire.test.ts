@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { activityPage } from './activity';
 import { subagent, subagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList } from './commands';
+import { commandCheck, commandRule } from './rules';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
@@ -29,6 +30,8 @@ const UNREAD = new Set([
   'DelegationPage.messages.content.signature',
   'DelegationPage.messages.content.reasoningId',
   'DelegationPage.messages.usage',
+  // Four levels down the fixture has no value (null); CommandRule's own sample checks args.
+  'CommandCheck.commands.rules.args',
 ]);
 
 /** Parses one sample the way the bridge does, and points at the part that holds its fields. */
@@ -62,6 +65,8 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   SubagentList: subagentList,
   SlashCommandList: slashCommandList,
   SlashCommandExpansion: slashCommandExpansion,
+  CommandRule: commandRule,
+  CommandCheck: commandCheck,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,

@@ -996,3 +996,68 @@ export const decisionEvents = {
 
 /** The union of what a family's schemas produce. */
 export type EventOf<F extends Record<string, v.GenericSchema>> = Out<F[keyof F]>;
+
+// --- command rules (backend/api/commandrules.go) ------------------------------------
+
+export const RULE_DECISIONS = ['allow', 'ask', 'deny'] as const;
+export const RULE_SCOPES = ['session', 'project', 'global'] as const;
+export const RULE_SHELLS = ['posix', 'powershell', 'cmd'] as const;
+
+/** One command rule as Settings → Permissions lists it. */
+export const CommandRule = record({
+  id: str,
+  /** An unknown decision reads as ask: nothing is shown as allowed that is not. */
+  decision: oneOf(RULE_DECISIONS, 'ask'),
+  program: str,
+  /** The first words of the arguments it matches ([] = any). */
+  args: strList,
+  scope: oneOf(RULE_SCOPES, 'global'),
+  note: str,
+  /** A project rule's project; name and path are "" in a check's matched rules. */
+  projectId: str,
+  projectName: str,
+  projectPath: str,
+  /** A session rule's session. */
+  sessionId: str,
+  sessionTitle: str,
+  createdAt: num,
+});
+
+/** One simple command of a checked command, with its decision and why. */
+export const CheckedCommand = record({
+  text: str,
+  /** The wrappers looked through: "timeout 10", "nice". */
+  wrappers: strList,
+  program: str,
+  args: strList,
+  decision: oneOf(RULE_DECISIONS, 'ask'),
+  label: str,
+  reason: str,
+  /** The rules it matched, strictest first. */
+  rules: list(CommandRule),
+  /** A construct no rule can allow (eval, sh -c, …). */
+  alwaysAsk: bool,
+});
+
+/** A file a checked command would write, as written. */
+export const CommandWrite = record({
+  path: str,
+  /** False when the path is only known when the shell runs it. */
+  static: bool,
+  via: str,
+  /** Index in commands of the command that writes; -1 for a compound command's redirection. */
+  command: v.fallback(v.pipe(v.number(), v.finite()), -1),
+});
+
+/** How the rules decide a command: the same facts `pi-desktop rules check` prints. */
+export const CommandCheck = record({
+  decision: oneOf(RULE_DECISIONS, 'ask'),
+  label: str,
+  reason: str,
+  commands: list(CheckedCommand),
+  writes: list(CommandWrite),
+  /** The "Always allow" choices a card would offer: "git status". */
+  suggestions: strList,
+  parseError: str,
+  shell: oneOf(RULE_SHELLS, 'posix'),
+});

@@ -21,6 +21,8 @@ export const queryKeys = {
   subagentsAll: ['subagents'] as const,
   /** The subagent definitions a project's sessions see ("" = no project). */
   subagents: (projectId: string) => ['subagents', projectId] as const,
+  /** Every command rule, of every scope (Settings → Permissions). */
+  commandRules: ['commandRules'] as const,
   projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
   /** Every session list, active and archived. */
   sessionLists: ['sessions'] as const,

@@ -29,6 +29,7 @@ import {
 } from '../bridge/types';
 import type { Subagent } from '../bridge/subagents';
 import type { SlashCommand } from '../bridge/commands';
+import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -83,6 +84,13 @@ export interface Seed {
   subagents?: FakeSubagent[];
   /** Custom slash command rows (see slashCommandRow()), the same for every session. */
   slashCommands?: FakeSlashCommand[];
+  /** Command rules as Go lists them (see commandRuleRow()); names of projects and sessions are filled in when listed. */
+  commandRules?: CommandRule[];
+  /**
+   * Raw api.CommandCheck JSON by the exact command checked (see commandCheckRaw()); a command
+   * not listed is decided "ask" with one command that no rule matched.
+   */
+  commandChecks?: Record<string, unknown>;
 }
 
 /** A slash command row and the template the fake expands. */
@@ -106,6 +114,28 @@ export function subagentRow(name: string, extra: Partial<FakeSubagent> = {}): Fa
     description: `The ${name} subagent.`, tools: ['Read', 'Glob', 'Grep'], inherit: false, excludedTools: [], toolsWritten: [],
     model: '', modelProfileId: '', modelProfileName: '', permission: 'inherit', maxTurns: 24, prompt: `You are ${name}.`,
     warnings: [], overrides: '', overriddenBy: '', ...extra,
+  };
+}
+
+/** A command rule as Go sends it: a global allow unless extra says otherwise. */
+export function commandRuleRow(id: string, words: string, extra: Partial<CommandRule> = {}): CommandRule {
+  const [program = '', ...args] = words.split(' ');
+  return {
+    id, decision: 'allow', program, args, scope: 'global', note: '', projectId: '', projectName: '', projectPath: '',
+    sessionId: '', sessionTitle: '', createdAt: NOW, ...extra,
+  };
+}
+
+/** A raw api.CommandCheck: one command per [text, decision, reason, matched rule words] entry. */
+export function commandCheckRaw(decision: CommandCheck['decision'], commands: Array<[string, CommandCheck['decision'], string, string?]>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const label = (d: string) => (d === 'allow' ? 'allowed by rule' : d === 'deny' ? 'denied' : 'needs you');
+  return {
+    decision, label: label(decision), reason: `${decision}: ${commands.length} command(s)`, writes: [], suggestions: [], parseError: '', shell: 'posix',
+    commands: commands.map(([text, d, reason, rule]) => ({
+      text, wrappers: [], program: text.split(' ')[0], args: text.split(' ').slice(1), decision: d, label: label(d), reason, alwaysAsk: false,
+      rules: rule ? [commandRuleRow(`r-${rule}`, rule, { decision: d })] : [],
+    })),
+    ...extra,
   };
 }
 
@@ -202,6 +232,7 @@ const names = [
   'testMCPServerByID', 'cancelMCPSignIn',
   'listSubagents', 'saveSubagent', 'deleteSubagent',
   'listSlashCommands', 'expandSlashCommand', 'requestCompaction',
+  'listCommandRules', 'addCommandRule', 'updateCommandRule', 'removeCommandRule', 'checkCommand',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -238,6 +269,7 @@ export interface FakeBackend {
   slashCommands: FakeSlashCommand[];
   /** Sessions whose context compaction was asked for (requestCompaction). */
   compactions: string[];
+  commandRules: CommandRule[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -319,6 +351,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     subagents: (seed.subagents ?? []).map((x) => structuredClone(x)),
     slashCommands: (seed.slashCommands ?? []).map((x) => structuredClone(x)),
     compactions: [] as string[],
+    commandRules: (seed.commandRules ?? []).map((x) => structuredClone(x)),
+    commandChecks: { ...seed.commandChecks },
   };
   let clock = NOW;
   let nextId = 1;
@@ -487,6 +521,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   installMCP(db, emit, on);
   installSubagents(db);
   installSlashCommands(db, find);
+  installCommandRules(db, tick);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -690,6 +725,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get compactions() {
       return db.compactions;
     },
+    get commandRules() {
+      return db.commandRules;
+    },
     emit,
   };
 }
@@ -782,6 +820,80 @@ function installSubagents(db: { subagents: FakeSubagent[]; projects: Project[] }
     const x = db.subagents.find((r) => r.editable && r.name === name);
     if (!x) throw new BridgeError('NOT_FOUND', `no subagent named "${name}"`);
     db.subagents = db.subagents.filter((r) => r !== x);
+  });
+}
+
+/** Programs an allow rule can never apply to (cmdrule's neverAllowed, in part). */
+const ALWAYS_ASK = ['sudo', 'doas', 'su', 'eval', 'exec', 'source', '.', 'xargs', 'sh', 'bash', 'zsh'];
+
+/** The command rule calls, like hostcore's: validated as cmdrule validates, an equal rule added twice returned. */
+function installCommandRules(
+  db: { commandRules: CommandRule[]; commandChecks: Record<string, unknown>; projects: Project[]; sessions: Session[] },
+  tick: () => number,
+) {
+  const b = bridgeModule;
+  const invalid = (field: string, message: string) => new BridgeError('RULE_INVALID', message, { field });
+  const check = (input: CommandRuleInput) => {
+    if (!['allow', 'ask', 'deny'].includes(input.decision)) throw invalid('decision', `the decision "${input.decision}" is not allow, ask or deny`);
+    if (input.scope === 'project' && (input.projectId === '' || input.sessionId !== '')) throw invalid('scope', 'a project rule needs its project (and no session); pass --workspace DIR');
+    if (input.scope === 'session' && (input.sessionId === '' || input.projectId !== '')) throw invalid('scope', 'a session rule needs its session (and no project)');
+    if (input.scope === 'global' && (input.projectId !== '' || input.sessionId !== '')) throw invalid('scope', 'a global rule names no project or session');
+    if (input.program === '') throw invalid('program', 'name the program the rule is about, e.g. git');
+    for (const w of [input.program, ...input.args]) {
+      if (w === '') throw invalid('args', 'a rule word is empty; write each word once, without quotes');
+      if (/\s/.test(w)) throw invalid('args', `the rule word "${w}" holds a space or control character; give each word separately`);
+    }
+    if (input.program.startsWith('-')) throw invalid('program', `the program "${input.program}" looks like an option; a rule starts with the program's name`);
+    if (input.note.trim().length > 500) throw invalid('note', 'the note is longer than 500 bytes; shorten it');
+    if (input.decision === 'allow' && ALWAYS_ASK.includes(input.program)) {
+      throw invalid('program', `${input.program} always asks; an allow rule for it would never apply — allow the commands it runs instead`);
+    }
+    if (input.scope === 'project' && !db.projects.some((p) => p.id === input.projectId)) {
+      throw new BridgeError('PROJECT_NOT_FOUND', `no project ${input.projectId}; add the rule to an existing one, or as a global rule`);
+    }
+    if (input.scope === 'session' && !db.sessions.some((x) => x.id === input.sessionId)) {
+      throw new BridgeError('SESSION_NOT_FOUND', `no session ${input.sessionId}; add the rule to an existing one, or as a global rule`);
+    }
+  };
+  const same = (r: CommandRule, x: CommandRuleInput) =>
+    r.decision === x.decision && r.program === x.program && r.args.join(' ') === x.args.join(' ') && r.scope === x.scope &&
+    r.projectId === x.projectId && r.sessionId === x.sessionId;
+  const saved = (id: string, x: CommandRuleInput, createdAt: number): CommandRule =>
+    commandRuleRow(id, '', { ...x, program: x.program, args: [...x.args], note: x.note.trim(), createdAt });
+  const notFound = (id: string) => new BridgeError('RULE_NOT_FOUND', `no command rule has the id "${id}"; list them again (Settings → Permissions, or pi-desktop rules list)`, { id });
+  b.listCommandRules.mockImplementation(async () =>
+    db.commandRules.map((r) => {
+      const p = db.projects.find((x) => x.id === r.projectId);
+      const s = db.sessions.find((x) => x.id === r.sessionId);
+      return { ...structuredClone(r), projectName: p?.name ?? '', projectPath: p?.path ?? '', sessionTitle: s?.title ?? '' };
+    }),
+  );
+  b.addCommandRule.mockImplementation(async (input) => {
+    check(input);
+    const equal = db.commandRules.find((r) => same(r, input));
+    if (equal) return structuredClone(equal);
+    const r = saved(`rule-${tick()}`, input, tick());
+    db.commandRules = [...db.commandRules, r];
+    return structuredClone(r);
+  });
+  b.updateCommandRule.mockImplementation(async (id, input) => {
+    const old = db.commandRules.find((r) => r.id === id);
+    if (!old) throw notFound(id);
+    check(input);
+    const equal = db.commandRules.find((r) => r.id !== id && same(r, input));
+    if (equal) throw new BridgeError('CONFLICT', `the rule ${equal.decision} ${[equal.program, ...equal.args].join(' ')} (${equal.scope}) is saved already; remove this one instead`, { id: equal.id });
+    const r = saved(id, input, old.createdAt);
+    db.commandRules = db.commandRules.map((x) => (x.id === id ? r : x));
+    return structuredClone(r);
+  });
+  b.removeCommandRule.mockImplementation(async (id) => {
+    if (!db.commandRules.some((r) => r.id === id)) throw notFound(id);
+    db.commandRules = db.commandRules.filter((r) => r.id !== id);
+  });
+  b.checkCommand.mockImplementation(async (input) => {
+    if (input.command === '') throw new BridgeError('INVALID_ARGUMENT', 'paste a command to check', { field: 'command' });
+    const raw = db.commandChecks[input.command] ?? commandCheckRaw('ask', [[input.command, 'ask', 'no rule allows it']]);
+    return commandCheck(raw);
   });
 }
 

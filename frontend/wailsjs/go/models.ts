@@ -487,6 +487,192 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class CommandRule {
+	    id: string;
+	    decision: string;
+	    program: string;
+	    args: string[];
+	    scope: string;
+	    note: string;
+	    projectId: string;
+	    projectName: string;
+	    projectPath: string;
+	    sessionId: string;
+	    sessionTitle: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandRule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.decision = source["decision"];
+	        this.program = source["program"];
+	        this.args = source["args"];
+	        this.scope = source["scope"];
+	        this.note = source["note"];
+	        this.projectId = source["projectId"];
+	        this.projectName = source["projectName"];
+	        this.projectPath = source["projectPath"];
+	        this.sessionId = source["sessionId"];
+	        this.sessionTitle = source["sessionTitle"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class CheckedCommand {
+	    text: string;
+	    wrappers: string[];
+	    program: string;
+	    args: string[];
+	    decision: string;
+	    label: string;
+	    reason: string;
+	    rules: CommandRule[];
+	    alwaysAsk: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CheckedCommand(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.wrappers = source["wrappers"];
+	        this.program = source["program"];
+	        this.args = source["args"];
+	        this.decision = source["decision"];
+	        this.label = source["label"];
+	        this.reason = source["reason"];
+	        this.rules = this.convertValues(source["rules"], CommandRule);
+	        this.alwaysAsk = source["alwaysAsk"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CommandWrite {
+	    path: string;
+	    static: boolean;
+	    via: string;
+	    command: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandWrite(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.static = source["static"];
+	        this.via = source["via"];
+	        this.command = source["command"];
+	    }
+	}
+	export class CommandCheck {
+	    decision: string;
+	    label: string;
+	    reason: string;
+	    commands: CheckedCommand[];
+	    writes: CommandWrite[];
+	    suggestions: string[];
+	    parseError: string;
+	    shell: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.decision = source["decision"];
+	        this.label = source["label"];
+	        this.reason = source["reason"];
+	        this.commands = this.convertValues(source["commands"], CheckedCommand);
+	        this.writes = this.convertValues(source["writes"], CommandWrite);
+	        this.suggestions = source["suggestions"];
+	        this.parseError = source["parseError"];
+	        this.shell = source["shell"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CommandCheckInput {
+	    sessionId: string;
+	    projectId: string;
+	    command: string;
+	    shell: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandCheckInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.projectId = source["projectId"];
+	        this.command = source["command"];
+	        this.shell = source["shell"];
+	    }
+	}
+	
+	export class CommandRuleInput {
+	    decision: string;
+	    program: string;
+	    args: string[];
+	    scope: string;
+	    projectId: string;
+	    sessionId: string;
+	    note: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandRuleInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.decision = source["decision"];
+	        this.program = source["program"];
+	        this.args = source["args"];
+	        this.scope = source["scope"];
+	        this.projectId = source["projectId"];
+	        this.sessionId = source["sessionId"];
+	        this.note = source["note"];
+	    }
+	}
+	
 	export class CreateSessionInput {
 	    projectId: string;
 	    title: string;

@@ -16,6 +16,7 @@ import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
 import { ServersSection as MCPServersSection } from '../mcp/ServersSection';
 import { SubagentsSection } from '../subagents/SubagentsSection';
+import { PermissionsSection } from './PermissionsSection';
 
 type Field = keyof Settings;
 type Draft = Omit<Settings, 'permissionTimeoutSeconds' | 'envPassthrough' | 'envDrop'> & {
@@ -141,6 +142,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
             <ProvidersSection />
             <MCPServersSection />
             <SubagentsSection />
+            <PermissionsSection />
           </div>
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">
