@@ -26,11 +26,11 @@ type CommandEffect struct {
 type CommandLine struct {
 	Text string `json:"text"`
 	// Wrappers are the wrappers looked through ("timeout 10", "env").
-	Wrappers []string `json:"wrappers"`
+	Wrappers []string `json:"wrappers,omitempty"`
 	// Decision is allow (allowed by a rule), ask (needs you) or deny.
 	Decision string   `json:"decision"`
 	Reason   string   `json:"reason"`
-	Rules    []string `json:"rules"`
+	Rules    []string `json:"rules,omitempty"`
 }
 
 // Roots a CommandWrite can land in, beside pathguard's.

@@ -1296,10 +1296,10 @@ export namespace permission {
 	}
 	export class CommandLine {
 	    text: string;
-	    wrappers: string[];
+	    wrappers?: string[];
 	    decision: string;
 	    reason: string;
-	    rules: string[];
+	    rules?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CommandLine(source);
