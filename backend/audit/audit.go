@@ -40,6 +40,10 @@ type Row struct {
 	OK               bool   `json:"ok"`
 	ErrorCode        string `json:"errorCode"`
 	CreatedAt        int64  `json:"createdAt"`
+	// CommandRules is, for a command (Bash), the command rules' record as
+	// JSON: the classifier's decision, the rules that matched, whether they
+	// spared the card, and the rule an "Always allow" answer saved.
+	CommandRules string `json:"commandRules,omitempty"`
 
 	// PreviewOf and HashOf, when set, are the bytes the writer derives an
 	// empty ArgsPreview and ArgsHash from, off the call's path (a preview
@@ -208,8 +212,8 @@ func (w *Writer) wake() {
 
 const insertSQL = `INSERT INTO audit (trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server,
 		args_hash, args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted,
-		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		permission_wait_ms, duration_ms, overhead_ms, total_ms, ok, error_code, created_at, command_rules)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // insert writes rows in one transaction.
 func (w *Writer) insert(rows []Row) error {
@@ -285,7 +289,7 @@ func (w *Writer) write(ctx context.Context, rows []Row) error {
 		r = r.derived()
 		if _, err := stmt.ExecContext(rowCtx, r.TraceID, r.SessionID, r.TurnID, r.ToolCallID, r.Tool, r.Delegate, r.MCPServer,
 			r.ArgsHash, r.ArgsPreview, r.PathRoot, r.ExternalPath, r.PermissionMode, r.OperatingMode, r.Decision, r.Prompted,
-			r.PermissionWaitMs, r.DurationMs, r.OverheadMs, r.TotalMs, r.OK, r.ErrorCode, r.CreatedAt); err != nil {
+			r.PermissionWaitMs, r.DurationMs, r.OverheadMs, r.TotalMs, r.OK, r.ErrorCode, r.CreatedAt, r.CommandRules); err != nil {
 			_ = tx.Rollback()
 			return err
 		}
@@ -330,7 +334,7 @@ func List(ctx context.Context, db *sql.DB, sessionID string) ([]Row, error) {
 
 const rowColumns = `id, trace_id, session_id, turn_id, tool_call_id, tool, delegate, mcp_server, args_hash,
 	args_preview, path_root, external_path, permission_mode, operating_mode, decision, prompted, permission_wait_ms,
-	duration_ms, overhead_ms, total_ms, ok, error_code, created_at`
+	duration_ms, overhead_ms, total_ms, ok, error_code, created_at, command_rules`
 
 func scanRows(rows *sql.Rows, err error) ([]Row, error) {
 	if err != nil {
@@ -342,7 +346,7 @@ func scanRows(rows *sql.Rows, err error) ([]Row, error) {
 		var r Row
 		if err := rows.Scan(&r.ID, &r.TraceID, &r.SessionID, &r.TurnID, &r.ToolCallID, &r.Tool, &r.Delegate, &r.MCPServer, &r.ArgsHash,
 			&r.ArgsPreview, &r.PathRoot, &r.ExternalPath, &r.PermissionMode, &r.OperatingMode, &r.Decision, &r.Prompted,
-			&r.PermissionWaitMs, &r.DurationMs, &r.OverheadMs, &r.TotalMs, &r.OK, &r.ErrorCode, &r.CreatedAt); err != nil {
+			&r.PermissionWaitMs, &r.DurationMs, &r.OverheadMs, &r.TotalMs, &r.OK, &r.ErrorCode, &r.CreatedAt, &r.CommandRules); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

@@ -84,6 +84,8 @@ type callState struct {
 	// canonical is the validated arguments (aliases folded): the audit
 	// row's hash is of them when set, else of the request's bytes.
 	canonical json.RawMessage
+	// command is what the command rules said of a Bash call (nil otherwise).
+	command *commandCheck
 	// settled: the tool decided the call itself (the user's answer or
 	// decision on a proposal, a refusal of its own); its result then states
 	// the outcome, not the policy's decision.
@@ -121,6 +123,9 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	}
 	if st.row.HashOf == nil {
 		st.row.HashOf = []byte{} // no arguments still hash
+	}
+	if st.command != nil {
+		st.row.CommandRules = st.command.auditJSON()
 	}
 	st.row.PermissionWaitMs = st.waitDur.Milliseconds()
 	st.row.DurationMs = st.bodyDur.Milliseconds()
@@ -301,6 +306,27 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		in.ProtectedGranted = c.broker.Granted(req.SessionID, permission.ProtectedGrant(spec.Name, in.Protected, call.Target.Root == pathguard.External))
 	}
 	verdict := permission.Evaluate(in)
+	if spec.Class == permission.ClassExec {
+		// Command rules: a deny rule refuses in every mode; rules allowing
+		// every command spare the card; its writes are judged as Writes.
+		command, err := commandOf(fields)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		cc, err := c.checkCommand(ctx, req, command, binding, resolver, in, settings)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		st.command = cc
+		if err := cc.res.DenyError(); err != nil {
+			st.row.Decision = decisionDeny
+			return tools.Failure(err)
+		}
+		if verdict, err = cc.decide(verdict, in.Granted); err != nil {
+			st.row.Decision = decisionDeny
+			return tools.Failure(err)
+		}
+	}
 	switch verdict.Decision {
 	case permission.Deny:
 		st.row.Decision = decisionDeny
@@ -425,6 +451,9 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 		info := m.MCPInfo()
 		card.Server, card.ServerTool, card.ToolTitle = info.Server, info.Tool, info.Title
 	}
+	if st.command != nil {
+		card.Command, card.RuleChoices = st.command.effect(), st.command.choices
+	}
 	if call.Target != nil {
 		card.Path = call.Target.Abs
 		// What the change would do, computed read-only through the same
@@ -444,14 +473,23 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
 		w.WaitingForApproval(true) // a delegate's row says it waits for the user
 	}
-	outcome := c.broker.Ask(ctx, card, time.Duration(settings.PermissionTimeoutSeconds)*time.Second)
+	answer := c.broker.AskAnswer(ctx, card, time.Duration(settings.PermissionTimeoutSeconds)*time.Second)
 	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
 		w.WaitingForApproval(false)
 	}
 	st.waitDur = time.Since(waitStart)
-	switch outcome {
+	switch outcome := answer.Outcome; outcome {
 	case permission.AllowOnce, permission.AllowSession:
 		st.row.Decision = string(outcome)
+		return tools.Result{}, true
+	case permission.AllowRule:
+		st.row.Decision = string(outcome)
+		if st.command == nil {
+			return tools.Failure(errs.New(errs.InvalidArgument, "%s has no command rules to save; nothing was run", spec.Name)), false
+		}
+		if err := c.saveChoice(ctx, st.command, answer.Choice); err != nil {
+			return tools.Failure(err), false
+		}
 		return tools.Result{}, true
 	case permission.TimedOut:
 		st.row.Decision = decisionTimeout

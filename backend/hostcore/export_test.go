@@ -1,6 +1,10 @@
 package hostcore
 
-import "context"
+import (
+	"context"
+
+	"github.com/pi-desktop/pi-desktop/backend/cmdrule"
+)
 
 // ScratchDirForTest creates a session's scratch folder as the first tool
 // that needs one would, so tests can stage files there.
@@ -40,3 +44,7 @@ func SubagentsForTest(ctx context.Context, c *Core, sessionID string) (names []s
 	defer c.subagents.mu.Unlock()
 	return names, c.subagents.loads
 }
+
+// CommandRulesForTest is the store of the command rules Bash calls are
+// decided with.
+func CommandRulesForTest(c *Core) *cmdrule.Store { return c.rules }

@@ -22,6 +22,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/attachments"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
+	"github.com/pi-desktop/pi-desktop/backend/cmdrule"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
@@ -151,6 +152,9 @@ type Core struct {
 
 	// delegateWorktrees: the running delegates rooted in a worktree of their own.
 	delegateWorktrees delegateWorktrees
+
+	// rules are the command rules Bash calls are decided with (issue 19).
+	rules *cmdrule.Store
 }
 
 // newCore is New before its errors are put in the user's terms. What it
@@ -234,6 +238,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		log.Info("turns interrupted by the last exit", "count", n)
 	}
 	c.broker = permission.NewBroker(c.emit, cfg.Now)
+	c.rules = cmdrule.NewStore(st.DB(), cfg.Now)
 	c.audit = audit.NewWriter(st.DB(), func(err error) { log.Error("audit write", "err", err) })
 	report, err := c.sessions.Sweep(ctx)
 	if err != nil {

@@ -3,10 +3,12 @@ package permission
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // Outcome is how a pending approval ended.
@@ -19,10 +21,13 @@ const (
 	Cancelled    Outcome = "cancelled"
 	TimedOut     Outcome = "timeout"
 	Shutdown     Outcome = "shutdown"
+	// AllowRule: the user chose one of the card's RuleChoices; the call runs
+	// and the host saves the rule.
+	AllowRule Outcome = "allow-rule"
 )
 
 // Allowed reports whether the outcome lets the call run.
-func (o Outcome) Allowed() bool { return o == AllowOnce || o == AllowSession }
+func (o Outcome) Allowed() bool { return o == AllowOnce || o == AllowSession || o == AllowRule }
 
 // Request is one pending approval: what an inline card shows.
 type Request struct {
@@ -50,6 +55,10 @@ type Request struct {
 	Diff      string `json:"diff,omitempty"`
 	DiffNote  string `json:"diffNote,omitempty"`
 	CreatedAt int64  `json:"createdAt"`
+	// Command is what a command would do as the shell parser sees it (Bash
+	// only); RuleChoices are the card's "Always allow …" answers.
+	Command     *CommandEffect `json:"command,omitempty"`
+	RuleChoices []RuleChoice   `json:"ruleChoices,omitempty"`
 	// Grant is what an allow-session answer grants: Verdict.Grant, or the
 	// tool when empty. Never sent: the UI answers by request id.
 	Grant string `json:"-"`
@@ -60,6 +69,15 @@ type Resolution struct {
 	ID        string  `json:"id"`
 	SessionID string  `json:"sessionId"`
 	Outcome   Outcome `json:"outcome"`
+	// Rule is the chosen RuleChoice's label when Outcome is AllowRule.
+	Rule string `json:"rule,omitempty"`
+}
+
+// Answer is how a pending approval ended, with the rule chosen when the
+// outcome is AllowRule.
+type Answer struct {
+	Outcome Outcome
+	Choice  RuleChoice
 }
 
 // Event names the broker emits.
@@ -70,7 +88,7 @@ const (
 
 type pending struct {
 	req  Request
-	done chan Outcome // buffered 1: the first answer wins
+	done chan Answer // buffered 1: the first answer wins
 }
 
 // Broker holds pending approvals and allow-session grants, both in memory
@@ -105,12 +123,17 @@ func (b *Broker) Granted(sessionID, key string) bool {
 // Stop), the optional deadline passes, or the broker shuts down. Only an
 // allow outcome lets the caller proceed.
 func (b *Broker) Ask(ctx context.Context, req Request, deadline time.Duration) Outcome {
-	p := &pending{req: req, done: make(chan Outcome, 1)}
+	return b.AskAnswer(ctx, req, deadline).Outcome
+}
+
+// AskAnswer is Ask that also returns the rule chosen by an AllowRule answer.
+func (b *Broker) AskAnswer(ctx context.Context, req Request, deadline time.Duration) Answer {
+	p := &pending{req: req, done: make(chan Answer, 1)}
 	p.req.CreatedAt = b.now().UnixMilli()
 	b.mu.Lock()
 	if b.shutdown {
 		b.mu.Unlock()
-		return Shutdown
+		return Answer{Outcome: Shutdown}
 	}
 	if b.pending[req.SessionID] == nil {
 		b.pending[req.SessionID] = map[string]*pending{}
@@ -125,17 +148,23 @@ func (b *Broker) Ask(ctx context.Context, req Request, deadline time.Duration) O
 		defer t.Stop()
 		timeout = t.C
 	}
-	var out Outcome
+	var ans Answer
 	select {
-	case out = <-p.done:
+	case ans = <-p.done:
 	case <-ctx.Done():
-		out = Cancelled
+		ans.Outcome = Cancelled
 	case <-timeout:
-		out = TimedOut
+		ans.Outcome = TimedOut
 	}
-	out = b.finish(req, out)
-	b.emit(EventResolved, Resolution{ID: req.ID, SessionID: req.SessionID, Outcome: out})
-	return out
+	ans.Outcome = b.finish(req, ans.Outcome)
+	res := Resolution{ID: req.ID, SessionID: req.SessionID, Outcome: ans.Outcome}
+	if ans.Outcome == AllowRule {
+		res.Rule = ans.Choice.Label
+	} else {
+		ans.Choice = RuleChoice{}
+	}
+	b.emit(EventResolved, res)
+	return ans
 }
 
 // finish removes the request and settles its outcome. The grant of an
@@ -167,12 +196,18 @@ func (b *Broker) finish(req Request, out Outcome) Outcome {
 }
 
 // Resolve answers a pending request of sessionID. An allow-session answer
-// records a grant for (session, tool) before the waiting call resumes.
+// records a grant for (session, tool) before the waiting call resumes. An
+// answer AnswerAllowRule+ID picks one of the request's RuleChoices; only a
+// choice the card offered is accepted.
 func (b *Broker) Resolve(sessionID, id string, outcome Outcome) error {
-	switch outcome {
-	case AllowOnce, AllowSession, Denied:
+	ans := Answer{Outcome: outcome}
+	choiceID, rule := strings.CutPrefix(string(outcome), AnswerAllowRule)
+	switch {
+	case rule:
+		ans.Outcome = AllowRule
+	case outcome == AllowOnce, outcome == AllowSession, outcome == Denied:
 	default:
-		return errs.New(errs.InvalidArgument, "an approval is answered with allow-once, allow-session or deny, not %q", outcome).With("field", "outcome")
+		return errs.New(errs.InvalidArgument, "an approval is answered with allow-once, allow-session, deny or %sID, not %q", AnswerAllowRule, outcome).With("field", "outcome")
 	}
 	b.mu.Lock()
 	p, ok := b.pending[sessionID][id]
@@ -180,8 +215,20 @@ func (b *Broker) Resolve(sessionID, id string, outcome Outcome) error {
 	if !ok {
 		return errs.New(errs.NotFound, "this approval request is no longer active; it was answered, stopped or timed out").With("id", id)
 	}
+	if rule {
+		found := false
+		for _, c := range p.req.RuleChoices {
+			if c.ID == choiceID {
+				ans.Choice, found = c, true
+				break
+			}
+		}
+		if !found {
+			return errs.New(errs.InvalidArgument, "this card offers no rule choice %q; answer with one of its Always allow buttons, allow-once, allow-session or deny", truncate.BytesEllipsis(choiceID, 64)).With("field", "outcome")
+		}
+	}
 	select {
-	case p.done <- outcome:
+	case p.done <- ans:
 	default: // already answered
 	}
 	return nil
@@ -230,7 +277,7 @@ func (b *Broker) DropSession(sessionID string) {
 	b.mu.Unlock()
 	for _, p := range list {
 		select {
-		case p.done <- Cancelled:
+		case p.done <- Answer{Outcome: Cancelled}:
 		default:
 		}
 	}
@@ -249,7 +296,7 @@ func (b *Broker) Close() {
 	b.mu.Unlock()
 	for _, p := range all {
 		select {
-		case p.done <- Shutdown:
+		case p.done <- Answer{Outcome: Shutdown}:
 		default:
 		}
 	}

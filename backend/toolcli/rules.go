@@ -33,9 +33,10 @@ lists, $(…), bodies…) must be allowed for the line to run without a card;
 deny beats ask beats allow, and deny rules apply in every permission mode.
 eval, sh -c, xargs, sudo, inline interpreter code and the like always ask.
 
-Not yet applied: this version saves and checks rules, but the agent's Bash
-calls do not consult them yet; until they do, every command follows the
-session's permission mode and its approval card.
+The agent's Bash calls apply the rules in effect for their session (global,
+the project's, the session's): a command every rule allows runs without a
+card in ask and accept-edits; files it writes by >, tee or dd still need
+what a Write there needs; anything else follows the permission mode.
 
 add saves a rule: for the project at DIR with --workspace (the default
 scope then), else global. Options are read anywhere before --, and each
@@ -240,7 +241,6 @@ func addRule(ctx context.Context, c *rulesCLI, f rulesFlags) error {
 		return err
 	}
 	fmt.Fprintf(c.env.Stdout, "%s  %s\n", saved.ID, saved)
-	fmt.Fprintln(c.env.Stderr, "note: rules are not applied to the agent's Bash calls yet; until they are, the permission mode and its card decide")
 	return nil
 }
 
@@ -334,7 +334,6 @@ func checkCommand(ctx context.Context, c *rulesCLI, f rulesFlags) error {
 		dialect = shells.DialectPOSIX
 	}
 	res := cmdrule.ClassifyDialect(dialect, strings.Join(f.words, " "), rules)
-	fmt.Fprintln(c.env.Stderr, "note: this is how the rules will decide; the agent's Bash calls do not apply them yet")
 	if f.asJSON {
 		enc := json.NewEncoder(c.env.Stdout)
 		enc.SetIndent("", "  ")

@@ -216,8 +216,8 @@ func TestRulesCheck(t *testing.T) {
 	}
 	command := "timeout 5 git status -s | tee status.txt && git commit -m \"$(date)\" > \"$log\"; sudo rm -fr /tmp/x\nmake build"
 	code, out, errOut := f.rules(t, "check", "--workspace", f.workspace, command)
-	// Until Bash applies the rules, check and add say so.
-	if code != 0 || !strings.Contains(errOut, "do not apply them yet") {
+	// Bash applies the rules: check no longer says it does not.
+	if code != 0 || errOut != "" {
 		t.Fatalf("check: %d %s", code, errOut)
 	}
 	golden.Assert(t, filepath.Join("testdata", "rules_check.golden"), out)

@@ -220,15 +220,13 @@ func (p *printer) approve(req permission.Request) {
 	outcome := permission.Denied
 	if p.interactive {
 		p.line(fmt.Sprintf("? %s wants to run (%s risk, %s): %s", req.Tool, req.Risk, req.Reason, req.Preview))
-		p.diff(req.Diff, req.DiffNote)
-		fmt.Fprint(p.out, "  allow [o]nce, for the [s]ession, or [d]eny? ")
-		ans, _ := p.in.ReadString('\n')
-		switch strings.ToLower(strings.TrimSpace(ans)) {
-		case "o", "once", "y", "yes":
-			outcome = permission.AllowOnce
-		case "s", "session":
-			outcome = permission.AllowSession
+		for _, l := range commandLines(req.Command) {
+			p.line(l)
 		}
+		p.diff(req.Diff, req.DiffNote)
+		fmt.Fprint(p.out, approvalQuestion(req))
+		ans, _ := p.in.ReadString('\n')
+		outcome = approvalAnswer(req, ans)
 	} else if !p.json {
 		p.line(fmt.Sprintf("[denied %s: no terminal to ask for approval; rerun with --permission-mode or on a terminal]", req.Tool))
 	}

@@ -134,9 +134,11 @@ export type ReviewChange = Out<typeof w.ReviewChange>;
 // ---------------------------------------------------------------------------
 // Permission cards (backend/permission/broker.go).
 
-export type ApprovalAnswer = (typeof w.APPROVAL_ANSWERS)[number];
+export type ApprovalAnswer = (typeof w.APPROVAL_ANSWERS)[number] | `${typeof w.ALLOW_RULE_ANSWER}${string}`;
 export type ApprovalOutcome = (typeof w.APPROVAL_OUTCOMES)[number];
 export type ApprovalRequest = Out<typeof w.ApprovalRequest>;
+export type CommandEffect = Out<typeof w.CommandEffect>;
+export type RuleChoice = Out<typeof w.RuleChoice>;
 /** Where an MCP tool comes from: its server's id, its own name and title there. */
 export type ToolOrigin = Out<typeof w.ToolOrigin>;
 

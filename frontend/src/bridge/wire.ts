@@ -123,7 +123,9 @@ export const TURN_STATES = ['running', 'done', 'failed', 'aborted', 'interrupted
 export const TOOL_CALL_STATES = ['pending', 'running', 'done', 'failed', 'aborted', 'skipped', 'interrupted'] as const;
 export const MESSAGE_KINDS = ['prompt', 'model', 'summary'] as const;
 export const APPROVAL_ANSWERS = ['allow-once', 'allow-session', 'deny'] as const;
-export const APPROVAL_OUTCOMES = [...APPROVAL_ANSWERS, 'cancelled', 'timeout', 'shutdown'] as const;
+export const APPROVAL_OUTCOMES = [...APPROVAL_ANSWERS, 'cancelled', 'timeout', 'shutdown', 'allow-rule'] as const;
+/** An answer choosing one of a card's ruleChoices: ALLOW_RULE_ANSWER + its id. */
+export const ALLOW_RULE_ANSWER = 'allow-rule:';
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export const QUESTION_STATES = ['pending', 'answered', 'skipped'] as const;
 export const PROPOSAL_KINDS = ['plan', 'goal'] as const;
@@ -453,6 +455,8 @@ export const AuditRow = record({
   ok: bool,
   errorCode: str,
   createdAt: num,
+  /** A command's command-rules record as JSON (decision, matched rules, a saved rule); "" otherwise. */
+  commandRules: str,
 });
 
 export const ActivitySummary = record({
@@ -671,6 +675,56 @@ export const ToolOrigin = record({
   title: str,
 });
 
+/** One simple command of a Bash card's command, as the shell parser sees it. */
+export const CommandLine = record({
+  text: str,
+  /** Wrappers looked through: "timeout 10", "env". */
+  wrappers: strList,
+  /** allow (allowed by a rule) | ask (needs you) | deny */
+  decision: str,
+  reason: str,
+  /** The rules that matched: "allow git status (project)". */
+  rules: strList,
+});
+
+/** A file a Bash card's command would write. */
+export const CommandWrite = record({
+  /** As written. */
+  path: str,
+  /** Where it resolves; "" when unknown. */
+  abs: str,
+  /** workspace | scratch | visualization | external | null | unknown */
+  root: str,
+  /** ">", ">>", "tee", "dd of=" … */
+  via: str,
+  /** What a Write there needs: allow | ask | deny. */
+  decision: str,
+  reason: str,
+});
+
+/** What a Bash card's command would do (backend/permission/command.go); dialect "" = no command. */
+export const CommandEffect = record({
+  /** The command rules' answer for the whole command: allow | ask | deny. */
+  decision: str,
+  reason: str,
+  /** posix | powershell | cmd */
+  dialect: str,
+  commands: list(CommandLine),
+  writes: list(CommandWrite),
+  matched: strList,
+  parseError: str,
+});
+
+/** An "Always allow …" answer a card offers. */
+export const RuleChoice = record({
+  id: str,
+  /** "git status" */
+  words: str,
+  /** session | project */
+  scope: str,
+  label: str,
+});
+
 export const ApprovalRequest = record({
   id: str,
   sessionId: str,
@@ -699,6 +753,10 @@ export const ApprovalRequest = record({
   /** Why there is no diff (binary file, too large, the edit does not apply) or what it is ("new file"). */
   diffNote: str,
   createdAt: num,
+  /** Bash: the command as the shell parser sees it. */
+  command: CommandEffect,
+  /** Bash: the "Always allow …" answers. */
+  ruleChoices: list(RuleChoice),
 });
 
 // --- background tasks (backend/bgtask) -------------------------------------------------
@@ -970,6 +1028,8 @@ export const permissionEvents = {
     sessionId: str,
     id: str,
     outcome: oneOf(APPROVAL_OUTCOMES, 'cancelled'),
+    /** The chosen rule's label when outcome is allow-rule. */
+    rule: str,
   }),
 };
 

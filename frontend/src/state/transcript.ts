@@ -84,6 +84,8 @@ export interface ApprovalItem {
   request: ApprovalRequest;
   /** null while pending. */
   outcome: ApprovalOutcome | null;
+  /** The rule an allow-rule answer saved ("Always allow git status in this project"). */
+  rule?: string;
 }
 
 export interface TurnStatusItem {
@@ -675,10 +677,13 @@ function resolveApproval(state: TranscriptState, e: Extract<PermissionEvent, { t
   const i = indexOfKey(state.items, approvalKey(e.sessionId, e.id));
   if (i < 0) return state;
   const cur = state.items[i] as ApprovalItem;
-  if (cur.outcome === e.outcome) return state;
+  if (cur.outcome === e.outcome) {
+    // The broker's event may name the saved rule after the card settled locally.
+    return e.rule && !cur.rule ? { ...state, items: replaceAt(state.items, i, { ...cur, rule: e.rule }) } : state;
+  }
   // The first answer wins; a later event never flips a settled card.
   if (cur.outcome !== null && cur.outcome !== 'cancelled') return state;
-  return { ...state, items: replaceAt(state.items, i, { ...cur, outcome: e.outcome }) };
+  return { ...state, items: replaceAt(state.items, i, { ...cur, outcome: e.outcome, ...(e.rule ? { rule: e.rule } : {}) }) };
 }
 
 function onLoaded(state: TranscriptState, t: Transcript, more: boolean, reload: boolean): TranscriptState {
@@ -718,7 +723,7 @@ function onLoaded(state: TranscriptState, t: Transcript, more: boolean, reload: 
   for (const it of state.items) {
     if (it.kind !== 'approval') continue;
     next = addApproval(next, it.request);
-    if (it.outcome) next = resolveApproval(next, { type: 'permission_resolved', sessionId: it.request.sessionId, id: it.request.id, outcome: it.outcome });
+    if (it.outcome) next = resolveApproval(next, { type: 'permission_resolved', sessionId: it.request.sessionId, id: it.request.id, outcome: it.outcome, rule: it.rule ?? '' });
   }
   return next;
 }

@@ -8,7 +8,8 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
-import type { AgentEvent, ApprovalAnswer, MCPSelection, PermissionEvent } from '../bridge/types';
+import type { AgentEvent, ApprovalAnswer, ApprovalOutcome, MCPSelection, PermissionEvent } from '../bridge/types';
+import { ALLOW_RULE_ANSWER } from '../bridge/wire';
 import { useEventRouter } from './LiveData';
 import { sessionTranscriptReducer } from './delegates';
 import { initialTranscript, type TranscriptAction, type TranscriptState } from './transcript';
@@ -137,7 +138,9 @@ export function useTranscript(sessionId: string): TranscriptApi {
     async (requestId: string, answer: ApprovalAnswer) => {
       await bridge.resolveApproval(sessionId, requestId, answer);
       // The broker announces it too; settle the card now so it never lingers.
-      dispatch({ type: 'event', event: { type: 'permission_resolved', sessionId, id: requestId, outcome: answer }, at: Date.now() });
+      // An Always-allow answer settles as allow-rule; the broker's event names the rule.
+      const outcome = answer.startsWith(ALLOW_RULE_ANSWER) ? 'allow-rule' : (answer as ApprovalOutcome);
+      dispatch({ type: 'event', event: { type: 'permission_resolved', sessionId, id: requestId, outcome, rule: '' }, at: Date.now() });
     },
     [sessionId],
   );

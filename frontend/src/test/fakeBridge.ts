@@ -292,7 +292,7 @@ export function auditRow(id: number, extra: Partial<AuditRow> = {}): AuditRow {
     id, traceId: `trace-${id}`, sessionId: 's1', turnId: 't1', toolCallId: `c${id}`, tool: 'Read', delegate: '', mcpServer: '',
     argsPreview: `path="src/file${id}.ts"`, pathRoot: 'workspace', externalPath: false, permissionMode: 'ask', operatingMode: 'agent',
     decision: 'allow', prompted: false, permissionWaitMs: 0, durationMs: 3, overheadMs: 0, totalMs: 3, ok: true, errorCode: '',
-    createdAt: NOW - 60_000 + id, ...extra,
+    createdAt: NOW - 60_000 + id, commandRules: '', ...extra,
   };
 }
 
@@ -538,6 +538,15 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.resolveApproval.mockImplementation(async (sessionId, id, outcome) => {
     const i = db.approvals.findIndex((r) => r.sessionId === sessionId && r.id === id);
     if (i < 0) throw new BridgeError('NOT_FOUND', `no pending approval ${id} in this session`);
+    if (outcome.startsWith('allow-rule:')) {
+      // As the broker: only a choice the card offered, resolved as allow-rule with its label.
+      const choices = ((db.approvals[i] as { ruleChoices?: { id: string; label: string }[] }).ruleChoices) ?? [];
+      const choice = choices.find((c) => `allow-rule:${c.id}` === outcome);
+      if (!choice) throw new BridgeError('INVALID_ARGUMENT', `this card offers no rule choice ${outcome}`);
+      db.approvals.splice(i, 1);
+      emit('permission:resolved', { id, sessionId, outcome: 'allow-rule', rule: choice.label });
+      return;
+    }
     db.approvals.splice(i, 1);
     emit('permission:resolved', { id, sessionId, outcome });
   });

@@ -1357,6 +1357,7 @@ export namespace audit {
 	    ok: boolean;
 	    errorCode: string;
 	    createdAt: number;
+	    commandRules?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Row(source);
@@ -1387,6 +1388,7 @@ export namespace audit {
 	        this.ok = source["ok"];
 	        this.errorCode = source["errorCode"];
 	        this.createdAt = source["createdAt"];
+	        this.commandRules = source["commandRules"];
 	    }
 	}
 	export class Page {
@@ -1601,6 +1603,110 @@ export namespace hostcore {
 
 export namespace permission {
 	
+	export class CommandWrite {
+	    path: string;
+	    abs: string;
+	    root: string;
+	    via: string;
+	    decision: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandWrite(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.abs = source["abs"];
+	        this.root = source["root"];
+	        this.via = source["via"];
+	        this.decision = source["decision"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class CommandLine {
+	    text: string;
+	    wrappers?: string[];
+	    decision: string;
+	    reason: string;
+	    rules?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandLine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.wrappers = source["wrappers"];
+	        this.decision = source["decision"];
+	        this.reason = source["reason"];
+	        this.rules = source["rules"];
+	    }
+	}
+	export class CommandEffect {
+	    decision: string;
+	    reason: string;
+	    dialect: string;
+	    commands: CommandLine[];
+	    writes: CommandWrite[];
+	    matched: string[];
+	    parseError?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandEffect(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.decision = source["decision"];
+	        this.reason = source["reason"];
+	        this.dialect = source["dialect"];
+	        this.commands = this.convertValues(source["commands"], CommandLine);
+	        this.writes = this.convertValues(source["writes"], CommandWrite);
+	        this.matched = source["matched"];
+	        this.parseError = source["parseError"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class RuleChoice {
+	    id: string;
+	    words: string;
+	    scope: string;
+	    label: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RuleChoice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.words = source["words"];
+	        this.scope = source["scope"];
+	        this.label = source["label"];
+	    }
+	}
 	export class Request {
 	    id: string;
 	    sessionId: string;
@@ -1620,6 +1726,8 @@ export namespace permission {
 	    diff?: string;
 	    diffNote?: string;
 	    createdAt: number;
+	    command?: CommandEffect;
+	    ruleChoices?: RuleChoice[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Request(source);
@@ -1645,7 +1753,27 @@ export namespace permission {
 	        this.diff = source["diff"];
 	        this.diffNote = source["diffNote"];
 	        this.createdAt = source["createdAt"];
+	        this.command = this.convertValues(source["command"], CommandEffect);
+	        this.ruleChoices = this.convertValues(source["ruleChoices"], RuleChoice);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -5,6 +5,8 @@ import type { ApprovalAnswer, ApprovalOutcome } from '../../bridge/types';
 import { clip } from '../../lib/tools';
 import type { ApprovalItem } from '../../state/transcript';
 import { ApprovalDiff } from './ApprovalDiff';
+import { ApprovalCommand } from './ApprovalCommand';
+import { ALLOW_RULE_ANSWER } from '../../bridge/wire';
 import { escapeName } from '../../lib/names';
 import { useMCPToolName } from '../mcp/MCPCatalog';
 
@@ -17,6 +19,7 @@ const OUTCOME_LABEL: Record<ApprovalOutcome, string> = {
   cancelled: 'Cancelled — the turn was stopped before an answer',
   timeout: 'Timed out without an answer — the call was not run',
   shutdown: 'PI-Desktop shut down before an answer — the call was not run',
+  'allow-rule': 'Allowed, and a rule saved',
 };
 
 export interface ApprovalCardProps {
@@ -42,6 +45,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
     }
   };
   const titleId = `approval-title-${r.id}`;
+  const command = r.command.dialect !== '';
   // An MCP tool is named by its own name and its server, not mcp_<server>_<tool>; the
   // request names them itself.
   const mcp = useMCPToolName(r.tool, r.server ? { server: r.server, tool: r.serverTool, title: r.toolTitle } : null);
@@ -77,6 +81,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
           {preview.clipped > 0 && `\n… ${preview.clipped.toLocaleString('en-US')} more characters`}
         </pre>
       )}
+      {command && <ApprovalCommand effect={r.command} />}
       {(r.diff || r.diffNote) && <ApprovalDiff diff={r.diff} note={r.diffNote} path={r.path} />}
       {r.workspace && (
         <p className="approval-workspace">
@@ -88,16 +93,33 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
           <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => void answer('allow-once')}>
             Allow once
           </button>
-          <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => void answer('allow-session')}>
-            Allow for session
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={busy}
+            onClick={() => void answer('allow-session')}
+            title={command ? 'Allows every command for the rest of this session, not only this one' : undefined}
+          >
+            {command ? 'Allow every command for session' : 'Allow for session'}
           </button>
+          {r.ruleChoices.map((c) => (
+            <button
+              key={c.id}
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={busy}
+              onClick={() => void answer(`${ALLOW_RULE_ANSWER}${c.id}`)}
+            >
+              {c.label}
+            </button>
+          ))}
           <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void answer('deny')}>
             Deny
           </button>
         </div>
       ) : (
         <p className={`approval-outcome outcome-${outcome}`} role="status">
-          {OUTCOME_LABEL[outcome]}
+          {outcome === 'allow-rule' && item.rule ? `Allowed — ${item.rule}` : OUTCOME_LABEL[outcome]}
         </p>
       )}
       {error && outcome === null && (
