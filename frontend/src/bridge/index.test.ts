@@ -347,6 +347,7 @@ describe('providers', () => {
   const raw = {
     id: 'p1', name: 'Claude', api: 'anthropic', baseUrl: '', model: 'claude-x', contextWindow: 0, maxOutputTokens: 0,
     thinking: true, imagesByDefault: true, isDefault: true, hasKey: true, keyStorage: 'keychain', createdAt: 1, updatedAt: 2,
+    openaiApi: '', effectiveContextWindow: 200_000, effectiveMaxOutput: 8_192, limitsKnown: false,
   };
 
   it('listProviders normalizes the list and a missing environment', async () => {
@@ -393,6 +394,16 @@ describe('providers', () => {
     vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw } as never);
     expect(await bridge.saveProvider(input, '')).not.toHaveProperty('promptCacheKey');
     expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).not.toHaveProperty('promptCacheKey');
+  });
+
+  it('saveProvider sends the OpenAI API choice, "" when the input leaves it', async () => {
+    const input = { id: 'p1', name: 'GPT', api: 'openai' as const, baseUrl: '', model: 'gpt-5', contextWindow: 0, maxOutputTokens: 0, thinking: false, isDefault: false };
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, api: 'openai', openaiApi: 'chat' } as never);
+    await expect(bridge.saveProvider({ ...input, openaiApi: 'chat' }, '')).resolves.toMatchObject({ openaiApi: 'chat' });
+    expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).toMatchObject({ openaiApi: 'chat' });
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, api: 'openai' } as never);
+    await bridge.saveProvider(input, '');
+    expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).toMatchObject({ openaiApi: '' });
   });
 
   it('testProvider returns the outcome as a result', async () => {

@@ -169,6 +169,7 @@ function profileArg(p: ProviderInput) {
   if (p.temperature !== undefined) out.temperature = p.temperature;
   if (p.supportsImages !== undefined) out.supportsImages = p.supportsImages;
   if (p.promptCacheKey !== undefined) out.promptCacheKey = p.promptCacheKey;
+  out.openaiApi = p.openaiApi ?? '';
   return out;
 }
 

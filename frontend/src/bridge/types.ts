@@ -36,8 +36,14 @@ export const KEYCHAIN = 'keychain';
 
 export type ProviderProfile = Out<typeof w.ProviderProfile>;
 
-/** What saveProvider and testProvider take: id "" adds a provider; imagesByDefault is the backend's to decide. */
-export type ProviderInput = Omit<ProviderProfile, 'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt' | 'imagesByDefault'>;
+/**
+ * What saveProvider and testProvider take: id "" adds a provider; imagesByDefault and the
+ * effective limits are the backend's to decide; openaiApi absent follows the default.
+ */
+export type ProviderInput = Omit<
+  ProviderProfile,
+  'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt' | 'imagesByDefault' | 'openaiApi' | 'effectiveContextWindow' | 'effectiveMaxOutput' | 'limitsKnown'
+> & { openaiApi?: string };
 
 export type EnvironmentModel = Out<typeof w.EnvironmentModel>;
 export type ProviderList = Out<typeof w.ProviderList>;

@@ -220,6 +220,12 @@ export const ProviderProfile = v.pipe(
     imagesByDefault: bool,
     /** OpenAI APIs: whether prompt_cache_key is sent; absent = sent to OpenAI, not to compatible servers. */
     promptCacheKey: v.fallback(v.optional(v.boolean()), undefined),
+    /** OpenAI APIs: "responses" or "chat" as the user chose; "" follows the default (see openaiWireApi). */
+    openaiApi: str,
+    /** The limits turns run with: the values above when set, else the model's (limitsKnown), else the API's defaults. */
+    effectiveContextWindow: num,
+    effectiveMaxOutput: num,
+    limitsKnown: bool,
     isDefault: bool,
     hasKey: bool,
     /** "keychain", the key file's path, or "" without a key. */

@@ -136,11 +136,27 @@ export function fakeImagesByDefault(model: string): boolean {
   return /^(claude-|gpt-4o|gpt-4\.1|gpt-5)/.test(model);
 }
 
+/**
+ * The fake's stand-in for provider.LimitsFor: Claude and gpt-4o are "known", the rest get
+ * the API's defaults; the profile's own values win. Not the real table.
+ */
+export function fakeLimits(api: string, model: string, contextWindow: number, maxOutputTokens: number) {
+  const known = /^claude-/.test(model) ? [200_000, 32_000] : /^gpt-4o/.test(model) ? [128_000, 16_384] : null;
+  const fallback = api === 'anthropic' ? [200_000, 8_192] : api === 'openai' ? [128_000, 0] : [32_768, 0];
+  const [w, o] = known ?? fallback;
+  return {
+    effectiveContextWindow: contextWindow > 0 ? contextWindow : w,
+    effectiveMaxOutput: maxOutputTokens > 0 ? maxOutputTokens : o,
+    limitsKnown: known !== null,
+  };
+}
+
 /** A saved provider as listProviders returns it. */
 export function provider(id: string, name: string, extra: Partial<ProviderProfile> = {}): ProviderProfile {
   return {
     id, name, api: 'anthropic', baseUrl: '', model: `${id}-model`, contextWindow: 0, maxOutputTokens: 0, thinking: false,
-    imagesByDefault: false, isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000, ...extra,
+    imagesByDefault: false, isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000,
+    openaiApi: '', effectiveContextWindow: 200_000, effectiveMaxOutput: 8_192, limitsKnown: false, ...extra,
   };
 }
 
@@ -407,6 +423,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       thinking: input.api === 'anthropic' && input.thinking,
       hasKey: key !== '', keyStorage: key !== '' ? (old?.hasKey && apiKey === '' ? old.keyStorage : db.providerKeyStorage) : '',
       createdAt: old?.createdAt ?? tick(), updatedAt: tick(),
+      openaiApi: input.api === 'anthropic' ? '' : (input.openaiApi ?? '').trim().toLowerCase(),
+      ...fakeLimits(input.api, model, input.contextWindow, input.maxOutputTokens),
     };
     db.providers = adding ? [...db.providers, saved] : db.providers.map((p) => (p.id === id ? saved : p));
     return { ...saved };

@@ -1417,6 +1417,10 @@ export namespace providers {
 	    supportsImages?: boolean;
 	    imagesByDefault: boolean;
 	    promptCacheKey?: boolean;
+	    openaiApi: string;
+	    effectiveContextWindow: number;
+	    effectiveMaxOutput: number;
+	    limitsKnown: boolean;
 	    isDefault: boolean;
 	    hasKey: boolean;
 	    keyStorage: string;
@@ -1441,6 +1445,10 @@ export namespace providers {
 	        this.supportsImages = source["supportsImages"];
 	        this.imagesByDefault = source["imagesByDefault"];
 	        this.promptCacheKey = source["promptCacheKey"];
+	        this.openaiApi = source["openaiApi"];
+	        this.effectiveContextWindow = source["effectiveContextWindow"];
+	        this.effectiveMaxOutput = source["effectiveMaxOutput"];
+	        this.limitsKnown = source["limitsKnown"];
 	        this.isDefault = source["isDefault"];
 	        this.hasKey = source["hasKey"];
 	        this.keyStorage = source["keyStorage"];
