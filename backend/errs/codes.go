@@ -138,6 +138,10 @@ const (
 	RuleInvalid         Code = "RULE_INVALID"           // a command rule to save is malformed (decision, program, scope, words)
 	RuleNotFound        Code = "RULE_NOT_FOUND"         // no command rule has that id
 	CommandTooComplex   Code = "COMMAND_TOO_COMPLEX"    // code nested deeper than deny rules are checked (sh -c in eval in …): refused while deny rules exist
+
+	// Model lists (backend/provider ListModels).
+	ProviderUnreachable  Code = "PROVIDER_UNREACHABLE"   // no HTTP answer from the server (refused, DNS, timeout)
+	ModelListUnavailable Code = "MODEL_LIST_UNAVAILABLE" // the server has no model list endpoint: the model id is typed instead
 )
 
 // Codes lists every registered code in declaration order.
@@ -172,5 +176,6 @@ func Codes() []Code {
 		SubagentInvalid,
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
 		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
+		ProviderUnreachable, ModelListUnavailable,
 	}
 }
