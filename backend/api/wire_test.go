@@ -159,6 +159,7 @@ func shapes() map[string]any {
 		"MCPTestResult":      api.MCPTestResult{},
 		"Subagent":           api.Subagent{},
 		"SubagentList":       api.SubagentList{},
+		"ProviderModelList":  hostcore.ProviderModelList{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},

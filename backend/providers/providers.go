@@ -441,3 +441,17 @@ func (s *Service) Test(ctx context.Context, in Profile, apiKey string, timeout t
 	}
 	return provider.Check(ctx, cfg, timeout, opts...)
 }
+
+// ListModels asks the server of in which models it lists (provider.ListModels);
+// in's model may still be empty. apiKey "" uses the key saved for in.ID.
+func (s *Service) ListModels(ctx context.Context, in Profile, apiKey string, timeout time.Duration, opts ...provider.Option) ([]provider.ListedModel, error) {
+	cfg := in.Config()
+	cfg.APIKey = strings.TrimSpace(apiKey)
+	if cfg.APIKey == "" && in.ID != "" {
+		var err error
+		if cfg.APIKey, err = s.keys.Get(provider.Account(in.ID)); err != nil {
+			return nil, err
+		}
+	}
+	return provider.ListModels(ctx, cfg, timeout, opts...)
+}

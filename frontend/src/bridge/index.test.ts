@@ -25,6 +25,7 @@ const App = vi.hoisted(() => ({
   Proposals: vi.fn(),
   ResolveProposal: vi.fn(),
   ListProviders: vi.fn(),
+  ListProviderModels: vi.fn(),
   SaveProvider: vi.fn(),
   TestProvider: vi.fn(),
   GetSessionProvider: vi.fn(),
@@ -408,7 +409,14 @@ describe('providers', () => {
 
   it('testProvider returns the outcome as a result', async () => {
     vi.mocked(App.TestProvider).mockResolvedValueOnce({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 } as never);
-    await expect(bridge.testProvider({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 });
+    await expect(bridge.testProvider({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12, models: [], modelsCode: '', modelsMessage: '' });
+  });
+
+  it('listProviderModels returns the list, or why there is none, as a result', async () => {
+    vi.mocked(App.ListProviderModels).mockResolvedValueOnce({ ok: true, message: 'The server lists 1 models.', models: [{ id: 'claude-x', displayName: 'Claude X' }] } as never);
+    await expect(bridge.listProviderModels({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: true, code: '', message: 'The server lists 1 models.', models: [{ id: 'claude-x', displayName: 'Claude X' }] });
+    vi.mocked(App.ListProviderModels).mockResolvedValueOnce({ ok: false, code: 'MODEL_LIST_UNAVAILABLE', message: 'no list', models: null } as never);
+    await expect(bridge.listProviderModels({ ...raw, api: 'openai-compatible' }, '')).resolves.toMatchObject({ ok: false, code: 'MODEL_LIST_UNAVAILABLE', models: [] });
   });
 
   it('a session’s provider choice', async () => {

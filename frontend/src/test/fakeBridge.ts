@@ -69,6 +69,8 @@ export interface Seed {
   environment?: EnvironmentModel | null;
   /** Each session's chosen provider id. */
   sessionProviders?: Record<string, string>;
+  /** The model ids a provider's server lists (listProviderModels, testProvider); null: it has no list. Default null. */
+  providerModels?: string[] | null;
   /** Workspace files by session id, for @-references. */
   files?: Record<string, string[]>;
   /** MCP servers, app and project ones (see mcpServer()); saved secret values are "secret-<name>". */
@@ -203,6 +205,7 @@ const names = [
   'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
   'testMCPServerByID', 'cancelMCPSignIn',
   'listSubagents', 'saveSubagent', 'deleteSubagent',
+  'listProviderModels',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -231,6 +234,7 @@ export interface FakeBackend {
   /** The saved provider keys by provider id (the UI must never see them). */
   providerKeys: Record<string, string>;
   sessionProviders: Record<string, string>;
+  providerModels: string[] | null;
   files: Record<string, string[]>;
   mcpServers: MCPServer[];
   /** Saved secret env/header values by "<serverId>/<name>" (the UI must never see them). */
@@ -308,6 +312,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     providerKeyStorage: seed.providerKeyStorage ?? 'keychain',
     environment: seed.environment ?? null,
     sessionProviders: { ...seed.sessionProviders },
+    providerModels: seed.providerModels ?? null,
     files: { ...seed.files },
     mcpServers: (seed.mcpServers ?? []).map((x) => structuredClone(x)),
     mcpSecrets: Object.fromEntries(
@@ -446,9 +451,18 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       checkProvider(input, key);
     } catch (err) {
       const e = err as BridgeError;
-      return { ok: false, code: e.code, message: e.message, durationMs: 0 };
+      return { ok: false, code: e.code, message: e.message, durationMs: 0, models: [], modelsCode: '', modelsMessage: '' };
     }
-    return { ok: true, code: '', message: 'The model answered.', durationMs: 420 };
+    const listed = db.providerModels;
+    return listed === null
+      ? { ok: true, code: '', message: 'The model answered.', durationMs: 420, models: [], modelsCode: 'MODEL_LIST_UNAVAILABLE', modelsMessage: 'The model server does not list its models; type the model id.' }
+      : { ok: true, code: '', message: 'The model answered.', durationMs: 420, models: listed.map((id) => ({ id, displayName: '' })), modelsCode: '', modelsMessage: '' };
+  });
+  b.listProviderModels.mockImplementation(async () => {
+    const listed = db.providerModels;
+    return listed === null
+      ? { ok: false, code: 'MODEL_LIST_UNAVAILABLE', message: 'The model server does not list its models; type the model id.', models: [] }
+      : { ok: true, code: '', message: `The server lists ${listed.length} models.`, models: listed.map((id) => ({ id, displayName: '' })) };
   });
   b.getSessionProvider.mockImplementation(async (id) => {
     find(id);
@@ -614,6 +628,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   return {
     get projects() {
       return db.projects;
+    },
+    get providerModels() {
+      return db.providerModels;
+    },
+    set providerModels(ids: string[] | null) {
+      db.providerModels = ids;
     },
     get sessions() {
       return db.sessions;
