@@ -207,7 +207,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (temperature !== undefined) out.temperature = temperature;
     if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
     if (draft.api !== 'anthropic' && draft.cacheKey !== 'default') out.promptCacheKey = draft.cacheKey === 'on';
-    out.openaiApi = draft.api === 'anthropic' ? '' : draft.openaiApi;
+    if (draft.api !== 'anthropic') out.openaiApi = draft.openaiApi;
     return out;
   };
 
