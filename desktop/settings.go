@@ -61,6 +61,14 @@ func (p *Providers) TestProvider(in providers.Profile, apiKey string) (hostcore.
 	})
 }
 
+// ListProviderModels asks the server of the form's settings (apiKey "" uses
+// the saved key) which models it lists; a failure is a result with a code.
+func (p *Providers) ListProviderModels(in providers.Profile, apiKey string) (hostcore.ProviderModelList, error) {
+	return with(p.h, func(ctx context.Context, c *hostcore.Core) (hostcore.ProviderModelList, error) {
+		return c.ListProviderModels(ctx, in, apiKey, 0), nil
+	})
+}
+
 // GetSessionProvider returns the provider a session chose ("" = the default).
 func (p *Providers) GetSessionProvider(sessionID string) (string, error) {
 	return with(p.h, func(ctx context.Context, c *hostcore.Core) (string, error) { return c.SessionProvider(ctx, sessionID) })

@@ -164,6 +164,7 @@ func shapes() map[string]any {
 
 		"SlashCommandList":      api.SlashCommandList{},
 		"SlashCommandExpansion": api.SlashCommandExpansion{},
+		"ProviderModelList":     hostcore.ProviderModelList{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},

@@ -145,6 +145,9 @@ const (
 	SkillReadOnly     Code = "SKILL_READ_ONLY"     // a skill folder is read-only: no Write, Edit or move into it
 	// Custom slash commands (backend/slashcmd).
 	SlashCommandNotFound Code = "SLASH_COMMAND_NOT_FOUND" // no usable custom command has that name for the session
+	// Model lists (backend/provider ListModels).
+	ProviderUnreachable  Code = "PROVIDER_UNREACHABLE"   // no HTTP answer from the server (refused, DNS, timeout)
+	ModelListUnavailable Code = "MODEL_LIST_UNAVAILABLE" // the server has no model list endpoint: the model id is typed instead
 )
 
 // Codes lists every registered code in declaration order.
@@ -181,5 +184,6 @@ func Codes() []Code {
 		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
 		SkillNotFound, SkillNotInvocable, SkillReadOnly,
 		SlashCommandNotFound,
+		ProviderUnreachable, ModelListUnavailable,
 	}
 }

@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -37,6 +38,21 @@ type ProviderTestResult struct {
 	Code       string `json:"code,omitempty"`
 	Message    string `json:"message"`
 	DurationMs int64  `json:"durationMs"`
+	// Models is what the server lists (ListProviderModels), asked beside
+	// the test; ModelsCode says why there is no list (MODEL_LIST_UNAVAILABLE:
+	// the server has none, the model id is typed).
+	Models        []provider.ListedModel `json:"models"`
+	ModelsCode    string                 `json:"modelsCode,omitempty"`
+	ModelsMessage string                 `json:"modelsMessage,omitempty"`
+}
+
+// ProviderModelList is the outcome of listing a server's models: a failure
+// is a result with a stable code, as for a connection test.
+type ProviderModelList struct {
+	OK      bool                   `json:"ok"`
+	Code    string                 `json:"code,omitempty"`
+	Message string                 `json:"message"`
+	Models  []provider.ListedModel `json:"models"`
 }
 
 // ListProviders returns the saved providers, oldest first.
@@ -100,8 +116,27 @@ func (c *Core) TestProvider(ctx context.Context, in providers.Profile, apiKey st
 	} else {
 		res.Message = "The model answered."
 	}
-	c.log.Info("provider test", "api", in.API, "model", in.Model, "ok", res.OK, "code", res.Code, "ms", res.DurationMs)
+	list := c.ListProviderModels(ctx, in, apiKey, timeout)
+	res.Models, res.ModelsCode = list.Models, list.Code
+	if !list.OK {
+		res.ModelsMessage = list.Message
+	}
+	c.log.Info("provider test", "api", in.API, "model", in.Model, "ok", res.OK, "code", res.Code, "ms", res.DurationMs, "models", len(res.Models), "modelsCode", res.ModelsCode)
 	return res
+}
+
+// ListProviderModels asks the server of in (apiKey "" uses the key saved
+// for in.ID) which models it lists, for the model picker.
+func (c *Core) ListProviderModels(ctx context.Context, in providers.Profile, apiKey string, timeout time.Duration) ProviderModelList {
+	models, err := c.providers.ListModels(ctx, in, apiKey, timeout)
+	if err != nil {
+		pl := errs.ToPayload(err)
+		return ProviderModelList{Code: string(pl.Code), Message: pl.Message, Models: []provider.ListedModel{}}
+	}
+	if models == nil {
+		models = []provider.ListedModel{}
+	}
+	return ProviderModelList{OK: true, Message: fmt.Sprintf("The server lists %d models.", len(models)), Models: models}
 }
 
 // SessionProvider is the provider a session chose ("" = the default).

@@ -56,8 +56,8 @@ type Config struct {
 	BaseURL         string   // optional for anthropic/openai; required for openai-compatible
 	Model           string   // free-form model id
 	APIKey          string   `json:"-"`
-	ContextWindow   int      // tokens; 0 = a default for the API
-	MaxOutputTokens int      // tokens; 0 = the API's default (Anthropic: 8192)
+	ContextWindow   int      // tokens; 0 = LimitsFor's (the model's, else the API's default)
+	MaxOutputTokens int      // tokens; 0 = LimitsFor's (the model's, else the API's default)
 	Temperature     *float64 // nil = the provider's default
 	Thinking        bool     // extended thinking where supported (Anthropic)
 	// ThinkingBudget is the Anthropic thinking budget in tokens (0 =
@@ -222,22 +222,8 @@ func New(cfg Config, opts ...Option) (Provider, error) {
 	if cfg.API == APIOpenAICompatible && cfg.BaseURL == "" {
 		return nil, notConfigured("An OpenAI-compatible provider needs a base URL (for example http://localhost:11434/v1 for Ollama). Set it in Settings → Model, or in %s.", EnvBaseURL)
 	}
-	if cfg.ContextWindow <= 0 {
-		switch cfg.API {
-		case APIAnthropic:
-			cfg.ContextWindow = DefaultContextWindow
-		case APIOpenAI:
-			cfg.ContextWindow = defaultOpenAIContextWindow
-		default:
-			cfg.ContextWindow = defaultCompatibleContextWindow
-		}
-	}
-	if cfg.MaxOutputTokens < 0 {
-		cfg.MaxOutputTokens = 0
-	}
-	if cfg.API == APIAnthropic && cfg.MaxOutputTokens == 0 {
-		cfg.MaxOutputTokens = DefaultAnthropicMaxOutput
-	}
+	limits := LimitsFor(cfg)
+	cfg.ContextWindow, cfg.MaxOutputTokens = limits.ContextWindow, limits.MaxOutput
 	b := base{cfg: cfg, opts: o}
 	if cfg.API == APIAnthropic {
 		return newAnthropic(b), nil

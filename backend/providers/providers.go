@@ -41,7 +41,17 @@ type Profile struct {
 	// is sent; nil sends it to the openai API only, since many compatible
 	// servers reject fields they do not know.
 	PromptCacheKey *bool `json:"promptCacheKey,omitempty"`
-	IsDefault      bool  `json:"isDefault"`
+	// OpenAIAPI is the OpenAI wire API the user chose, "responses" or
+	// "chat"; "" follows provider.OpenAIWireAPI's default. Anthropic: "".
+	OpenAIAPI string `json:"openaiApi"`
+	// EffectiveContextWindow and EffectiveMaxOutput are the limits turns
+	// run with (provider.LimitsFor): the values above when set, else the
+	// built-in table's for a known model (LimitsKnown), else the API's
+	// defaults. Derived on every read, never saved.
+	EffectiveContextWindow int  `json:"effectiveContextWindow"`
+	EffectiveMaxOutput     int  `json:"effectiveMaxOutput"`
+	LimitsKnown            bool `json:"limitsKnown"`
+	IsDefault              bool `json:"isDefault"`
 	// HasKey and KeyStorage describe the saved key without revealing it:
 	// KeyStorage is "keychain", the key file's path, or "" with no key.
 	HasKey     bool   `json:"hasKey"`
@@ -54,7 +64,7 @@ type Profile struct {
 func (p Profile) Config() provider.Config {
 	return provider.Config{API: p.API, BaseURL: p.BaseURL, Model: p.Model, ContextWindow: p.ContextWindow,
 		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking, SupportsImages: p.SupportsImages,
-		PromptCacheKey: p.PromptCacheKey}
+		PromptCacheKey: p.PromptCacheKey, OpenAIAPI: p.OpenAIAPI}
 }
 
 const (
@@ -90,7 +100,8 @@ func notFound(id string) error {
 	return errs.New(errs.NotFound, "no saved provider has the id %q; it may have been removed: reopen Settings → Models", id).With("field", "id")
 }
 
-const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, prompt_cache_key, is_default, created_at, updated_at"
+const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, prompt_cache_key, is_default, created_at, updated_at" +
+	", openai_api"
 
 type scanner interface{ Scan(...any) error }
 
@@ -99,7 +110,8 @@ func scanProfile(r scanner) (Profile, error) {
 	var temp sql.NullFloat64
 	var images, cacheKey sql.NullBool
 	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &images, &cacheKey,
-		&p.IsDefault, &p.CreatedAt, &p.UpdatedAt)
+		&p.IsDefault, &p.CreatedAt, &p.UpdatedAt,
+		&p.OpenAIAPI)
 	if temp.Valid {
 		v := temp.Float64
 		p.Temperature = &v
@@ -113,7 +125,15 @@ func scanProfile(r scanner) (Profile, error) {
 		p.PromptCacheKey = &v
 	}
 	p.ImagesByDefault = provider.ImagesByDefault(p.API, p.Model)
+	p = withLimits(p)
 	return p, err
+}
+
+// withLimits fills the derived limits.
+func withLimits(p Profile) Profile {
+	l := provider.LimitsFor(p.Config())
+	p.EffectiveContextWindow, p.EffectiveMaxOutput, p.LimitsKnown = l.ContextWindow, l.MaxOutput, l.Known
+	return p
 }
 
 // withKey fills HasKey and KeyStorage.
@@ -237,6 +257,12 @@ func normalize(in Profile) (Profile, error) {
 	if in.API != provider.APIAnthropic {
 		in.Thinking = false // extended thinking is an Anthropic option
 	}
+	switch in.OpenAIAPI = strings.ToLower(strings.TrimSpace(in.OpenAIAPI)); {
+	case in.API == provider.APIAnthropic:
+		in.OpenAIAPI = "" // the choice is between OpenAI's two APIs
+	case in.OpenAIAPI != "" && in.OpenAIAPI != provider.OpenAIResponses && in.OpenAIAPI != provider.OpenAIChat:
+		return in, field("openaiApi", "choose the OpenAI API: responses, chat, or empty for the default (not %q)", in.OpenAIAPI)
+	}
 	return in, nil
 }
 
@@ -324,12 +350,15 @@ func (s *Service) write(ctx context.Context, in Profile, adding bool, old Profil
 		cacheKey = *in.PromptCacheKey
 	}
 	if adding {
-		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, now)
+		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, now,
+			in.OpenAIAPI)
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE providers SET name = ?, api = ?, base_url = ?, model = ?, context_window = ?,
-			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, prompt_cache_key = ?, is_default = ?, updated_at = ? WHERE id = ?`,
-			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, in.ID)
+			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, prompt_cache_key = ?, is_default = ?, updated_at = ?,
+			openai_api = ? WHERE id = ?`,
+			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now,
+			in.OpenAIAPI, in.ID)
 	}
 	if err != nil {
 		return storageErr(err, "save the provider")
@@ -411,4 +440,18 @@ func (s *Service) Test(ctx context.Context, in Profile, apiKey string, timeout t
 		}
 	}
 	return provider.Check(ctx, cfg, timeout, opts...)
+}
+
+// ListModels asks the server of in which models it lists (provider.ListModels);
+// in's model may still be empty. apiKey "" uses the key saved for in.ID.
+func (s *Service) ListModels(ctx context.Context, in Profile, apiKey string, timeout time.Duration, opts ...provider.Option) ([]provider.ListedModel, error) {
+	cfg := in.Config()
+	cfg.APIKey = strings.TrimSpace(apiKey)
+	if cfg.APIKey == "" && in.ID != "" {
+		var err error
+		if cfg.APIKey, err = s.keys.Get(provider.Account(in.ID)); err != nil {
+			return nil, err
+		}
+	}
+	return provider.ListModels(ctx, cfg, timeout, opts...)
 }

@@ -138,6 +138,10 @@ type Server struct {
 	mu    sync.Mutex
 	turns []Turn
 	reqs  []Request
+	// The list endpoint (models.go).
+	models       []ListedModel
+	listing      bool
+	modelsStatus int
 }
 
 // NewAnthropicServer serves POST /v1/messages from turns.
@@ -214,6 +218,8 @@ func (s *Server) Config() provider.Config {
 		cfg.BaseURL, cfg.OpenAIAPI = s.URL+"/v1", provider.OpenAIChat
 	case protocolResponses:
 		cfg.API, cfg.BaseURL, cfg.OpenAIAPI = provider.APIOpenAI, s.URL+"/v1", provider.OpenAIResponses
+	case protocolOllama:
+		cfg.API, cfg.BaseURL, cfg.APIKey = provider.APIOpenAICompatible, s.URL+"/v1", ""
 	}
 	return cfg
 }
@@ -266,6 +272,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	s.mu.Unlock()
 
+	if s.serveList(w, r) {
+		return
+	}
 	want := map[string]string{provider.APIAnthropic: "/v1/messages", provider.APIOpenAI: "/v1/chat/completions", protocolResponses: "/v1/responses"}[s.protocol]
 	if r.Method != http.MethodPost || r.URL.Path != want {
 		s.t.Errorf("providertest: unexpected %s %s (want POST %s)", r.Method, r.URL.Path, want)

@@ -25,6 +25,7 @@ const App = vi.hoisted(() => ({
   Proposals: vi.fn(),
   ResolveProposal: vi.fn(),
   ListProviders: vi.fn(),
+  ListProviderModels: vi.fn(),
   SaveProvider: vi.fn(),
   TestProvider: vi.fn(),
   GetSessionProvider: vi.fn(),
@@ -347,6 +348,7 @@ describe('providers', () => {
   const raw = {
     id: 'p1', name: 'Claude', api: 'anthropic', baseUrl: '', model: 'claude-x', contextWindow: 0, maxOutputTokens: 0,
     thinking: true, imagesByDefault: true, isDefault: true, hasKey: true, keyStorage: 'keychain', createdAt: 1, updatedAt: 2,
+    openaiApi: '', effectiveContextWindow: 200_000, effectiveMaxOutput: 8_192, limitsKnown: false,
   };
 
   it('listProviders normalizes the list and a missing environment', async () => {
@@ -395,9 +397,26 @@ describe('providers', () => {
     expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).not.toHaveProperty('promptCacheKey');
   });
 
+  it('saveProvider sends the OpenAI API choice, "" when the input leaves it', async () => {
+    const input = { id: 'p1', name: 'GPT', api: 'openai' as const, baseUrl: '', model: 'gpt-5', contextWindow: 0, maxOutputTokens: 0, thinking: false, isDefault: false };
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, api: 'openai', openaiApi: 'chat' } as never);
+    await expect(bridge.saveProvider({ ...input, openaiApi: 'chat' }, '')).resolves.toMatchObject({ openaiApi: 'chat' });
+    expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).toMatchObject({ openaiApi: 'chat' });
+    vi.mocked(App.SaveProvider).mockResolvedValueOnce({ ...raw, api: 'openai' } as never);
+    await bridge.saveProvider(input, '');
+    expect(vi.mocked(App.SaveProvider).mock.calls.at(-1)![0]).toMatchObject({ openaiApi: '' });
+  });
+
   it('testProvider returns the outcome as a result', async () => {
     vi.mocked(App.TestProvider).mockResolvedValueOnce({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 } as never);
-    await expect(bridge.testProvider({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12 });
+    await expect(bridge.testProvider({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'rejected', durationMs: 12, models: [], modelsCode: '', modelsMessage: '' });
+  });
+
+  it('listProviderModels returns the list, or why there is none, as a result', async () => {
+    vi.mocked(App.ListProviderModels).mockResolvedValueOnce({ ok: true, message: 'The server lists 1 models.', models: [{ id: 'claude-x', displayName: 'Claude X' }] } as never);
+    await expect(bridge.listProviderModels({ ...raw, api: 'anthropic' }, '')).resolves.toEqual({ ok: true, code: '', message: 'The server lists 1 models.', models: [{ id: 'claude-x', displayName: 'Claude X' }] });
+    vi.mocked(App.ListProviderModels).mockResolvedValueOnce({ ok: false, code: 'MODEL_LIST_UNAVAILABLE', message: 'no list', models: null } as never);
+    await expect(bridge.listProviderModels({ ...raw, api: 'openai-compatible' }, '')).resolves.toMatchObject({ ok: false, code: 'MODEL_LIST_UNAVAILABLE', models: [] });
   });
 
   it('a session’s provider choice', async () => {

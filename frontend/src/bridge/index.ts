@@ -57,6 +57,7 @@ import {
   type ProviderList,
   type ProviderProfile,
   type ProviderTestResult,
+  type ProviderModelList,
   type WorktreeSetupEvent,
   type PermissionEvent,
   type ReviewChange,
@@ -175,6 +176,7 @@ function profileArg(p: ProviderInput) {
   if (p.temperature !== undefined) out.temperature = p.temperature;
   if (p.supportsImages !== undefined) out.supportsImages = p.supportsImages;
   if (p.promptCacheKey !== undefined) out.promptCacheKey = p.promptCacheKey;
+  out.openaiApi = p.openaiApi ?? '';
   return out;
 }
 
@@ -207,6 +209,15 @@ export function testProvider(input: ProviderInput, apiKey: string): Promise<Prov
   return call(async () => {
     return norm.providerTestResult(await ProvidersApi.TestProvider(profileArg(input), apiKey));
   });
+}
+
+/**
+ * The models the server of the form's settings lists (apiKey "" uses the saved key). A failure
+ * is a result with a stable code: MODEL_LIST_UNAVAILABLE (the server has no list; type the id),
+ * PROVIDER_UNAUTHORIZED, PROVIDER_UNREACHABLE, MODEL_NOT_CONFIGURED, PROVIDER_ERROR.
+ */
+export function listProviderModels(input: ProviderInput, apiKey: string): Promise<ProviderModelList> {
+  return call(async () => norm.providerModelList(await ProvidersApi.ListProviderModels(profileArg(input), apiKey)));
 }
 
 /** The provider a session chose; "" = it follows the default. */

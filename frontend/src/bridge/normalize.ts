@@ -26,6 +26,7 @@ import type {
   ProviderList,
   ProviderProfile,
   ProviderTestResult,
+  ProviderModelList,
   QuestionRequest,
   ReviewChange,
   ReviewHunk,
@@ -58,6 +59,7 @@ export const sessionsChangedEvent: (x: unknown) => SessionsChangedEvent = parser
 export const providerProfile: (x: unknown) => ProviderProfile = parser(w.ProviderProfile);
 export const providerList: (x: unknown) => ProviderList = parser(w.ProviderList);
 export const providerTestResult: (x: unknown) => ProviderTestResult = parser(w.ProviderTestResult);
+export const providerModelList: (x: unknown) => ProviderModelList = parser(w.ProviderModelList);
 export const hunk: (x: unknown) => ReviewHunk = parser(w.ReviewHunk);
 export const reviewChange: (x: unknown) => ReviewChange = parser(w.ReviewChange);
 export const toolResult: (x: unknown) => ToolResult = parser(w.ToolResult);

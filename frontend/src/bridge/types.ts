@@ -36,12 +36,20 @@ export const KEYCHAIN = 'keychain';
 
 export type ProviderProfile = Out<typeof w.ProviderProfile>;
 
-/** What saveProvider and testProvider take: id "" adds a provider; imagesByDefault is the backend's to decide. */
-export type ProviderInput = Omit<ProviderProfile, 'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt' | 'imagesByDefault'>;
+/**
+ * What saveProvider and testProvider take: id "" adds a provider; imagesByDefault and the
+ * effective limits are the backend's to decide; openaiApi absent follows the default.
+ */
+export type ProviderInput = Omit<
+  ProviderProfile,
+  'hasKey' | 'keyStorage' | 'createdAt' | 'updatedAt' | 'imagesByDefault' | 'openaiApi' | 'effectiveContextWindow' | 'effectiveMaxOutput' | 'limitsKnown'
+> & { openaiApi?: string };
 
 export type EnvironmentModel = Out<typeof w.EnvironmentModel>;
 export type ProviderList = Out<typeof w.ProviderList>;
 export type ProviderTestResult = Out<typeof w.ProviderTestResult>;
+export type ListedModel = Out<typeof w.ListedModel>;
+export type ProviderModelList = Out<typeof w.ProviderModelList>;
 export type Settings = Out<typeof w.Settings>;
 export type ShellOption = Out<typeof w.ShellOption>;
 export type AppInfo = Out<typeof w.AppInfo>;

@@ -47,6 +47,7 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   ProviderList: norm.providerList,
   ProviderProfile: norm.providerProfile,
   ProviderTestResult: norm.providerTestResult,
+  ProviderModelList: norm.providerModelList,
   QuestionRequest: norm.questionRequest,
   ReviewChange: norm.reviewChange,
   Session: norm.session,

@@ -222,6 +222,12 @@ export const ProviderProfile = v.pipe(
     imagesByDefault: bool,
     /** OpenAI APIs: whether prompt_cache_key is sent; absent = sent to OpenAI, not to compatible servers. */
     promptCacheKey: v.fallback(v.optional(v.boolean()), undefined),
+    /** OpenAI APIs: "responses" or "chat" as the user chose; "" follows the default (see openaiWireApi). */
+    openaiApi: str,
+    /** The limits turns run with: the values above when set, else the model's (limitsKnown), else the API's defaults. */
+    effectiveContextWindow: num,
+    effectiveMaxOutput: num,
+    limitsKnown: bool,
     isDefault: bool,
     hasKey: bool,
     /** "keychain", the key file's path, or "" without a key. */
@@ -243,7 +249,26 @@ export const ProviderList = record({
 });
 
 /** A connection test's outcome; code is a stable error code when ok is false. */
-export const ProviderTestResult = record({ ok: bool, code: str, message: str, durationMs: num });
+/** One model a server lists (provider.ListedModel); displayName only from Anthropic. */
+export const ListedModel = record({ id: str, displayName: str });
+
+/**
+ * A connection test's outcome; code is a stable error code when ok is false. models is what
+ * the server lists, asked beside the test; modelsCode says why there is none
+ * (MODEL_LIST_UNAVAILABLE: the server has no list, the model id is typed).
+ */
+export const ProviderTestResult = record({
+  ok: bool,
+  code: str,
+  message: str,
+  durationMs: num,
+  models: list(ListedModel),
+  modelsCode: str,
+  modelsMessage: str,
+});
+
+/** The models a provider's server lists, for the model picker; a failure carries a stable code. */
+export const ProviderModelList = record({ ok: bool, code: str, message: str, models: list(ListedModel) });
 
 // --- MCP servers (backend/api/mcp.go) -----------------------------------------------
 

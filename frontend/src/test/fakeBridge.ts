@@ -71,6 +71,8 @@ export interface Seed {
   environment?: EnvironmentModel | null;
   /** Each session's chosen provider id. */
   sessionProviders?: Record<string, string>;
+  /** The model ids a provider's server lists (listProviderModels, testProvider); null: it has no list. Default null. */
+  providerModels?: string[] | null;
   /** Workspace files by session id, for @-references. */
   files?: Record<string, string[]>;
   /** MCP servers, app and project ones (see mcpServer()); saved secret values are "secret-<name>". */
@@ -180,11 +182,27 @@ export function fakeImagesByDefault(model: string): boolean {
   return /^(claude-|gpt-4o|gpt-4\.1|gpt-5)/.test(model);
 }
 
+/**
+ * The fake's stand-in for provider.LimitsFor: Claude and gpt-4o are "known", the rest get
+ * the API's defaults; the profile's own values win. Not the real table.
+ */
+export function fakeLimits(api: string, model: string, contextWindow: number, maxOutputTokens: number) {
+  const known = /^claude-/.test(model) ? [200_000, 32_000] : /^gpt-4o/.test(model) ? [128_000, 16_384] : null;
+  const fallback = api === 'anthropic' ? [200_000, 8_192] : api === 'openai' ? [128_000, 0] : [32_768, 0];
+  const [w, o] = known ?? fallback;
+  return {
+    effectiveContextWindow: contextWindow > 0 ? contextWindow : w,
+    effectiveMaxOutput: maxOutputTokens > 0 ? maxOutputTokens : o,
+    limitsKnown: known !== null,
+  };
+}
+
 /** A saved provider as listProviders returns it. */
 export function provider(id: string, name: string, extra: Partial<ProviderProfile> = {}): ProviderProfile {
   return {
     id, name, api: 'anthropic', baseUrl: '', model: `${id}-model`, contextWindow: 0, maxOutputTokens: 0, thinking: false,
-    imagesByDefault: false, isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000, ...extra,
+    imagesByDefault: false, isDefault: false, hasKey: true, keyStorage: 'keychain', createdAt: NOW - 1000, updatedAt: NOW - 1000,
+    openaiApi: '', effectiveContextWindow: 200_000, effectiveMaxOutput: 8_192, limitsKnown: false, ...extra,
   };
 }
 
@@ -233,6 +251,7 @@ const names = [
   'listSubagents', 'saveSubagent', 'deleteSubagent',
   'listSlashCommands', 'expandSlashCommand', 'requestCompaction',
   'listCommandRules', 'addCommandRule', 'updateCommandRule', 'removeCommandRule', 'checkCommand',
+  'listProviderModels',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -261,6 +280,7 @@ export interface FakeBackend {
   /** The saved provider keys by provider id (the UI must never see them). */
   providerKeys: Record<string, string>;
   sessionProviders: Record<string, string>;
+  providerModels: string[] | null;
   files: Record<string, string[]>;
   mcpServers: MCPServer[];
   /** Saved secret env/header values by "<serverId>/<name>" (the UI must never see them). */
@@ -342,6 +362,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     providerKeyStorage: seed.providerKeyStorage ?? 'keychain',
     environment: seed.environment ?? null,
     sessionProviders: { ...seed.sessionProviders },
+    providerModels: seed.providerModels ?? null,
     files: { ...seed.files },
     mcpServers: (seed.mcpServers ?? []).map((x) => structuredClone(x)),
     mcpSecrets: Object.fromEntries(
@@ -461,6 +482,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       thinking: input.api === 'anthropic' && input.thinking,
       hasKey: key !== '', keyStorage: key !== '' ? (old?.hasKey && apiKey === '' ? old.keyStorage : db.providerKeyStorage) : '',
       createdAt: old?.createdAt ?? tick(), updatedAt: tick(),
+      openaiApi: input.api === 'anthropic' ? '' : (input.openaiApi ?? '').trim().toLowerCase(),
+      ...fakeLimits(input.api, model, input.contextWindow, input.maxOutputTokens),
     };
     db.providers = adding ? [...db.providers, saved] : db.providers.map((p) => (p.id === id ? saved : p));
     return { ...saved };
@@ -482,9 +505,18 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       checkProvider(input, key);
     } catch (err) {
       const e = err as BridgeError;
-      return { ok: false, code: e.code, message: e.message, durationMs: 0 };
+      return { ok: false, code: e.code, message: e.message, durationMs: 0, models: [], modelsCode: '', modelsMessage: '' };
     }
-    return { ok: true, code: '', message: 'The model answered.', durationMs: 420 };
+    const listed = db.providerModels;
+    return listed === null
+      ? { ok: true, code: '', message: 'The model answered.', durationMs: 420, models: [], modelsCode: 'MODEL_LIST_UNAVAILABLE', modelsMessage: 'The model server does not list its models; type the model id.' }
+      : { ok: true, code: '', message: 'The model answered.', durationMs: 420, models: listed.map((id) => ({ id, displayName: '' })), modelsCode: '', modelsMessage: '' };
+  });
+  b.listProviderModels.mockImplementation(async () => {
+    const listed = db.providerModels;
+    return listed === null
+      ? { ok: false, code: 'MODEL_LIST_UNAVAILABLE', message: 'The model server does not list its models; type the model id.', models: [] }
+      : { ok: true, code: '', message: `The server lists ${listed.length} models.`, models: listed.map((id) => ({ id, displayName: '' })) };
   });
   b.getSessionProvider.mockImplementation(async (id) => {
     find(id);
@@ -661,6 +693,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   return {
     get projects() {
       return db.projects;
+    },
+    get providerModels() {
+      return db.providerModels;
+    },
+    set providerModels(ids: string[] | null) {
+      db.providerModels = ids;
     },
     get sessions() {
       return db.sessions;

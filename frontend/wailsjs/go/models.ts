@@ -1566,11 +1566,50 @@ export namespace hostcore {
 		    return a;
 		}
 	}
+	export class ProviderModelList {
+	    ok: boolean;
+	    code?: string;
+	    message: string;
+	    models: provider.ListedModel[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.models = this.convertValues(source["models"], provider.ListedModel);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ProviderTestResult {
 	    ok: boolean;
 	    code?: string;
 	    message: string;
 	    durationMs: number;
+	    models: provider.ListedModel[];
+	    modelsCode?: string;
+	    modelsMessage?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderTestResult(source);
@@ -1582,7 +1621,28 @@ export namespace hostcore {
 	        this.code = source["code"];
 	        this.message = source["message"];
 	        this.durationMs = source["durationMs"];
+	        this.models = this.convertValues(source["models"], provider.ListedModel);
+	        this.modelsCode = source["modelsCode"];
+	        this.modelsMessage = source["modelsMessage"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class WorkspaceFiles {
 	    files: string[];
@@ -1840,6 +1900,20 @@ export namespace provider {
 	        this.Bytes = source["Bytes"];
 	    }
 	}
+	export class ListedModel {
+	    id: string;
+	    displayName?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListedModel(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.displayName = source["displayName"];
+	    }
+	}
 	export class Usage {
 	    inputTokens: number;
 	    outputTokens: number;
@@ -1876,6 +1950,10 @@ export namespace providers {
 	    supportsImages?: boolean;
 	    imagesByDefault: boolean;
 	    promptCacheKey?: boolean;
+	    openaiApi: string;
+	    effectiveContextWindow: number;
+	    effectiveMaxOutput: number;
+	    limitsKnown: boolean;
 	    isDefault: boolean;
 	    hasKey: boolean;
 	    keyStorage: string;
@@ -1900,6 +1978,10 @@ export namespace providers {
 	        this.supportsImages = source["supportsImages"];
 	        this.imagesByDefault = source["imagesByDefault"];
 	        this.promptCacheKey = source["promptCacheKey"];
+	        this.openaiApi = source["openaiApi"];
+	        this.effectiveContextWindow = source["effectiveContextWindow"];
+	        this.effectiveMaxOutput = source["effectiveMaxOutput"];
+	        this.limitsKnown = source["limitsKnown"];
 	        this.isDefault = source["isDefault"];
 	        this.hasKey = source["hasKey"];
 	        this.keyStorage = source["keyStorage"];

@@ -3,7 +3,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
-import { KEYCHAIN, type ModelApi, type ProviderInput, type ProviderProfile, type ProviderTestResult } from '../../bridge/types';
+import { KEYCHAIN, type ListedModel, type ModelApi, type ProviderInput, type ProviderProfile, type ProviderTestResult } from '../../bridge/types';
 import { Button } from '../../ui/Button';
 import { Toggle } from '../../ui/Toggle';
 import { TestOutcome } from './TestOutcome';
@@ -31,8 +31,9 @@ const BASE_URL_PLACEHOLDER: Record<ModelApi, string> = {
  * the Responses API on OpenAI's own endpoint, Chat Completions on compatible servers and
  * any other base URL (gateways do not all speak the Responses API); null for Anthropic.
  */
-export function openaiWireApi(api: ModelApi, baseUrl: string): 'responses' | 'chat' | null {
+export function openaiWireApi(api: ModelApi, baseUrl: string, choice = ''): 'responses' | 'chat' | null {
   if (api === 'anthropic') return null;
+  if (choice === 'responses' || choice === 'chat') return choice;
   if (api === 'openai-compatible') return 'chat';
   const url = baseUrl.trim();
   if (url === '') return 'responses';
@@ -53,7 +54,24 @@ export function keyPlace(where: string): string {
   return where === KEYCHAIN ? 'the OS keychain' : where;
 }
 
-type Field = 'name' | 'api' | 'model' | 'baseUrl' | 'contextWindow' | 'maxOutputTokens' | 'temperature';
+type Field = 'name' | 'api' | 'model' | 'baseUrl' | 'contextWindow' | 'maxOutputTokens' | 'temperature' | 'openaiApi';
+
+/** Tokens in short form: 200000 → "200k", 1047576 → "1,047,576". */
+export function tokens(n: number): string {
+  return n % 1000 === 0 ? `${n / 1000}k` : n.toLocaleString('en-US');
+}
+
+/**
+ * The limits a saved provider runs with, in words, for the form's help; null for a new
+ * provider or a changed API or model (known only once saved).
+ */
+export function limitsSummary(p: ProviderProfile | null, api: ModelApi, model: string): string | null {
+  if (!p || p.api !== api || p.model !== model.trim()) return null;
+  const source = p.limitsKnown ? 'known for this model' : 'the default for this API';
+  const window = `Context window: ${tokens(p.effectiveContextWindow)} (${p.contextWindow > 0 ? 'set here' : source})`;
+  const out = p.effectiveMaxOutput > 0 ? `max output: ${tokens(p.effectiveMaxOutput)} (${p.maxOutputTokens > 0 ? 'set here' : source})` : 'max output: the server’s default';
+  return `${window}; ${out}.`;
+}
 
 /** The "Supports images" choice: the model's default, or forced on or off. */
 type ImagesChoice = 'default' | 'on' | 'off';
@@ -72,6 +90,7 @@ interface Draft {
   thinking: boolean;
   images: ImagesChoice;
   cacheKey: CacheKeyChoice;
+  openaiApi: string;
   isDefault: boolean;
 }
 
@@ -87,6 +106,7 @@ function toDraft(p: ProviderProfile | null): Draft {
     thinking: p?.thinking ?? false,
     images: p?.supportsImages === undefined ? 'default' : p.supportsImages ? 'on' : 'off',
     cacheKey: p?.promptCacheKey === undefined ? 'default' : p.promptCacheKey ? 'on' : 'off',
+    openaiApi: p?.openaiApi ?? '',
     isDefault: p?.isDefault ?? false,
   };
 }
@@ -140,12 +160,16 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
   const [apiKey, setApiKey] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [error, setError] = useState<BridgeError | null>(null);
-  const [busy, setBusy] = useState<'' | 'saving' | 'testing'>('');
+  const [busy, setBusy] = useState<'' | 'saving' | 'testing' | 'listing'>('');
   const [test, setTest] = useState<ProviderTestResult | null>(null);
+  const [models, setModels] = useState<ListedModel[]>([]);
+  const [listNote, setListNote] = useState('');
   const id = useId();
   const ids = (k: string) => `${id}-${k}`;
   const compatible = draft.api === 'openai-compatible';
-  const wireApi = openaiWireApi(draft.api, draft.baseUrl);
+  const wireApi = openaiWireApi(draft.api, draft.baseUrl, draft.openaiApi);
+  const defaultWireApi = openaiWireApi(draft.api, draft.baseUrl);
+  const limits = limitsSummary(provider, draft.api, draft.model);
 
   const edit = (patch: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...patch }));
@@ -183,13 +207,14 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (temperature !== undefined) out.temperature = temperature;
     if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
     if (draft.api !== 'anthropic' && draft.cacheKey !== 'default') out.promptCacheKey = draft.cacheKey === 'on';
+    if (draft.api !== 'anthropic') out.openaiApi = draft.openaiApi;
     return out;
   };
 
   const showError = (err: unknown) => {
     const be = toBridgeError(err);
     const field = be.field as Field | undefined;
-    if (field && ['name', 'api', 'model', 'baseUrl', 'contextWindow', 'maxOutputTokens', 'temperature'].includes(field)) {
+    if (field && ['name', 'api', 'model', 'baseUrl', 'contextWindow', 'maxOutputTokens', 'temperature', 'openaiApi'].includes(field)) {
       setFieldErrors((f) => ({ ...f, [field]: be.message }));
     } else {
       setError(be);
@@ -220,9 +245,28 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     setError(null);
     setTest(null);
     try {
-      setTest(await bridge.testProvider(next, apiKey));
+      const r = await bridge.testProvider(next, apiKey);
+      setTest(r);
+      if (r.models.length > 0) setModels(r.models);
     } catch (err) {
       showError(err);
+    } finally {
+      setBusy('');
+    }
+  };
+
+  /** Fills the model picker from the server; the typed id is always kept and allowed. */
+  const onListModels = async () => {
+    const next = input();
+    if (!next) return;
+    setBusy('listing');
+    setListNote('');
+    try {
+      const r = await bridge.listProviderModels(next, apiKey);
+      setModels(r.models);
+      setListNote(r.ok ? `The server lists ${r.models.length} model${r.models.length === 1 ? '' : 's'}: pick one or type an id.` : `${r.message} (${r.code})`);
+    } catch (err) {
+      setListNote(toBridgeError(err).message);
     } finally {
       setBusy('');
     }
@@ -258,7 +302,30 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
           ))}
         </select>
       </div>
-      <TextField id={ids('model')} label="Model" value={draft.model} error={fieldErrors.model} placeholder={MODEL_PLACEHOLDER[draft.api]} onChange={(v) => edit({ model: v })} />
+      <TextField
+        id={ids('model')}
+        label="Model"
+        value={draft.model}
+        error={fieldErrors.model}
+        placeholder={MODEL_PLACEHOLDER[draft.api]}
+        help={listNote || undefined}
+        list={models.length > 0 ? ids('models') : undefined}
+        onChange={(v) => edit({ model: v })}
+      />
+      {models.length > 0 && (
+        <datalist id={ids('models')} data-testid="model-options">
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.displayName || undefined}
+            </option>
+          ))}
+        </datalist>
+      )}
+      <div className="field">
+        <Button onClick={() => void onListModels()} disabled={busy !== ''}>
+          {busy === 'listing' ? 'Listing models…' : 'List the server’s models'}
+        </Button>
+      </div>
       <TextField
         id={ids('baseUrl')}
         label={compatible ? 'Base URL' : 'Base URL (optional)'}
@@ -283,7 +350,16 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
           setTest(null);
         }}
       />
-      <TextField id={ids('ctx')} label="Context window (tokens)" inputMode="numeric" value={draft.contextWindow} error={fieldErrors.contextWindow} placeholder="default" onChange={(v) => edit({ contextWindow: v })} />
+      <TextField
+        id={ids('ctx')}
+        label="Context window (tokens)"
+        inputMode="numeric"
+        value={draft.contextWindow}
+        error={fieldErrors.contextWindow}
+        placeholder="default"
+        help={limits ?? 'Leave empty: known models use their own window, others the API’s default.'}
+        onChange={(v) => edit({ contextWindow: v })}
+      />
       <TextField id={ids('max')} label="Max output tokens" inputMode="numeric" value={draft.maxOutputTokens} error={fieldErrors.maxOutputTokens} placeholder="default" onChange={(v) => edit({ maxOutputTokens: v })} />
       <TextField id={ids('temp')} label="Temperature" inputMode="decimal" value={draft.temperature} error={fieldErrors.temperature} placeholder="model default (0–2)" onChange={(v) => edit({ temperature: v })} />
       {draft.api === 'anthropic' && (
@@ -313,6 +389,32 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
           <option value="off">Off</option>
         </select>
       </div>
+      {draft.api !== 'anthropic' && (
+        <div className="field">
+          <label className="field-label" htmlFor={ids('openaiApi')}>OpenAI API</label>
+          <p id={ids('openaiApiHelp')} className="field-help">
+            Automatic uses the Responses API on OpenAI’s own endpoint and Chat Completions for compatible servers and other base
+            URLs. Choose one when a server speaks the other.
+          </p>
+          <select
+            id={ids('openaiApi')}
+            className="select"
+            value={draft.openaiApi}
+            aria-describedby={ids('openaiApiHelp')}
+            aria-invalid={Boolean(fieldErrors.openaiApi) || undefined}
+            onChange={(e) => edit({ openaiApi: e.target.value })}
+          >
+            <option value="">{`Automatic (${defaultWireApi === 'responses' ? 'Responses API' : 'Chat Completions'} here)`}</option>
+            <option value="responses">Responses API</option>
+            <option value="chat">Chat Completions</option>
+          </select>
+          {fieldErrors.openaiApi && (
+            <p className="field-error" role="alert">
+              {fieldErrors.openaiApi}
+            </p>
+          )}
+        </div>
+      )}
       {draft.api !== 'anthropic' && (
         <div className="field">
           <label className="field-label" htmlFor={ids('cacheKey')}>Prompt cache key</label>
@@ -372,9 +474,11 @@ interface TextFieldProps {
   type?: 'text' | 'url' | 'password';
   inputMode?: 'numeric' | 'decimal';
   autoComplete?: string;
+  /** The id of a datalist the field suggests from (typing anything else stays allowed). */
+  list?: string;
 }
 
-function TextField({ id, label, value, onChange, error, help, placeholder, type = 'text', inputMode, autoComplete = 'off' }: TextFieldProps) {
+function TextField({ id, label, value, onChange, error, help, placeholder, type = 'text', inputMode, autoComplete = 'off', list }: TextFieldProps) {
   const describedBy = [help && `${id}-help`, error && `${id}-err`].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
@@ -389,6 +493,7 @@ function TextField({ id, label, value, onChange, error, help, placeholder, type 
         className="input"
         type={type}
         inputMode={inputMode}
+        list={list}
         spellCheck={false}
         autoComplete={autoComplete}
         placeholder={placeholder}

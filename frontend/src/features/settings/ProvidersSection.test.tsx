@@ -134,7 +134,7 @@ describe('Settings → Models', () => {
     expect(await item.findByText(/Connected: the model answered in 420 ms/)).toBeInTheDocument();
     expect(bridge.testProvider).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'a' }), '');
     // A failing one keeps its stable code visible.
-    bridge.testProvider.mockResolvedValueOnce({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'Anthropic rejected the API key (HTTP 401).', durationMs: 80 });
+    bridge.testProvider.mockResolvedValueOnce({ ok: false, code: 'PROVIDER_UNAUTHORIZED', message: 'Anthropic rejected the API key (HTTP 401).', durationMs: 80, models: [], modelsCode: '', modelsMessage: '' });
     await user.click(models.getByRole('button', { name: 'Test Claude' }));
     const status = await item.findByText(/rejected the API key/);
     expect(status.closest('[role="status"]')).toHaveTextContent('PROVIDER_UNAUTHORIZED');

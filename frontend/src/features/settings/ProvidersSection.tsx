@@ -64,7 +64,7 @@ export function ProvidersSection() {
       setTests((t) => ({ ...t, [p.id]: r }));
     } catch (err) {
       const e = toBridgeError(err);
-      setTests((t) => ({ ...t, [p.id]: { ok: false, code: e.code, message: e.message, durationMs: 0 } }));
+      setTests((t) => ({ ...t, [p.id]: { ok: false, code: e.code, message: e.message, durationMs: 0, models: [], modelsCode: '', modelsMessage: '' } }));
     }
   };
 

@@ -9,6 +9,8 @@ export function TestOutcome({ result, testing }: { result: ProviderTestResult | 
       {!testing && result?.ok && (
         <>
           <Check size={14} aria-hidden="true" /> Connected: the model answered in {result.durationMs} ms
+          {result.models.length > 0 && ` · the server lists ${result.models.length} model${result.models.length === 1 ? '' : 's'}`}
+          {result.modelsCode === 'MODEL_LIST_UNAVAILABLE' && ' · the server does not list its models'}
         </>
       )}
       {!testing && result && !result.ok && (

@@ -6,6 +6,10 @@ export function GetSessionProvider(arg1) {
   return window['go']['desktop']['Providers']['GetSessionProvider'](arg1);
 }
 
+export function ListProviderModels(arg1, arg2) {
+  return window['go']['desktop']['Providers']['ListProviderModels'](arg1, arg2);
+}
+
 export function ListProviders() {
   return window['go']['desktop']['Providers']['ListProviders']();
 }
