@@ -48,13 +48,20 @@ type Profile struct {
 	KeyStorage string `json:"keyStorage"`
 	CreatedAt  int64  `json:"createdAt"`
 	UpdatedAt  int64  `json:"updatedAt"`
+	// PriceOverrides are this provider's own prices, field by field over
+	// the built-in table; BuiltinPrice is the table's price of the model
+	// (nil: unknown, or a server on this machine) and Price what a turn
+	// costs now (nil: unknown, shown as "—"). Both are derived on read.
+	PriceOverrides PriceOverrides `json:"priceOverrides"`
+	BuiltinPrice   *ModelPrice    `json:"builtinPrice,omitempty"`
+	Price          *ModelPrice    `json:"price,omitempty"`
 }
 
 // Config is the profile's provider config without its key.
 func (p Profile) Config() provider.Config {
 	return provider.Config{API: p.API, BaseURL: p.BaseURL, Model: p.Model, ContextWindow: p.ContextWindow,
 		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking, SupportsImages: p.SupportsImages,
-		PromptCacheKey: p.PromptCacheKey}
+		PromptCacheKey: p.PromptCacheKey, Price: p.EffectivePrice(), ProfileID: p.ID}
 }
 
 const (
@@ -90,7 +97,8 @@ func notFound(id string) error {
 	return errs.New(errs.NotFound, "no saved provider has the id %q; it may have been removed: reopen Settings → Models", id).With("field", "id")
 }
 
-const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, prompt_cache_key, is_default, created_at, updated_at"
+const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, prompt_cache_key, is_default, created_at, updated_at" +
+	", price_input, price_output, price_cache_write, price_cache_read"
 
 type scanner interface{ Scan(...any) error }
 
@@ -98,8 +106,10 @@ func scanProfile(r scanner) (Profile, error) {
 	var p Profile
 	var temp sql.NullFloat64
 	var images, cacheKey sql.NullBool
+	var prices [4]sql.NullInt64
 	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &images, &cacheKey,
-		&p.IsDefault, &p.CreatedAt, &p.UpdatedAt)
+		&p.IsDefault, &p.CreatedAt, &p.UpdatedAt, &prices[0], &prices[1], &prices[2], &prices[3])
+	p.PriceOverrides = overridesFromColumns(prices)
 	if temp.Valid {
 		v := temp.Float64
 		p.Temperature = &v
@@ -113,6 +123,7 @@ func scanProfile(r scanner) (Profile, error) {
 		p.PromptCacheKey = &v
 	}
 	p.ImagesByDefault = provider.ImagesByDefault(p.API, p.Model)
+	p.BuiltinPrice, p.Price = p.prices()
 	return p, err
 }
 
@@ -237,6 +248,10 @@ func normalize(in Profile) (Profile, error) {
 	if in.API != provider.APIAnthropic {
 		in.Thinking = false // extended thinking is an Anthropic option
 	}
+	if err := in.PriceOverrides.check(); err != nil {
+		return in, err
+	}
+	in.BuiltinPrice, in.Price = in.prices()
 	return in, nil
 }
 
@@ -323,13 +338,17 @@ func (s *Service) write(ctx context.Context, in Profile, adding bool, old Profil
 	if in.PromptCacheKey != nil {
 		cacheKey = *in.PromptCacheKey
 	}
+	prices := in.PriceOverrides.columns()
 	if adding {
-		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, now)
+		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, now,
+			prices[0], prices[1], prices[2], prices[3])
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE providers SET name = ?, api = ?, base_url = ?, model = ?, context_window = ?,
-			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, prompt_cache_key = ?, is_default = ?, updated_at = ? WHERE id = ?`,
-			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, in.ID)
+			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, prompt_cache_key = ?, is_default = ?, updated_at = ?,
+			price_input = ?, price_output = ?, price_cache_write = ?, price_cache_read = ? WHERE id = ?`,
+			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now,
+			prices[0], prices[1], prices[2], prices[3], in.ID)
 	}
 	if err != nil {
 		return storageErr(err, "save the provider")
