@@ -68,6 +68,8 @@ import {
   type SessionsChangedEvent,
   type Settings,
   type WorkspaceFiles,
+  type SessionCost,
+  type DaySpend,
 } from './types';
 
 export type * from './types';
@@ -557,4 +559,14 @@ export function saveSubagent(input: SubagentInput): Promise<Subagent> {
 /** Deletes one of the app's own definitions. */
 export function deleteSubagent(name: string): Promise<void> {
   return call(() => SubagentsApi.DeleteSubagent(name));
+}
+
+/** The session header's figures: the session's cost so far and the tokens of its last request against the window. */
+export function sessionCost(sessionId: string): Promise<SessionCost> {
+  return call(async () => norm.sessionCost(await AgentApi.SessionCost(sessionId)));
+}
+
+/** The last 30 local days' model responses by day and provider, newest first (Settings → Models). */
+export function spendPerDay(): Promise<DaySpend[]> {
+  return call(async () => norm.spendPerDay(await ProvidersApi.SpendPerDay()));
 }

@@ -972,3 +972,43 @@ export const decisionEvents = {
 
 /** The union of what a family's schemas produce. */
 export type EventOf<F extends Record<string, v.GenericSchema>> = Out<F[keyof F]>;
+
+// --- what a turn costs (backend/agent spend.go, hostcore costs.go) ---------------------
+
+/** Tokens of one or more model responses; input is the whole prompt, the cache figures parts of it. */
+export const Usage = record({ inputTokens: num, outputTokens: num, cacheReadTokens: num, cacheWriteTokens: num });
+
+/** A cost in US dollars; null when unknown (a local model, a model without a price), never 0 for unknown. */
+const costUsd = numOrNull;
+
+/** The session header's figures: the session's cost so far and its context in use. */
+export const SessionCost = record({
+  usage: record({
+    sessionId: str,
+    costUsd,
+    /** Responses whose cost is unknown, left out of costUsd. */
+    unpriced: num,
+    responses: num,
+    usage: Usage,
+    /** The whole prompt of the session's last request. */
+    contextTokens: num,
+  }),
+  /** The model's context window in tokens; 0 = unknown. */
+  contextWindow: num,
+});
+
+/** One provider's model responses on one local day. */
+export const DaySpend = record({
+  /** YYYY-MM-DD in the user's time zone. */
+  day: str,
+  providerId: str,
+  /** "" when the provider was removed since, or the model came from the environment. */
+  providerName: str,
+  model: str,
+  costUsd,
+  unpriced: num,
+  responses: num,
+  usage: Usage,
+});
+
+export const SpendPerDay = list(DaySpend);

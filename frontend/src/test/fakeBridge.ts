@@ -187,6 +187,7 @@ const names = [
   'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
   'testMCPServerByID', 'cancelMCPSignIn',
   'listSubagents', 'saveSubagent', 'deleteSubagent',
+  'sessionCost', 'spendPerDay',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -432,6 +433,15 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     }
     return { ok: true, code: '', message: 'The model answered.', durationMs: 420 };
   });
+  // Costs: nothing spent yet; tests give figures with mockResolvedValue.
+  b.sessionCost.mockImplementation(async (id) => {
+    find(id);
+    return {
+      usage: { sessionId: id, costUsd: null, unpriced: 0, responses: 0, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, contextTokens: 0 },
+      contextWindow: 0,
+    };
+  });
+  b.spendPerDay.mockImplementation(async () => []);
   b.getSessionProvider.mockImplementation(async (id) => {
     find(id);
     return db.sessionProviders[id] ?? '';
