@@ -171,6 +171,7 @@ function profileArg(p: ProviderInput) {
   if (p.temperature !== undefined) out.temperature = p.temperature;
   if (p.supportsImages !== undefined) out.supportsImages = p.supportsImages;
   if (p.promptCacheKey !== undefined) out.promptCacheKey = p.promptCacheKey;
+  if (p.priceOverrides !== undefined) out.priceOverrides = { ...p.priceOverrides };
   return out;
 }
 

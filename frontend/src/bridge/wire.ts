@@ -194,6 +194,10 @@ function compact<T extends Rec>(o: T): T {
   return o;
 }
 
+const optPrice = v.fallback(v.optional(v.pipe(v.number(), v.finite())), undefined);
+const priceEntries = { input: optPrice, output: optPrice, cacheWrite: optPrice, cacheRead: optPrice };
+const modelPriceEntries = { input: num, output: num, cacheWrite: num, cacheRead: num };
+
 /**
  * A saved model provider (providers.Profile). The API key is never part of it:
  * hasKey says whether one is saved, keyStorage where ("keychain" or the key file's path).
@@ -226,6 +230,12 @@ export const ProviderProfile = v.pipe(
     keyStorage: str,
     createdAt: num,
     updatedAt: num,
+    /** This provider's own prices, USD per million tokens; an absent field keeps the built-in price. */
+    priceOverrides: v.fallback(v.optional(v.pipe(record(priceEntries), v.transform(compact))), undefined),
+    /** The built-in table's price of the model; absent = unknown, or a server on this machine. */
+    builtinPrice: v.fallback(v.optional(record(modelPriceEntries)), undefined),
+    /** What a turn costs now; absent = unknown (shown as —). */
+    price: v.fallback(v.optional(record(modelPriceEntries)), undefined),
   }),
   v.transform(compact),
 );

@@ -7,6 +7,7 @@ import { KEYCHAIN, type ModelApi, type ProviderInput, type ProviderProfile, type
 import { Button } from '../../ui/Button';
 import { Toggle } from '../../ui/Toggle';
 import { TestOutcome } from './TestOutcome';
+import { PriceFields, parsePrices, priceDraft, type PriceDraft } from './PriceFields';
 
 export const MODEL_PROVIDERS: ReadonlyArray<{ value: ModelApi; label: string }> = [
   { value: 'anthropic', label: 'Anthropic' },
@@ -73,6 +74,7 @@ interface Draft {
   images: ImagesChoice;
   cacheKey: CacheKeyChoice;
   isDefault: boolean;
+  prices: PriceDraft;
 }
 
 function toDraft(p: ProviderProfile | null): Draft {
@@ -88,6 +90,7 @@ function toDraft(p: ProviderProfile | null): Draft {
     images: p?.supportsImages === undefined ? 'default' : p.supportsImages ? 'on' : 'off',
     cacheKey: p?.promptCacheKey === undefined ? 'default' : p.promptCacheKey ? 'on' : 'off',
     isDefault: p?.isDefault ?? false,
+    prices: priceDraft(p),
   };
 }
 
@@ -142,6 +145,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
   const [error, setError] = useState<BridgeError | null>(null);
   const [busy, setBusy] = useState<'' | 'saving' | 'testing'>('');
   const [test, setTest] = useState<ProviderTestResult | null>(null);
+  const [priceError, setPriceError] = useState('');
   const id = useId();
   const ids = (k: string) => `${id}-${k}`;
   const compatible = draft.api === 'openai-compatible';
@@ -168,7 +172,9 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (maxOutputTokens === null) errs.maxOutputTokens = 'Enter a whole number of tokens, or leave it empty for the default.';
     if (temperature === null) errs.temperature = 'Enter a number from 0 to 2, or leave it empty for the model’s default.';
     setFieldErrors(errs);
-    if (contextWindow === null || maxOutputTokens === null || temperature === null) return null;
+    const prices = parsePrices(draft.prices);
+    setPriceError(prices === null ? 'Enter each price as a number of US dollars per million tokens (0 to 10,000), or leave it empty.' : '');
+    if (contextWindow === null || maxOutputTokens === null || temperature === null || prices === null) return null;
     const out: ProviderInput = {
       id: provider?.id ?? '',
       name: draft.name.trim(),
@@ -183,6 +189,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (temperature !== undefined) out.temperature = temperature;
     if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
     if (draft.api !== 'anthropic' && draft.cacheKey !== 'default') out.promptCacheKey = draft.cacheKey === 'on';
+    out.priceOverrides = prices;
     return out;
   };
 
@@ -286,6 +293,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
       <TextField id={ids('ctx')} label="Context window (tokens)" inputMode="numeric" value={draft.contextWindow} error={fieldErrors.contextWindow} placeholder="default" onChange={(v) => edit({ contextWindow: v })} />
       <TextField id={ids('max')} label="Max output tokens" inputMode="numeric" value={draft.maxOutputTokens} error={fieldErrors.maxOutputTokens} placeholder="default" onChange={(v) => edit({ maxOutputTokens: v })} />
       <TextField id={ids('temp')} label="Temperature" inputMode="decimal" value={draft.temperature} error={fieldErrors.temperature} placeholder="model default (0–2)" onChange={(v) => edit({ temperature: v })} />
+      <PriceFields id={ids('prices')} value={draft.prices} builtin={provider?.builtinPrice} error={priceError} onChange={(prices) => edit({ prices })} />
       {draft.api === 'anthropic' && (
         <div className="field field-row">
           <div>
