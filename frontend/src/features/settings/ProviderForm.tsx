@@ -189,7 +189,8 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (temperature !== undefined) out.temperature = temperature;
     if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
     if (draft.api !== 'anthropic' && draft.cacheKey !== 'default') out.promptCacheKey = draft.cacheKey === 'on';
-    out.priceOverrides = prices;
+    // None set is the same as absent: the profile then uses the built-in price.
+    if (Object.keys(prices).length > 0) out.priceOverrides = prices;
     return out;
   };
 
