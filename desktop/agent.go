@@ -91,3 +91,11 @@ func (a *Agent) SendPromptWith(sessionID, prompt string, opts api.PromptOptions)
 		return c.StartTurnWith(ctx, sessionID, prompt, opts)
 	})
 }
+
+// SessionCost returns what the session header shows: the session's cost
+// so far and the tokens of its last request against the model's window.
+func (a *Agent) SessionCost(sessionID string) (hostcore.SessionCost, error) {
+	return with(a.h, func(ctx context.Context, c *hostcore.Core) (hostcore.SessionCost, error) {
+		return c.SessionCost(ctx, sessionID)
+	})
+}

@@ -3,6 +3,7 @@ package desktop
 import (
 	"context"
 
+	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
@@ -80,4 +81,10 @@ func (p *Providers) SetSessionProvider(sessionID, providerID string) error {
 	return do(p.h, func(ctx context.Context, c *hostcore.Core) error {
 		return c.SetSessionProvider(ctx, sessionID, providerID)
 	})
+}
+
+// SpendPerDay returns the model responses of the last 30 days summed by
+// local day and provider, newest first (Settings → Models).
+func (p *Providers) SpendPerDay() ([]agent.DaySpend, error) {
+	return with(p.h, func(ctx context.Context, c *hostcore.Core) ([]agent.DaySpend, error) { return c.SpendPerDay(ctx) })
 }

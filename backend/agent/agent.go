@@ -35,6 +35,8 @@ type TurnResult struct {
 	// Usage sums the turn's model calls (compaction's included).
 	Usage      provider.Usage `json:"usage"`
 	ModelCalls int            `json:"modelCalls"`
+	// Cost is what Usage cost at the turn's price (nil: unknown).
+	Cost *provider.Cost `json:"cost,omitempty"`
 }
 
 // Agent runs turns, at most one per session at a time.
@@ -332,7 +334,7 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	}
 	a.emit(EventTurn, TurnEvent{SessionID: sessionID, TurnID: r.turnID, State: out.state, Code: out.code, Message: out.message, Retriable: out.retriable})
 	res := TurnResult{TurnID: r.turnID, State: out.state, Code: out.code, Message: out.message, Retriable: out.retriable,
-		Text: r.lastText, StopReason: r.stopReason, Usage: r.usage, ModelCalls: r.calls}
+		Text: r.lastText, StopReason: r.stopReason, Usage: r.usage, ModelCalls: r.calls, Cost: r.price(r.usage).cost}
 	if out.state != TurnDone {
 		e := errs.New(out.code, "%s", out.message).With("turnId", r.turnID)
 		if out.retriable {

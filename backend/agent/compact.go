@@ -168,6 +168,7 @@ func (r *run) compact(ctx context.Context) error {
 		"Summarize this conversation between a user and a coding agent so the agent can continue from the summary alone.\n\n<conversation>\n" +
 			transcript + "\n</conversation>")}}
 	var summary string
+	var used provider.Usage
 	for attempt := 0; attempt < 2; attempt++ {
 		r.calls++
 		resp, err := r.prov.Stream(ctx, req, func(provider.Event) error { return nil })
@@ -176,6 +177,7 @@ func (r *run) compact(ctx context.Context) error {
 				err = errs.New(errs.EmptyModelResponse, "the model returned an empty summary while compacting the context; send the prompt again")
 			} else {
 				r.usage = r.usage.Plus(resp.Usage)
+				used = resp.Usage
 				break
 			}
 		}
@@ -206,7 +208,8 @@ func (r *run) compact(ctx context.Context) error {
 	cp := Checkpoint{ID: a.newID(), TurnID: r.turnID, UptoSeq: upto, Messages: cpMsgs, Summary: summary, Retained: retained,
 		TokensBefore: before, CreatedAt: now}
 	seq, err := a.st.insertMessage(dbctx, Message{ID: sumID, SessionID: r.sessionID, TurnID: r.turnID, Role: provider.RoleAssistant,
-		Kind: KindSummary, Content: []provider.Block{{Type: provider.BlockText, Text: summary}}, StopReason: string(provider.StopEndTurn), CreatedAt: now})
+		Kind: KindSummary, Content: []provider.Block{{Type: provider.BlockText, Text: summary}}, StopReason: string(provider.StopEndTurn), CreatedAt: now,
+		Usage: used, priced: r.price(used)}) // the summary's call is paid for like any other
 	if err != nil {
 		return fail(err)
 	}

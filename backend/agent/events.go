@@ -48,6 +48,8 @@ type MessageEvent struct {
 	// DelegationID is set on the events of a delegate's own run, so the
 	// window nests them under its Task row.
 	DelegationID string `json:"delegationId,omitempty"`
+	// CostUSD is an ended model response's cost (nil: unknown).
+	CostUSD *float64 `json:"costUsd,omitempty"`
 }
 
 // DeltaEvent carries one streamed piece of text or thinking.

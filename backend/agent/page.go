@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -172,7 +173,7 @@ func (s *store) readMessages(ctx context.Context, sessionID string, turnIDs []st
 	}
 	rows, err := s.db.QueryContext(ctx,
 		`SELECT seq, id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
-		 created_at, updated_at
+		 created_at, updated_at, cost
 		 FROM agent_messages WHERE session_id = ?`+filter+` ORDER BY seq`, args...)
 	if err != nil {
 		return msgs, storageErr(err, "load the transcript")
@@ -181,12 +182,18 @@ func (s *store) readMessages(ctx context.Context, sessionID string, turnIDs []st
 	for rows.Next() {
 		m := Message{SessionID: sessionID}
 		var role, content string
+		var cost sql.NullInt64
 		if err := rows.Scan(&m.Seq, &m.ID, &m.TurnID, &role, &m.Kind, &content, &m.StopReason,
-			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens, &m.CreatedAt, &m.UpdatedAt); err != nil {
+			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens, &m.CreatedAt, &m.UpdatedAt, &cost); err != nil {
 			rows.Close()
 			return msgs, storageErr(err, "load the transcript")
 		}
 		m.Role = provider.Role(role)
+		if cost.Valid {
+			c := provider.Cost(cost.Int64)
+			m.priced.cost = &c
+			m.CostUSD = m.priced.usd()
+		}
 		if err := json.Unmarshal([]byte(content), &m.Content); err != nil {
 			rows.Close()
 			return msgs, errs.Wrap(err, errs.StorageCorrupt, "message %s of session %s cannot be read", m.ID, sessionID)

@@ -78,6 +78,11 @@ type Message struct {
 	ToolCalls  []ToolCallRecord `json:"toolCalls,omitempty"`
 	CreatedAt  int64            `json:"createdAt"`
 	UpdatedAt  int64            `json:"updatedAt"`
+	// CostUSD is a model response's cost at the price in effect when it
+	// was made (nil: unknown, or not a model response), for display.
+	CostUSD *float64 `json:"costUsd,omitempty"`
+	// priced is written with the message (see pricing).
+	priced pricing
 }
 
 // ToolCallRecord is one tool call and its outcome.
@@ -189,10 +194,11 @@ func (s *store) finishTurn(ctx context.Context, id, state string, code errs.Code
 func (s *store) insertMessage(ctx context.Context, m Message) (int64, error) {
 	r, err := s.db.ExecContext(ctx,
 		`INSERT INTO agent_messages (id, session_id, turn_id, role, kind, content, stop_reason, input_tokens, output_tokens,
-		 cache_read_tokens, cache_write_tokens, created_at, updated_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		 cache_read_tokens, cache_write_tokens, created_at, updated_at, cost, cost_profile_id, cost_model)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.ID, m.SessionID, m.TurnID, string(m.Role), m.Kind, mustJSON(blocksOrEmpty(m.Content)), m.StopReason,
-		m.Usage.InputTokens, m.Usage.OutputTokens, m.Usage.CacheReadTokens, m.Usage.CacheWriteTokens, m.CreatedAt, m.CreatedAt)
+		m.Usage.InputTokens, m.Usage.OutputTokens, m.Usage.CacheReadTokens, m.Usage.CacheWriteTokens, m.CreatedAt, m.CreatedAt,
+		m.priced.column(), m.priced.profileID, m.priced.model)
 	if err != nil {
 		return 0, storageErr(err, "save a message")
 	}
@@ -200,13 +206,13 @@ func (s *store) insertMessage(ctx context.Context, m Message) (int64, error) {
 }
 
 // updateMessage rewrites a streaming message's content (and, once it ended,
-// its stop reason and usage).
-func (s *store) updateMessage(ctx context.Context, id string, content []provider.Block, stop string, usage provider.Usage) error {
+// its stop reason, usage and what it cost).
+func (s *store) updateMessage(ctx context.Context, id string, content []provider.Block, stop string, usage provider.Usage, priced pricing) error {
 	if _, err := s.db.ExecContext(ctx,
 		`UPDATE agent_messages SET content = ?, stop_reason = ?, input_tokens = ?, output_tokens = ?,
-		 cache_read_tokens = ?, cache_write_tokens = ?, updated_at = ? WHERE id = ?`,
+		 cache_read_tokens = ?, cache_write_tokens = ?, updated_at = ?, cost = ?, cost_profile_id = ?, cost_model = ? WHERE id = ?`,
 		mustJSON(blocksOrEmpty(content)), stop, usage.InputTokens, usage.OutputTokens, usage.CacheReadTokens, usage.CacheWriteTokens,
-		s.ms(), id); err != nil {
+		s.ms(), priced.column(), priced.profileID, priced.model, id); err != nil {
 		return storageErr(err, "save a message")
 	}
 	return nil

@@ -51,7 +51,7 @@ func (s *streamRecorder) flush(ctx context.Context, force bool) {
 		return
 	}
 	s.lastFlush = time.Now()
-	s.err = s.r.a.st.updateMessage(ctx, s.msgID, s.blocks, stopStreaming, provider.Usage{})
+	s.err = s.r.a.st.updateMessage(ctx, s.msgID, s.blocks, stopStreaming, provider.Usage{}, pricing{})
 }
 
 // appendDelta extends the last block of type t, or starts one.
@@ -131,7 +131,7 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 			if ctx.Err() != nil {
 				stop = stopAborted
 			}
-			_ = a.st.updateMessage(dbctx, msgID, rec.blocks, stop, provider.Usage{})
+			_ = a.st.updateMessage(dbctx, msgID, rec.blocks, stop, provider.Usage{}, pricing{})
 			r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel, State: stop})
 		}
 		return resp, msgID, err
@@ -143,7 +143,8 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 	if rec.err != nil {
 		return resp, msgID, rec.err
 	}
-	if err := a.st.updateMessage(dbctx, msgID, resp.Message.Content, string(resp.StopReason), resp.Usage); err != nil {
+	priced := r.price(resp.Usage)
+	if err := a.st.updateMessage(dbctx, msgID, resp.Message.Content, string(resp.StopReason), resp.Usage, priced); err != nil {
 		return resp, msgID, err
 	}
 	r.callIDs = rec.callIDs
@@ -154,7 +155,7 @@ func (r *run) streamOnce(ctx context.Context) (provider.Response, string, error)
 		r.keepPartialReport(dbctx, t)
 	}
 	r.emit(EventMessage, MessageEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: msgID, Role: provider.RoleAssistant, Kind: KindModel,
-		State: string(resp.StopReason), Usage: resp.Usage})
+		State: string(resp.StopReason), Usage: resp.Usage, CostUSD: priced.usd()})
 	return resp, msgID, nil
 }
 

@@ -73,6 +73,12 @@ type Config struct {
 	// OpenAIAPI is the OpenAI wire API, responses or chat ("" = the
 	// default of OpenAIWireAPI); anthropic ignores it.
 	OpenAIAPI string
+	// Price is what the model's usage costs (nil = unknown: a local
+	// server, a model without a known price); each response's cost is
+	// recorded at this price. ProfileID names the saved provider the
+	// config came from ("" for one from the environment).
+	Price     *Price
+	ProfileID string
 }
 
 // String describes the config without its key.
@@ -124,6 +130,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, bool) {
 		cfg.APIKey = strings.TrimSpace(getenv(EnvAnthropicKey))
 	case APIOpenAI, APIOpenAICompatible:
 		cfg.APIKey = strings.TrimSpace(getenv(EnvOpenAIKey))
+	}
+	if p, ok := BuiltinPrice(cfg.BaseURL, cfg.Model); ok {
+		cfg.Price = &p
 	}
 	return cfg, true
 }
@@ -246,7 +255,7 @@ type base struct {
 
 func (b base) Info() ModelInfo {
 	return ModelInfo{API: b.cfg.API, Model: b.cfg.Model, ContextWindow: b.cfg.ContextWindow, MaxOutputTokens: b.cfg.MaxOutputTokens,
-		SupportsImages: b.cfg.imagesOn()}
+		SupportsImages: b.cfg.imagesOn(), Price: b.cfg.Price, ProfileID: b.cfg.ProfileID}
 }
 
 // cacheKeyOn is whether the config sends prompt_cache_key.

@@ -183,4 +183,8 @@ type ModelInfo struct {
 	// SupportsImages is whether requests may carry images: the config's
 	// explicit choice, else what ImagesByDefault knows of the model.
 	SupportsImages bool `json:"supportsImages"`
+	// Price prices the model's usage (nil = unknown); ProfileID is the
+	// saved provider it came from ("" = the environment's).
+	Price     *Price `json:"price,omitempty"`
+	ProfileID string `json:"profileId,omitempty"`
 }

@@ -65,7 +65,7 @@ func (s *Service) UpgradeLegacy(ctx context.Context) error {
 	if in.Temperature != nil {
 		temp = *in.Temperature
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, 1, ?, ?, '')",
+	if _, err := tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, 1, ?, ?, '', NULL, NULL, NULL, NULL)",
 		in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, now, now); err != nil {
 		return storageErr(err, "upgrade the saved model")
 	}

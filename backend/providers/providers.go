@@ -58,13 +58,20 @@ type Profile struct {
 	KeyStorage string `json:"keyStorage"`
 	CreatedAt  int64  `json:"createdAt"`
 	UpdatedAt  int64  `json:"updatedAt"`
+	// PriceOverrides are this provider's own prices, field by field over
+	// the built-in table; BuiltinPrice is the table's price of the model
+	// (nil: unknown, or a server on this machine) and Price what a turn
+	// costs now (nil: unknown, shown as "—"). Both are derived on read.
+	PriceOverrides PriceOverrides `json:"priceOverrides"`
+	BuiltinPrice   *ModelPrice    `json:"builtinPrice,omitempty"`
+	Price          *ModelPrice    `json:"price,omitempty"`
 }
 
 // Config is the profile's provider config without its key.
 func (p Profile) Config() provider.Config {
 	return provider.Config{API: p.API, BaseURL: p.BaseURL, Model: p.Model, ContextWindow: p.ContextWindow,
 		MaxOutputTokens: p.MaxOutputTokens, Temperature: p.Temperature, Thinking: p.Thinking, SupportsImages: p.SupportsImages,
-		PromptCacheKey: p.PromptCacheKey, OpenAIAPI: p.OpenAIAPI}
+		PromptCacheKey: p.PromptCacheKey, OpenAIAPI: p.OpenAIAPI, Price: p.EffectivePrice(), ProfileID: p.ID}
 }
 
 const (
@@ -101,7 +108,8 @@ func notFound(id string) error {
 }
 
 const columns = "id, name, api, base_url, model, context_window, max_output_tokens, temperature, thinking, supports_images, prompt_cache_key, is_default, created_at, updated_at" +
-	", openai_api"
+	", openai_api" +
+	", price_input, price_output, price_cache_write, price_cache_read"
 
 type scanner interface{ Scan(...any) error }
 
@@ -109,9 +117,11 @@ func scanProfile(r scanner) (Profile, error) {
 	var p Profile
 	var temp sql.NullFloat64
 	var images, cacheKey sql.NullBool
+	var prices [4]sql.NullInt64
 	err := r.Scan(&p.ID, &p.Name, &p.API, &p.BaseURL, &p.Model, &p.ContextWindow, &p.MaxOutputTokens, &temp, &p.Thinking, &images, &cacheKey,
 		&p.IsDefault, &p.CreatedAt, &p.UpdatedAt,
-		&p.OpenAIAPI)
+		&p.OpenAIAPI, &prices[0], &prices[1], &prices[2], &prices[3])
+	p.PriceOverrides = overridesFromColumns(prices)
 	if temp.Valid {
 		v := temp.Float64
 		p.Temperature = &v
@@ -126,6 +136,7 @@ func scanProfile(r scanner) (Profile, error) {
 	}
 	p.ImagesByDefault = provider.ImagesByDefault(p.API, p.Model)
 	p = withLimits(p)
+	p.BuiltinPrice, p.Price = p.prices()
 	return p, err
 }
 
@@ -263,6 +274,10 @@ func normalize(in Profile) (Profile, error) {
 	case in.OpenAIAPI != "" && in.OpenAIAPI != provider.OpenAIResponses && in.OpenAIAPI != provider.OpenAIChat:
 		return in, field("openaiApi", "choose the OpenAI API: responses, chat, or empty for the default (not %q)", in.OpenAIAPI)
 	}
+	if err := in.PriceOverrides.check(); err != nil {
+		return in, err
+	}
+	in.BuiltinPrice, in.Price = in.prices()
 	return in, nil
 }
 
@@ -349,16 +364,17 @@ func (s *Service) write(ctx context.Context, in Profile, adding bool, old Profil
 	if in.PromptCacheKey != nil {
 		cacheKey = *in.PromptCacheKey
 	}
+	prices := in.PriceOverrides.columns()
 	if adding {
-		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		_, err = tx.ExecContext(ctx, "INSERT INTO providers ("+columns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			in.ID, in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now, now,
-			in.OpenAIAPI)
+			in.OpenAIAPI, prices[0], prices[1], prices[2], prices[3])
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE providers SET name = ?, api = ?, base_url = ?, model = ?, context_window = ?,
 			max_output_tokens = ?, temperature = ?, thinking = ?, supports_images = ?, prompt_cache_key = ?, is_default = ?, updated_at = ?,
-			openai_api = ? WHERE id = ?`,
+			openai_api = ?, price_input = ?, price_output = ?, price_cache_write = ?, price_cache_read = ? WHERE id = ?`,
 			in.Name, in.API, in.BaseURL, in.Model, in.ContextWindow, in.MaxOutputTokens, temp, in.Thinking, images, cacheKey, isDefault, now,
-			in.OpenAIAPI, in.ID)
+			in.OpenAIAPI, prices[0], prices[1], prices[2], prices[3], in.ID)
 	}
 	if err != nil {
 		return storageErr(err, "save the provider")

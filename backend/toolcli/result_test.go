@@ -18,11 +18,20 @@ import (
 // runSplit runs a turn against srv and returns stdout and stderr apart.
 func runSplit(t *testing.T, f fixture, srv *providertest.Server, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runPriced(t, f, srv, nil, args...)
+}
+
+// runPriced is runSplit with the model priced at price (nil: unknown, as
+// for the fake server on this machine).
+func runPriced(t *testing.T, f fixture, srv *providertest.Server, price *provider.Price, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cfg := srv.Config()
+	cfg.Price = price
 	var out, errOut bytes.Buffer
 	env := toolcli.RunEnv{Env: toolcli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
 		ResolveDataDir: func(string) (string, error) { return f.data, nil }}}
 	env.Config = func(c hostcore.Config) hostcore.Config {
-		c.Provider = func(string) (provider.Provider, error) { return provider.New(srv.Config(), provider.WithMaxRetries(0)) }
+		c.Provider = func(string) (provider.Provider, error) { return provider.New(cfg, provider.WithMaxRetries(0)) }
 		return c
 	}
 	code = toolcli.RunTurn(t.Context(), args, env)
@@ -62,7 +71,7 @@ func anonymous(line string, r toolcli.Result) string {
 }
 
 // `run --json` ends with one result event: the final text in full, the
-// stop reason, the turn's usage with its cache figures, the ids.
+// stop reason, the turn's usage with its cache figures, its cost, the ids.
 func TestRunJSONEndsWithTheResult(t *testing.T) {
 	f := newFixture(t)
 	srv := providertest.NewAnthropicServer(t,
@@ -70,13 +79,19 @@ func TestRunJSONEndsWithTheResult(t *testing.T) {
 			InputTokens: 30, CacheWriteTokens: 2000, OutputTokens: 12},
 		providertest.Turn{Text: "The notes say alpha and beta.", InputTokens: 50, CacheReadTokens: 2000, CacheWriteTokens: 80, OutputTokens: 9},
 	)
-	code, stdout, stderr := runSplit(t, f, srv, "--workspace", f.workspace, "--json", "what do the notes say?")
+	sonnet, _ := provider.BuiltinPrice("", "claude-sonnet-4-5")
+	code, stdout, stderr := runPriced(t, f, srv, &sonnet, "--workspace", f.workspace, "--json", "what do the notes say?")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	r, line := lastResult(t, stdout)
 	if r.SessionID == "" || r.TurnID == "" {
 		t.Fatalf("result without ids: %s", line)
+	}
+	// Uncached 80×$3 + read 2000×$0.30 + written 2080×$3.75 + out 21×$15
+	// per million tokens: 240 + 600 + 7800 + 315 µ$.
+	if r.Cost == nil || *r.Cost != 0.008955 {
+		t.Errorf("cost %v, want 0.008955", r.Cost)
 	}
 	golden.Assert(t, filepath.Join("testdata", "run_result.golden"), anonymous(line, r)+"\n")
 }
@@ -91,7 +106,7 @@ func TestRunJSONFailedTurnResultCarriesTheCode(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	r, line := lastResult(t, stdout)
-	if r.State != "failed" || r.Error == nil || r.Error.Code != "PROVIDER_UNAUTHORIZED" || r.Error.Message == "" || r.TurnID == "" {
+	if r.State != "failed" || r.Error == nil || r.Error.Code != "PROVIDER_UNAUTHORIZED" || r.Error.Message == "" || r.TurnID == "" || r.Cost != nil {
 		t.Errorf("result %s", line)
 	}
 	golden.Assert(t, filepath.Join("testdata", "run_result_failed.golden"), anonymous(line, r)+"\n")
@@ -113,17 +128,43 @@ func TestRunJSONResultWhenTheTurnCannotStart(t *testing.T) {
 }
 
 // The human-readable output ends with one summary line: the turn's state,
-// stop reason, tokens in with the cache's share, tokens out.
+// stop reason, tokens in with the cache's share, tokens out, the cost.
 func TestRunSummaryLine(t *testing.T) {
-	f := newFixture(t)
-	srv := providertest.NewOpenAIServer(t, providertest.Turn{Text: "Hi.", InputTokens: 3000, CacheReadTokens: 2048, OutputTokens: 4})
-	code, stdout, stderr := runSplit(t, f, srv, "--workspace", f.workspace, "hi")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	gpt5, _ := provider.BuiltinPrice("", "gpt-5")
+	tests := []struct {
+		name  string
+		price *provider.Price
+		want  string
+	}{
+		// 952×$1.25 + 2048×$0.125 + 4×$10 per million = 1190 + 256 + 40 µ$.
+		{"priced", &gpt5, `3000 tokens in \(68% from cache: 2048 read\), 4 out · \$0\.0015 ·`},
+		{"unknown", nil, `3000 tokens in \(68% from cache: 2048 read\), 4 out · cost unknown ·`},
 	}
-	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
-	want := regexp.MustCompile(`^\[turn \S+: done · stop end_turn · 3000 tokens in \(2048 cache read\), 4 out · session (\S+); see it in the app: pi-desktop --session (\S+)\]$`)
-	if !want.MatchString(lines[len(lines)-1]) {
-		t.Errorf("last line %q", lines[len(lines)-1])
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			srv := providertest.NewOpenAIServer(t, providertest.Turn{Text: "Hi.", InputTokens: 3000, CacheReadTokens: 2048, OutputTokens: 4})
+			code, stdout, stderr := runPriced(t, f, srv, tc.price, "--workspace", f.workspace, "hi")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+			want := regexp.MustCompile(`^\[turn \S+: done · stop end_turn · ` + tc.want + ` session (\S+); see it in the app: pi-desktop --session (\S+)\]$`)
+			if !want.MatchString(lines[len(lines)-1]) {
+				t.Errorf("last line %q", lines[len(lines)-1])
+			}
+		})
+	}
+}
+
+func TestFormatCost(t *testing.T) {
+	v := func(f float64) *float64 { return &f }
+	for _, tc := range []struct {
+		in   *float64
+		want string
+	}{{nil, "cost unknown"}, {v(0), "$0.0000"}, {v(0.001486), "$0.0015"}, {v(0.25), "$0.2500"}, {v(12.345), "$12.35"}} {
+		if got := toolcli.FormatCost(tc.in); got != tc.want {
+			t.Errorf("FormatCost(%v) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

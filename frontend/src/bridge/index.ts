@@ -73,6 +73,8 @@ import {
   type SessionsChangedEvent,
   type Settings,
   type WorkspaceFiles,
+  type SessionCost,
+  type DaySpend,
 } from './types';
 
 export type * from './types';
@@ -177,6 +179,7 @@ function profileArg(p: ProviderInput) {
   if (p.supportsImages !== undefined) out.supportsImages = p.supportsImages;
   if (p.promptCacheKey !== undefined) out.promptCacheKey = p.promptCacheKey;
   out.openaiApi = p.openaiApi ?? '';
+  if (p.priceOverrides !== undefined) out.priceOverrides = { ...p.priceOverrides };
   return out;
 }
 
@@ -642,4 +645,14 @@ export function checkCommand(input: CommandCheckInput): Promise<CommandCheck> {
       } as Parameters<typeof RulesApi.CheckCommand>[0]),
     ),
   );
+}
+
+/** The session header's figures: the session's cost so far and the tokens of its last request against the window. */
+export function sessionCost(sessionId: string): Promise<SessionCost> {
+  return call(async () => norm.sessionCost(await AgentApi.SessionCost(sessionId)));
+}
+
+/** The last 30 local days' model responses by day and provider, newest first (Settings → Models). */
+export function spendPerDay(): Promise<DaySpend[]> {
+  return call(async () => norm.spendPerDay(await ProvidersApi.SpendPerDay()));
 }

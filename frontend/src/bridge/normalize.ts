@@ -42,6 +42,8 @@ import type {
   TranscriptPage,
   WorkspaceFiles,
   WorktreeSetupEvent,
+  SessionCost,
+  DaySpend,
 } from './types';
 
 export { parseRaw, toMillis } from './wire';
@@ -115,3 +117,6 @@ export function decisionEvent(name: string, payload: unknown): DecisionEvent | n
   const id = e.type === 'question' ? e.question.questionId : e.proposal.proposalId;
   return id === '' ? null : e;
 }
+
+export const sessionCost: (x: unknown) => SessionCost = parser(w.SessionCost);
+export const spendPerDay: (x: unknown) => DaySpend[] = parser(w.SpendPerDay);

@@ -9,7 +9,7 @@ export type RuleScope = (typeof w.RULE_SCOPES)[number];
 export type RuleShell = (typeof w.RULE_SHELLS)[number];
 export type CommandRule = Out<typeof w.CommandRule>;
 export type CheckedCommand = Out<typeof w.CheckedCommand>;
-export type CommandWrite = Out<typeof w.CommandWrite>;
+export type CheckedWrite = Out<typeof w.CheckedWrite>;
 export type CommandCheck = Out<typeof w.CommandCheck>;
 
 /**

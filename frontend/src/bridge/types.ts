@@ -236,3 +236,8 @@ export type DecisionEvent = EventOf<typeof w.decisionEvents>;
 export const DECISION_EVENTS = namesOf(w.decisionEvents);
 
 export type WorkspaceFiles = Out<typeof w.WorkspaceFiles>;
+
+// What a turn costs (backend/agent spend.go, hostcore costs.go).
+export type Usage = Out<typeof w.Usage>;
+export type SessionCost = Out<typeof w.SessionCost>;
+export type DaySpend = Out<typeof w.DaySpend>;

@@ -196,6 +196,10 @@ function compact<T extends Rec>(o: T): T {
   return o;
 }
 
+const optPrice = v.fallback(v.optional(v.pipe(v.number(), v.finite())), undefined);
+const priceEntries = { input: optPrice, output: optPrice, cacheWrite: optPrice, cacheRead: optPrice };
+const modelPriceEntries = { input: num, output: num, cacheWrite: num, cacheRead: num };
+
 /**
  * A saved model provider (providers.Profile). The API key is never part of it:
  * hasKey says whether one is saved, keyStorage where ("keychain" or the key file's path).
@@ -234,6 +238,12 @@ export const ProviderProfile = v.pipe(
     keyStorage: str,
     createdAt: num,
     updatedAt: num,
+    /** This provider's own prices, USD per million tokens; an absent field keeps the built-in price. */
+    priceOverrides: v.fallback(v.optional(v.pipe(record(priceEntries), v.transform(compact))), undefined),
+    /** The built-in table's price of the model; absent = unknown, or a server on this machine. */
+    builtinPrice: v.fallback(v.optional(record(modelPriceEntries)), undefined),
+    /** What a turn costs now; absent = unknown (shown as —). */
+    price: v.fallback(v.optional(record(modelPriceEntries)), undefined),
   }),
   v.transform(compact),
 );
@@ -1125,7 +1135,7 @@ export const CheckedCommand = record({
 });
 
 /** A file a checked command would write, as written. */
-export const CommandWrite = record({
+export const CheckedWrite = record({
   path: str,
   /** False when the path is only known when the shell runs it. */
   static: bool,
@@ -1140,9 +1150,49 @@ export const CommandCheck = record({
   label: str,
   reason: str,
   commands: list(CheckedCommand),
-  writes: list(CommandWrite),
+  writes: list(CheckedWrite),
   /** The "Always allow" choices a card would offer: "git status". */
   suggestions: strList,
   parseError: str,
   shell: oneOf(RULE_SHELLS, 'posix'),
 });
+
+// --- what a turn costs (backend/agent spend.go, hostcore costs.go) ---------------------
+
+/** Tokens of one or more model responses; input is the whole prompt, the cache figures parts of it. */
+export const Usage = record({ inputTokens: num, outputTokens: num, cacheReadTokens: num, cacheWriteTokens: num });
+
+/** A cost in US dollars; null when unknown (a local model, a model without a price), never 0 for unknown. */
+const costUsd = numOrNull;
+
+/** The session header's figures: the session's cost so far and its context in use. */
+export const SessionCost = record({
+  usage: record({
+    sessionId: str,
+    costUsd,
+    /** Responses whose cost is unknown, left out of costUsd. */
+    unpriced: num,
+    responses: num,
+    usage: Usage,
+    /** The whole prompt of the session's last request. */
+    contextTokens: num,
+  }),
+  /** The model's context window in tokens; 0 = unknown. */
+  contextWindow: num,
+});
+
+/** One provider's model responses on one local day. */
+export const DaySpend = record({
+  /** YYYY-MM-DD in the user's time zone. */
+  day: str,
+  providerId: str,
+  /** "" when the provider was removed since, or the model came from the environment. */
+  providerName: str,
+  model: str,
+  costUsd,
+  unpriced: num,
+  responses: num,
+  usage: Usage,
+});
+
+export const SpendPerDay = list(DaySpend);

@@ -252,6 +252,7 @@ const names = [
   'listSlashCommands', 'expandSlashCommand', 'requestCompaction',
   'listCommandRules', 'addCommandRule', 'updateCommandRule', 'removeCommandRule', 'checkCommand',
   'listProviderModels',
+  'sessionCost', 'spendPerDay',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -518,6 +519,15 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
       ? { ok: false, code: 'MODEL_LIST_UNAVAILABLE', message: 'The model server does not list its models; type the model id.', models: [] }
       : { ok: true, code: '', message: `The server lists ${listed.length} models.`, models: listed.map((id) => ({ id, displayName: '' })) };
   });
+  // Costs: nothing spent yet; tests give figures with mockResolvedValue.
+  b.sessionCost.mockImplementation(async (id) => {
+    find(id);
+    return {
+      usage: { sessionId: id, costUsd: null, unpriced: 0, responses: 0, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, contextTokens: 0 },
+      contextWindow: 0,
+    };
+  });
+  b.spendPerDay.mockImplementation(async () => []);
   b.getSessionProvider.mockImplementation(async (id) => {
     find(id);
     return db.sessionProviders[id] ?? '';

@@ -14,6 +14,50 @@ export namespace agent {
 	        this.text = source["text"];
 	    }
 	}
+	export class DaySpend {
+	    day: string;
+	    providerId: string;
+	    providerName: string;
+	    model: string;
+	    costUsd?: number;
+	    unpriced: number;
+	    responses: number;
+	    usage: provider.Usage;
+	
+	    static createFrom(source: any = {}) {
+	        return new DaySpend(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.day = source["day"];
+	        this.providerId = source["providerId"];
+	        this.providerName = source["providerName"];
+	        this.model = source["model"];
+	        this.costUsd = source["costUsd"];
+	        this.unpriced = source["unpriced"];
+	        this.responses = source["responses"];
+	        this.usage = this.convertValues(source["usage"], provider.Usage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Delegation {
 	    id: string;
 	    sessionId: string;
@@ -117,6 +161,7 @@ export namespace agent {
 	    toolCalls?: ToolCallRecord[];
 	    createdAt: number;
 	    updatedAt: number;
+	    costUsd?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -136,6 +181,7 @@ export namespace agent {
 	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCallRecord);
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
+	        this.costUsd = source["costUsd"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -395,6 +441,46 @@ export namespace agent {
 	        this.state = source["state"];
 	        this.answers = this.convertValues(source["answers"], Answer);
 	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionUsage {
+	    sessionId: string;
+	    costUsd?: number;
+	    unpriced: number;
+	    responses: number;
+	    usage: provider.Usage;
+	    contextTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.costUsd = source["costUsd"];
+	        this.unpriced = source["unpriced"];
+	        this.responses = source["responses"];
+	        this.usage = this.convertValues(source["usage"], provider.Usage);
+	        this.contextTokens = source["contextTokens"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1644,6 +1730,38 @@ export namespace hostcore {
 		    return a;
 		}
 	}
+	export class SessionCost {
+	    usage: agent.SessionUsage;
+	    contextWindow: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionCost(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.usage = this.convertValues(source["usage"], agent.SessionUsage);
+	        this.contextWindow = source["contextWindow"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class WorkspaceFiles {
 	    files: string[];
 	    truncated: boolean;
@@ -1937,6 +2055,42 @@ export namespace provider {
 
 export namespace providers {
 	
+	export class ModelPrice {
+	    input: number;
+	    output: number;
+	    cacheWrite: number;
+	    cacheRead: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelPrice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input = source["input"];
+	        this.output = source["output"];
+	        this.cacheWrite = source["cacheWrite"];
+	        this.cacheRead = source["cacheRead"];
+	    }
+	}
+	export class PriceOverrides {
+	    input?: number;
+	    output?: number;
+	    cacheWrite?: number;
+	    cacheRead?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PriceOverrides(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input = source["input"];
+	        this.output = source["output"];
+	        this.cacheWrite = source["cacheWrite"];
+	        this.cacheRead = source["cacheRead"];
+	    }
+	}
 	export class Profile {
 	    id: string;
 	    name: string;
@@ -1959,6 +2113,9 @@ export namespace providers {
 	    keyStorage: string;
 	    createdAt: number;
 	    updatedAt: number;
+	    priceOverrides: PriceOverrides;
+	    builtinPrice?: ModelPrice;
+	    price?: ModelPrice;
 	
 	    static createFrom(source: any = {}) {
 	        return new Profile(source);
@@ -1987,7 +2144,28 @@ export namespace providers {
 	        this.keyStorage = source["keyStorage"];
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
+	        this.priceOverrides = this.convertValues(source["priceOverrides"], PriceOverrides);
+	        this.builtinPrice = this.convertValues(source["builtinPrice"], ModelPrice);
+	        this.price = this.convertValues(source["price"], ModelPrice);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

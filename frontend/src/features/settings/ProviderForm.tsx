@@ -7,6 +7,7 @@ import { KEYCHAIN, type ListedModel, type ModelApi, type ProviderInput, type Pro
 import { Button } from '../../ui/Button';
 import { Toggle } from '../../ui/Toggle';
 import { TestOutcome } from './TestOutcome';
+import { PriceFields, parsePrices, priceDraft, type PriceDraft } from './PriceFields';
 
 export const MODEL_PROVIDERS: ReadonlyArray<{ value: ModelApi; label: string }> = [
   { value: 'anthropic', label: 'Anthropic' },
@@ -92,6 +93,7 @@ interface Draft {
   cacheKey: CacheKeyChoice;
   openaiApi: string;
   isDefault: boolean;
+  prices: PriceDraft;
 }
 
 function toDraft(p: ProviderProfile | null): Draft {
@@ -108,6 +110,7 @@ function toDraft(p: ProviderProfile | null): Draft {
     cacheKey: p?.promptCacheKey === undefined ? 'default' : p.promptCacheKey ? 'on' : 'off',
     openaiApi: p?.openaiApi ?? '',
     isDefault: p?.isDefault ?? false,
+    prices: priceDraft(p),
   };
 }
 
@@ -164,6 +167,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
   const [test, setTest] = useState<ProviderTestResult | null>(null);
   const [models, setModels] = useState<ListedModel[]>([]);
   const [listNote, setListNote] = useState('');
+  const [priceError, setPriceError] = useState('');
   const id = useId();
   const ids = (k: string) => `${id}-${k}`;
   const compatible = draft.api === 'openai-compatible';
@@ -192,7 +196,9 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (maxOutputTokens === null) errs.maxOutputTokens = 'Enter a whole number of tokens, or leave it empty for the default.';
     if (temperature === null) errs.temperature = 'Enter a number from 0 to 2, or leave it empty for the model’s default.';
     setFieldErrors(errs);
-    if (contextWindow === null || maxOutputTokens === null || temperature === null) return null;
+    const prices = parsePrices(draft.prices);
+    setPriceError(prices === null ? 'Enter each price as a number of US dollars per million tokens (0 to 10,000), or leave it empty.' : '');
+    if (contextWindow === null || maxOutputTokens === null || temperature === null || prices === null) return null;
     const out: ProviderInput = {
       id: provider?.id ?? '',
       name: draft.name.trim(),
@@ -208,6 +214,8 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
     if (draft.images !== 'default') out.supportsImages = draft.images === 'on';
     if (draft.api !== 'anthropic' && draft.cacheKey !== 'default') out.promptCacheKey = draft.cacheKey === 'on';
     if (draft.api !== 'anthropic') out.openaiApi = draft.openaiApi;
+    // None set is the same as absent: the profile then uses the built-in price.
+    if (Object.keys(prices).length > 0) out.priceOverrides = prices;
     return out;
   };
 
@@ -362,6 +370,7 @@ export function ProviderForm({ provider, keyStorage, first, onSaved, onCancel }:
       />
       <TextField id={ids('max')} label="Max output tokens" inputMode="numeric" value={draft.maxOutputTokens} error={fieldErrors.maxOutputTokens} placeholder="default" onChange={(v) => edit({ maxOutputTokens: v })} />
       <TextField id={ids('temp')} label="Temperature" inputMode="decimal" value={draft.temperature} error={fieldErrors.temperature} placeholder="model default (0–2)" onChange={(v) => edit({ temperature: v })} />
+      <PriceFields id={ids('prices')} value={draft.prices} builtin={provider?.builtinPrice} error={priceError} onChange={(prices) => edit({ prices })} />
       {draft.api === 'anthropic' && (
         <div className="field field-row">
           <div>

@@ -1,6 +1,7 @@
 // Settings → Models: the saved model providers (add, edit, remove, test, default).
 // Keys are never shown: each provider says only whether a key is saved and where.
 import { Info, Plus } from 'lucide-react';
+import { SpendTable } from './SpendTable';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
@@ -167,6 +168,7 @@ export function ProvidersSection() {
           </Button>
         </div>
       )}
+      <SpendTable />
     </ModelsGroup>
   );
 }

@@ -23,6 +23,7 @@ import { TasksContainer } from '../tasks/TasksContainer';
 import { VizProvider } from '../visualize/VizContext';
 import { ModelImagesProvider } from './ModelImages';
 import { DelegateApprovals } from './DelegateApprovals';
+import { SessionCostMeter } from './SessionCostMeter';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 import { escapeName } from '../../lib/names';
@@ -50,6 +51,7 @@ export function SessionPane({ session, project }: { session: Session; project: P
           </div>
         </div>
         {session.isolated && <WorktreeHeader key={`worktree-${session.id}`} session={session} />}
+        <SessionCostMeter key={`cost-${session.id}`} sessionId={session.id} />
         <PanelButtons panels={panels} />
       </header>
       {session.isolated && <WorktreeSetupNotice key={`setup-${session.id}`} sessionId={session.id} />}

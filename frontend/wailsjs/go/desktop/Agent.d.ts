@@ -3,6 +3,7 @@
 import {agent} from '../models';
 import {permission} from '../models';
 import {api} from '../models';
+import {hostcore} from '../models';
 
 export function AnswerQuestion(arg1:string,arg2:string,arg3:Array<agent.Answer>):Promise<void>;
 
@@ -23,6 +24,8 @@ export function ResolveProposal(arg1:agent.ProposalDecision):Promise<agent.Propo
 export function SendPrompt(arg1:string,arg2:string):Promise<void>;
 
 export function SendPromptWith(arg1:string,arg2:string,arg3:api.PromptOptions):Promise<void>;
+
+export function SessionCost(arg1:string):Promise<hostcore.SessionCost>;
 
 export function StopSession(arg1:string):Promise<number>;
 

@@ -42,6 +42,10 @@ export function SendPromptWith(arg1, arg2, arg3) {
   return window['go']['desktop']['Agent']['SendPromptWith'](arg1, arg2, arg3);
 }
 
+export function SessionCost(arg1) {
+  return window['go']['desktop']['Agent']['SessionCost'](arg1);
+}
+
 export function StopSession(arg1) {
   return window['go']['desktop']['Agent']['StopSession'](arg1);
 }

@@ -30,6 +30,10 @@ export function SetSessionProvider(arg1, arg2) {
   return window['go']['desktop']['Providers']['SetSessionProvider'](arg1, arg2);
 }
 
+export function SpendPerDay() {
+  return window['go']['desktop']['Providers']['SpendPerDay']();
+}
+
 export function TestProvider(arg1, arg2) {
   return window['go']['desktop']['Providers']['TestProvider'](arg1, arg2);
 }
