@@ -138,6 +138,10 @@ const (
 	RuleInvalid         Code = "RULE_INVALID"           // a command rule to save is malformed (decision, program, scope, words)
 	RuleNotFound        Code = "RULE_NOT_FOUND"         // no command rule has that id
 	CommandTooComplex   Code = "COMMAND_TOO_COMPLEX"    // code nested deeper than deny rules are checked (sh -c in eval in …): refused while deny rules exist
+
+	// Checkpoints (issue 20).
+	CheckpointNotFound    Code = "CHECKPOINT_NOT_FOUND"    // no checkpoint of the session has that id
+	CheckpointNotCaptured Code = "CHECKPOINT_NOT_CAPTURED" // the checkpoint (or the one a restore takes first) holds no snapshot
 )
 
 // Codes lists every registered code in declaration order.
@@ -172,5 +176,6 @@ func Codes() []Code {
 		SubagentInvalid,
 		DelegateLimit, DelegateNotFound, DelegateTurnsExhausted,
 		CommandDeniedByRule, RuleInvalid, RuleNotFound, CommandTooComplex,
+		CheckpointNotFound, CheckpointNotCaptured,
 	}
 }
