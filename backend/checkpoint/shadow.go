@@ -183,11 +183,3 @@ func (s *shadow) setRef(session, commit string) error {
 	}
 	return os.Rename(tmp, filepath.Join(dir, session))
 }
-
-func (s *shadow) dropRef(session string) error {
-	err := os.Remove(filepath.Join(s.gitDir(), "refs", "sessions", session))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	return err
-}

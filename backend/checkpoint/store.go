@@ -96,36 +96,23 @@ func (s *Service) query(ctx context.Context, q string, args ...any) ([]Checkpoin
 	return out, storageErr(rows.Err())
 }
 
-// DeleteSession removes a session's checkpoints: its rows and its refs in
-// every shadow, so the next sweep's gc can drop what only it referenced.
+// DeleteSession removes a session's checkpoints: its rows and its ref in
+// every shadow (found on disk: the rows may already have gone with the
+// session), so git gc can drop what only it referenced.
 func (s *Service) DeleteSession(ctx context.Context, sessionID string) error {
 	if err := validID("session", sessionID); err != nil {
 		return err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT shadow FROM checkpoints WHERE session_id = ?`, sessionID)
-	if err != nil {
-		return storageErr(err)
-	}
-	var shadows []string
-	for rows.Next() {
-		var sh string
-		if err := rows.Scan(&sh); err != nil {
-			rows.Close()
-			return storageErr(err)
-		}
-		shadows = append(shadows, sh)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return storageErr(err)
-	}
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM checkpoints WHERE session_id = ?`, sessionID); err != nil {
 		return storageErr(err)
 	}
+	refs, err := filepath.Glob(filepath.Join(s.dir, "*", "git", "refs", "sessions", sessionID))
+	if err != nil {
+		return err
+	}
 	var first error
-	for _, name := range shadows {
-		sh := &shadow{dir: filepath.Join(s.dir, name)}
-		if err := sh.dropRef(sessionID); err != nil && first == nil {
+	for _, ref := range refs {
+		if err := os.Remove(ref); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
 			first = err
 		}
 	}
