@@ -249,7 +249,9 @@ func TestSlowSnapshotIsAbandonedAtTheCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if took := time.Since(start); took > 2*time.Second {
+		// Slow never returns by itself: a Take that ends at all was cut at
+		// the cap; the bound is loose for a loaded machine.
+		if took := time.Since(start); took > 20*time.Second {
 			t.Errorf("Take took %s with a 200ms cap", took)
 		}
 		if cp.Captured || !strings.Contains(cp.Reason, "abandoned") {
@@ -279,8 +281,10 @@ func TestSlowSnapshotIsAbandonedAtTheCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if took := time.Since(start); took > 3*time.Second {
-			t.Errorf("Take took %s with a 300ms cap (git's wait delay included)", took)
+		// The wrapper sleeps 30 s in a child: well under that, its whole
+		// process group was killed at the cap.
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("Take took %s with a 300ms cap", took)
 		}
 		if cp.Captured {
 			t.Errorf("checkpoint captured through a git that sleeps 30s")

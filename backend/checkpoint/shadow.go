@@ -32,6 +32,9 @@ func shadowKey(workspace string) string {
 func (s *shadow) gitDir() string    { return filepath.Join(s.dir, "git") }
 func (s *shadow) indexFile() string { return filepath.Join(s.dir, "index") }
 
+// treeFile caches the tree of the index as last written.
+func (s *shadow) treeFile() string { return filepath.Join(s.dir, "tree") }
+
 // devNull is what git reads as "no file" for configuration and excludes.
 func devNull() string {
 	if runtime.GOOS == "windows" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,16 +17,21 @@ import (
 // and writes its tree. changed counts the paths git saw differ from the
 // previous snapshot of the workspace (created, modified, deleted).
 func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, changed int, err error) {
-	// -o: untracked and not ignored; -m/-d: tracked and modified/deleted.
-	// A nested repository shows as "dir/" and is left out whole.
-	out, err := s.run(ctx, nil, "ls-files", "-z", "-o", "-m", "-d", "--exclude-standard", "--full-name")
+	// -o: untracked and not ignored ("? " with -t); -m/-d: tracked and
+	// modified or deleted ("C ", "R "). A nested repository shows as
+	// "dir/" and is left out whole.
+	out, err := s.run(ctx, nil, "ls-files", "-z", "-t", "-o", "-m", "-d", "--exclude-standard", "--full-name")
 	if err != nil {
 		return "", 0, err
 	}
 	seen := map[string]bool{}
-	var update, remove bytes.Buffer
-	for p := range strings.SplitSeq(out, "\x00") {
-		if p == "" || strings.HasSuffix(p, "/") || seen[p] {
+	var update, remove bytes.Buffer // NUL-terminated paths
+	for entry := range strings.SplitSeq(out, "\x00") {
+		if len(entry) < 3 {
+			continue
+		}
+		tracked, p := entry[0] != '?', entry[2:]
+		if strings.HasSuffix(p, "/") || seen[p] {
 			continue
 		}
 		seen[p] = true
@@ -36,15 +42,28 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 		case err != nil:
 			return "", 0, err
 		case fi.Mode().IsRegular() && fi.Size() > maxFile:
-			remove.WriteString(p + "\x00") // too large: not captured, never restored
-			continue
+			// Too large: not captured, never restored.
+			if !tracked {
+				continue
+			}
+			remove.WriteString(p + "\x00")
 		default:
 			update.WriteString(p + "\x00")
 		}
 		changed++
 	}
-	if update.Len() > 0 {
-		if _, err := s.run(ctx, &update, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
+	if changed == 0 {
+		// Nothing differs from the index: its tree is the last one written.
+		if last, err := os.ReadFile(s.treeFile()); err == nil && len(strings.TrimSpace(string(last))) == 40 {
+			return strings.TrimSpace(string(last)), 0, nil
+		}
+	}
+	_ = os.Remove(s.treeFile())
+	// In chunks: each call writes the index, so a first snapshot of a big
+	// folder that the cap cuts short keeps what it hashed, and the next one
+	// goes on from there instead of starting over.
+	for chunk := range chunks(update.Bytes(), updateChunk) {
+		if _, err := s.run(ctx, bytes.NewReader(chunk), "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
 			return "", 0, err
 		}
 	}
@@ -53,16 +72,44 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 			return "", 0, err
 		}
 	}
-	tree, err = s.run(ctx, nil, "write-tree")
-	return strings.TrimSpace(tree), changed, err
+	if tree, err = s.run(ctx, nil, "write-tree"); err != nil {
+		return "", 0, err
+	}
+	tree = strings.TrimSpace(tree)
+	_ = os.WriteFile(s.treeFile(), []byte(tree+"\n"), 0o600) // a cache: losing it costs one write-tree
+	return tree, changed, nil
+}
+
+// updateChunk is how many paths one update-index call takes.
+const updateChunk = 2000
+
+// chunks yields runs of at most n NUL-terminated paths of list.
+func chunks(list []byte, n int) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for len(list) > 0 {
+			end, count := 0, 0
+			for end < len(list) && count < n {
+				end += bytes.IndexByte(list[end:], 0) + 1
+				count++
+			}
+			if !yield(list[:end]) {
+				return
+			}
+			list = list[end:]
+		}
+	}
 }
 
 // commit records tree as a commit whose parent is the session's previous
-// checkpoint of this workspace ("" for none).
-func (s *shadow) commit(ctx context.Context, tree, parent, message string) (string, error) {
+// checkpoint of this workspace ("" for none); when that one has the same
+// tree, it is the commit (nothing changed, nothing new to keep).
+func (s *shadow) commit(ctx context.Context, tree string, parent parentRef, message string) (string, error) {
+	if parent.commit != "" && parent.tree == tree {
+		return parent.commit, nil
+	}
 	args := []string{"commit-tree", tree, "-m", message}
-	if parent != "" {
-		args = append(args, "-p", parent)
+	if parent.commit != "" {
+		args = append(args, "-p", parent.commit)
 	}
 	out, err := s.run(ctx, nil, args...)
 	return strings.TrimSpace(out), err
@@ -70,7 +117,7 @@ func (s *shadow) commit(ctx context.Context, tree, parent, message string) (stri
 
 // snapshot is one capture under the cap: it returns within cap whatever
 // git does, killing git's process group when the deadline passes.
-func (s *shadow) snapshot(ctx context.Context, cap time.Duration, maxFile int64, excludes []string, parent, message string, slow func(context.Context) error) (tree, commit string, changed int, err error) {
+func (s *shadow) snapshot(ctx context.Context, cap time.Duration, maxFile int64, excludes []string, parent parentRef, message string, slow func(context.Context) error) (tree, commit string, changed int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, cap)
 	defer cancel()
 	defer func() {
@@ -97,6 +144,9 @@ func (s *shadow) snapshot(ctx context.Context, cap time.Duration, maxFile int64,
 	commit, err = s.commit(ctx, tree, parent, message)
 	return tree, commit, changed, err
 }
+
+// parentRef is the session's previous checkpoint of the workspace.
+type parentRef struct{ commit, tree string }
 
 // errSlow marks a snapshot abandoned at its cap.
 var errSlow = errors.New("snapshot abandoned at its time cap")

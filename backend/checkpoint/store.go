@@ -36,16 +36,16 @@ func (s *Service) insert(ctx context.Context, cp Checkpoint) error {
 	return storageErr(tx.Commit())
 }
 
-// lastCommit is the commit of the session's newest captured checkpoint in
-// shadow ("" for none).
-func (s *Service) lastCommit(ctx context.Context, session, shadow string) (string, error) {
-	var c string
-	err := s.db.QueryRowContext(ctx, `SELECT commit_id FROM checkpoints WHERE session_id = ? AND shadow = ? AND captured = 1
-		ORDER BY seq DESC LIMIT 1`, session, shadow).Scan(&c)
+// lastCommit is the session's newest captured checkpoint in shadow (zero
+// for none).
+func (s *Service) lastCommit(ctx context.Context, session, shadow string) (parentRef, error) {
+	var p parentRef
+	err := s.db.QueryRowContext(ctx, `SELECT commit_id, tree_id FROM checkpoints WHERE session_id = ? AND shadow = ? AND captured = 1
+		ORDER BY seq DESC LIMIT 1`, session, shadow).Scan(&p.commit, &p.tree)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+		return parentRef{}, nil
 	}
-	return c, storageErr(err)
+	return p, storageErr(err)
 }
 
 // List returns a session's checkpoints, newest first.
