@@ -366,3 +366,28 @@ func TestUnknownCheckpoint(t *testing.T) {
 		t.Errorf("another session's checkpoint: %v", err)
 	}
 }
+
+// TestNewIgnoreRuleLeavesTheIndex: a file captured before the project
+// ignored it is, once ignored, neither captured nor restored.
+func TestNewIgnoreRuleLeavesTheIndex(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	f.write("a.txt", "a\n", 0o644)
+	f.write("gen/out.txt", "v1\n", 0o644)
+	before := f.take(checkpoint.BeforeFirstMutation)
+	f.bash(`echo 'gen/' > .gitignore; echo v2 > gen/out.txt; echo b > a.txt`)
+	f.take(checkpoint.AfterBash)
+	plan, err := f.svc.Preview(t.Context(), session, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := changedPaths(plan.Files)
+	if _, ok := files["gen/out.txt"]; ok && files["gen/out.txt"].Skipped == "" {
+		t.Errorf("a file ignored now would be restored: %+v", files["gen/out.txt"])
+	}
+	if _, err := f.svc.Restore(t.Context(), session, before.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if f.read("gen/out.txt") != "v2\n" || f.read("a.txt") != "a\n" {
+		t.Errorf("gen/out.txt = %q, a.txt = %q", f.read("gen/out.txt"), f.read("a.txt"))
+	}
+}

@@ -126,11 +126,21 @@ func (s *shadow) ensure(ctx context.Context, excludes []string) error {
 	if err := os.MkdirAll(info, 0o700); err != nil {
 		return err
 	}
-	if err := writeIfChanged(filepath.Join(info, "attributes"), []byte(noAttributes)); err != nil {
+	if _, err := writeIfChanged(filepath.Join(info, "attributes"), []byte(noAttributes)); err != nil {
 		return err
 	}
-	return writeIfChanged(filepath.Join(info, "exclude"), s.excludeFile(excludes))
+	changed, err := writeIfChanged(filepath.Join(info, "exclude"), s.excludeFile(excludes))
+	if err == nil && changed {
+		// Files the index holds may be excluded now: the next capture
+		// looks (and a crash before it only costs that look again).
+		err = os.WriteFile(s.recheckFile(), nil, 0o600)
+	}
+	return err
 }
+
+// recheckFile, when present, says the excludes changed since the last
+// capture.
+func (s *shadow) recheckFile() string { return filepath.Join(s.dir, "recheck-ignored") }
 
 // fixedExcludes are never captured: dependency trees and environments that
 // are rebuilt rather than restored.
@@ -165,11 +175,11 @@ func insideExclude(workspace, dir string) string {
 	return "/" + filepath.ToSlash(rel) + "/"
 }
 
-func writeIfChanged(path string, data []byte) error {
+func writeIfChanged(path string, data []byte) (bool, error) {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
+		return false, nil
 	}
-	return os.WriteFile(path, data, 0o600)
+	return true, os.WriteFile(path, data, 0o600)
 }
 
 // setRef points refs/sessions/<session> at commit, written as a loose ref

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 	}
 	seen := map[string]bool{}
 	var update, remove bytes.Buffer // NUL-terminated paths
+	_, err = os.Stat(s.recheckFile())
+	recheck := err == nil
 	for entry := range strings.SplitSeq(out, "\x00") {
 		if len(entry) < 3 {
 			continue
@@ -35,6 +38,7 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 			continue
 		}
 		seen[p] = true
+		recheck = recheck || path.Base(p) == ".gitignore"
 		fi, err := os.Lstat(filepath.Join(s.workspace, filepath.FromSlash(p)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist), err == nil && fi.IsDir():
@@ -51,6 +55,25 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 			update.WriteString(p + "\x00")
 		}
 		changed++
+	}
+	if recheck {
+		// An ignore rule changed: what the index holds and the rules now
+		// exclude leaves it, so it is neither captured nor restored.
+		ignored, err := s.run(ctx, nil, "ls-files", "-z", "-c", "-i", "--exclude-standard")
+		if err != nil {
+			return "", 0, err
+		}
+		// Removals run after updates, so one listed in both leaves.
+		for p := range strings.SplitSeq(ignored, "\x00") {
+			if p == "" {
+				continue
+			}
+			remove.WriteString(p + "\x00")
+			if !seen[p] {
+				seen[p] = true
+				changed++
+			}
+		}
 	}
 	if changed == 0 {
 		// Nothing differs from the index: its tree is the last one written.
@@ -77,6 +100,9 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 	}
 	tree = strings.TrimSpace(tree)
 	_ = os.WriteFile(s.treeFile(), []byte(tree+"\n"), 0o600) // a cache: losing it costs one write-tree
+	if recheck {
+		_ = os.Remove(s.recheckFile())
+	}
 	return tree, changed, nil
 }
 
