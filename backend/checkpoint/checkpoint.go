@@ -156,7 +156,7 @@ func (s *Service) take(ctx context.Context, sh *shadow, p Point) (Checkpoint, er
 		excludes = append(excludes, e)
 	}
 	msg := fmt.Sprintf("%s\n\nsession %s\nturn %s\ncall %s\n", p.Kind, p.SessionID, p.TurnID, p.ToolCallID)
-	tree, commit, changed, err := sh.snapshot(ctx, s.opts.Cap, s.opts.MaxFileSize, excludes, parent, msg, s.opts.Slow)
+	tree, commit, changed, err := sh.snapshot(ctx, s.opts.Cap, s.opts.MaxFileSize, excludes, parent, msg, s.opts.Now(), s.opts.Slow)
 	switch {
 	case errors.Is(err, errSlow):
 		cp.Reason = fmt.Sprintf("not captured: the snapshot took longer than %s and was abandoned", s.opts.Cap)

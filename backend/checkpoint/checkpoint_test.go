@@ -3,6 +3,7 @@ package checkpoint_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -389,5 +390,41 @@ func TestNewIgnoreRuleLeavesTheIndex(t *testing.T) {
 	}
 	if f.read("gen/out.txt") != "v2\n" || f.read("a.txt") != "a\n" {
 		t.Errorf("gen/out.txt = %q, a.txt = %q", f.read("gen/out.txt"), f.read("a.txt"))
+	}
+}
+
+// TestShadowHistoryIsValidGit: the commits a snapshot writes itself are
+// ones git accepts (fsck --strict), chained per session, and a snapshot
+// with nothing changed adds no commit.
+func TestShadowHistoryIsValidGit(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	f.write("a.txt", "1\n", 0o644)
+	f.take(checkpoint.BeforeFirstMutation)
+	f.write("a.txt", "2\n", 0o644)
+	f.take(checkpoint.AfterBash)
+	f.take(checkpoint.AfterBash) // nothing changed
+	f.write("b.txt", "b\n", 0o755)
+	f.take(checkpoint.EndOfTurn)
+	dirs, _ := filepath.Glob(filepath.Join(f.shadows(), "*", "git"))
+	if len(dirs) != 1 {
+		t.Fatalf("shadows = %v", dirs)
+	}
+	plain := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"--git-dir", dirs[0]}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	plain("fsck", "--strict", "--no-dangling")
+	if n := plain("rev-list", "--count", "refs/sessions/"+session); n != "3" {
+		t.Errorf("the session's chain has %s commits, want 3", n)
+	}
+	if got := plain("show", "--no-ext-diff", "--no-textconv", "refs/sessions/"+session+":b.txt"); got != "b" {
+		t.Errorf("b.txt in the newest checkpoint = %q", got)
+	}
+	if mode := plain("ls-tree", "refs/sessions/"+session, "b.txt"); !strings.HasPrefix(mode, "100755") {
+		t.Errorf("b.txt entry = %q, want executable", mode)
 	}
 }

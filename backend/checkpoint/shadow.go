@@ -115,8 +115,9 @@ func (s *shadow) ensure(ctx context.Context, excludes []string) error {
 		if err := os.MkdirAll(s.dir, 0o700); err != nil {
 			return err
 		}
-		// --template= copies no sample hooks or description.
-		if _, err := s.run(ctx, nil, "init", "-q", "--template="); err != nil {
+		// --template= copies no sample hooks or description; SHA-1 because
+		// writeCommit and blobID compute ids themselves.
+		if _, err := s.run(ctx, nil, "init", "-q", "--template=", "--object-format=sha1"); err != nil {
 			return err
 		}
 	} else if err != nil {
