@@ -273,11 +273,11 @@ func (d *driver) run(ctx context.Context, sessionID, mode string, lines *lineRea
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	turn := fmt.Sprintf("cli-%d", time.Now().UnixNano())
+	defer d.core.EndTurn(ctx, sessionID, turn) // the script is one turn, however it ends
 	n := 0
 	for {
 		b, err := lines.next()
 		if errors.Is(err, io.EOF) {
-			d.core.EndTurn(ctx, sessionID, turn) // the script was one turn
 			return failed, nil
 		}
 		if err != nil {
