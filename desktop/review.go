@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pi-desktop/pi-desktop/backend/audit"
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 )
@@ -35,5 +36,31 @@ func (r *Review) RollbackChange(sessionID, snapshotID string) ([]review.Change, 
 func (r *Review) ActivityLog(sessionID string, filter audit.Filter) (audit.Page, error) {
 	return with(r.h, func(ctx context.Context, c *hostcore.Core) (audit.Page, error) {
 		return c.AuditPage(ctx, sessionID, filter)
+	})
+}
+
+// Checkpoints lists a session's workspace checkpoints, newest first: when
+// each was taken (kind, turn, tool call), whether it was captured, and how
+// many files changed since the one before.
+func (r *Review) Checkpoints(sessionID string) ([]checkpoint.Checkpoint, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) ([]checkpoint.Checkpoint, error) {
+		return c.Checkpoints(ctx, sessionID)
+	})
+}
+
+// PreviewRestore says what restoring a checkpoint would change: every file
+// with its diff, files created since (to be deleted), and the conflicts.
+func (r *Review) PreviewRestore(sessionID, checkpointID string) (checkpoint.Plan, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) (checkpoint.Plan, error) {
+		return c.PreviewRestore(ctx, sessionID, checkpointID)
+	})
+}
+
+// RestoreCheckpoint restores the workspace to a checkpoint, keeping
+// conflicts unless overwrite; restoring the result's before checkpoint
+// undoes it.
+func (r *Review) RestoreCheckpoint(sessionID, checkpointID string, overwrite bool) (checkpoint.Result, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) (checkpoint.Result, error) {
+		return c.RestoreCheckpoint(ctx, sessionID, checkpointID, overwrite)
 	})
 }

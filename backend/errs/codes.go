@@ -148,6 +148,9 @@ const (
 	// Model lists (backend/provider ListModels).
 	ProviderUnreachable  Code = "PROVIDER_UNREACHABLE"   // no HTTP answer from the server (refused, DNS, timeout)
 	ModelListUnavailable Code = "MODEL_LIST_UNAVAILABLE" // the server has no model list endpoint: the model id is typed instead
+	// Checkpoints (issue 20).
+	CheckpointNotFound    Code = "CHECKPOINT_NOT_FOUND"    // no checkpoint of the session has that id
+	CheckpointNotCaptured Code = "CHECKPOINT_NOT_CAPTURED" // the checkpoint (or the one a restore takes first) holds no snapshot
 )
 
 // Codes lists every registered code in declaration order.
@@ -185,5 +188,6 @@ func Codes() []Code {
 		SkillNotFound, SkillNotInvocable, SkillReadOnly,
 		SlashCommandNotFound,
 		ProviderUnreachable, ModelListUnavailable,
+		CheckpointNotFound, CheckpointNotCaptured,
 	}
 }

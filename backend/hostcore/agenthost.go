@@ -322,6 +322,7 @@ func (c *Core) startTurnWithTools(ctx context.Context, sessionID, prompt string,
 		if _, err := c.agent.RunWith(context.WithoutCancel(ctx), sessionID, prompt, agent.RunOptions{Preload: names}); err != nil {
 			c.log.Info("turn ended", "session", sessionID, "code", errs.CodeOf(err))
 		}
+		c.EndTurn(ctx, sessionID, "")
 	}()
 	return nil
 }

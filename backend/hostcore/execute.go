@@ -379,7 +379,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 		call.Target = &again
 	}
+	c.checkpointBefore(ctx, req, spec, binding)
 	res := c.run(ctx, tool, spec, call, st)
+	c.checkpointAfter(ctx, req, spec, binding)
 	st.note(*call.Outcome)
 	// Images become stored references before anything records the result:
 	// its bytes never reach the audit row, the database or an event. Under

@@ -22,6 +22,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/attachments"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/cmdrule"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
@@ -100,6 +101,10 @@ type Config struct {
 	// Home is the user's home folder, where ~/.agents/subagents is read
 	// ("" = the process's).
 	Home string
+	// Checkpoints tunes workspace checkpoints (zero = the defaults: a 3 s
+	// cap, 5 MB files, 100 per session); the data folder is always
+	// excluded. Tests shorten the cap or slow a snapshot down.
+	Checkpoints checkpoint.Options
 }
 
 // Core is the running backend.
@@ -132,6 +137,10 @@ type Core struct {
 	spillSeq  atomic.Int64
 	edits     editStates
 	review    *review.Store
+	// checkpoints snapshots workspaces around a turn's writes (issue 20);
+	// cpTurns remembers which turns took their first one.
+	checkpoints *checkpoint.Service
+	cpTurns     turnMarks
 	// attachments holds tool results' images (and later the user's), by
 	// their sha256.
 	attachments *attachments.Store
@@ -214,6 +223,9 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		return nil, err
 	}
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
+	if c.checkpoints, err = newCheckpoints(cfg, st.DB(), log); err != nil {
+		return nil, fmt.Errorf("prepare checkpoints: %w", err)
+	}
 	c.attachments = attachments.New(layout.Attachments())
 	c.imageSlots = make(chan struct{}, maxImagePreparations)
 	c.cancels = newCancels()
@@ -250,6 +262,11 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	for _, e := range report.Errors {
 		log.Warn("sweep", "err", e)
+	}
+	if r, err := c.checkpoints.Sweep(ctx); err != nil {
+		log.Warn("checkpoint sweep", "err", err)
+	} else if r != (checkpoint.SweepReport{}) {
+		log.Info("checkpoints swept", "rows", r.Rows, "refs", r.Refs, "shadows", r.Shadows)
 	}
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
 	c.probe.Start() // warm the login-PATH probe now, not in the first command
@@ -408,6 +425,11 @@ func (c *Core) retireSession(ctx context.Context, id string) error {
 	if err := c.review.DeleteSession(ctx, id); err != nil {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)
+	}
+	c.cpTurns.end(id, "")
+	if err := c.checkpoints.DeleteSession(ctx, id); err != nil {
+		// Its shadow refs go at the next start-up sweep.
+		c.log.Warn("delete checkpoints", "session", id, "err", err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 // RunTurn runs one agent turn and returns when it ends; its progress
 // arrives as agent:* events meanwhile (the CLI's `run`).
 func (c *Core) RunTurn(ctx context.Context, sessionID, prompt string) (agent.TurnResult, error) {
+	defer c.EndTurn(ctx, sessionID, "")
 	return c.agent.Run(ctx, sessionID, prompt)
 }
 

@@ -38,6 +38,10 @@ session bound to DIR (created on first use, reused after). A script has one
 JSON object per line:
   {"tool":"Read","args":{"path":"main.go"},"approve":"once|session|deny"}
   {"op":"rollback","changeId":"<review snapshotId>"}   {"op":"reviews","messageId":"<optional>"}
+  {"op":"checkpoints"}   {"op":"restore","checkpointId":"<id>","preview":true}
+  {"op":"restore","checkpointId":"<id>","overwrite":true}
+One script run is one turn: its first call that may write takes a checkpoint
+of the workspace, each Bash call another, and the end of the script a last.
 Each result is printed as one JSON line as soon as it completes. A call that
 needs approval and has no "approve" is denied.
 
@@ -67,6 +71,11 @@ type Line struct {
 	Op        string `json:"op"`
 	ChangeID  string `json:"changeId"`
 	MessageID string `json:"messageId"` // reviews: only this message's records
+	// restore: the checkpoint, whether only to preview, whether to
+	// overwrite files changed since the session's latest checkpoint.
+	CheckpointID string `json:"checkpointId"`
+	Preview      bool   `json:"preview"`
+	Overwrite    bool   `json:"overwrite"`
 }
 
 // Env is what Run needs from the process.
@@ -264,6 +273,7 @@ func (d *driver) run(ctx context.Context, sessionID, mode string, lines *lineRea
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	turn := fmt.Sprintf("cli-%d", time.Now().UnixNano())
+	defer d.core.EndTurn(ctx, sessionID, turn) // the script is one turn, however it ends
 	n := 0
 	for {
 		b, err := lines.next()
@@ -338,6 +348,14 @@ func (d *driver) op(ctx context.Context, sessionID string, line Line, n int) too
 			return tools.Failure(err)
 		}
 		return tools.Result{OK: true, Fields: map[string]any{"changes": changes}}
+	case "checkpoints":
+		list, err := d.core.Checkpoints(ctx, sessionID)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		return tools.Result{OK: true, Message: fmt.Sprintf("%d checkpoint(s), newest first", len(list)), Fields: map[string]any{"checkpoints": list}}
+	case "restore":
+		return d.restore(ctx, sessionID, line, n)
 	}
-	return tools.Failure(errs.New(errs.InvalidArgument, "script line %d: unknown op %q; use rollback or reviews", n, line.Op).With("field", "op"))
+	return tools.Failure(errs.New(errs.InvalidArgument, "script line %d: unknown op %q; use rollback, reviews, checkpoints or restore", n, line.Op).With("field", "op"))
 }

@@ -104,7 +104,7 @@ func (g *Git) Run(ctx context.Context, dir string, args ...string) (string, erro
 	if limit <= 0 {
 		limit = DefaultGitMaxOutput
 	}
-	out, truncated, err := g.run(ctx, dir, limit, nil, args)
+	out, truncated, err := g.run(ctx, dir, limit, nil, nil, args)
 	if err != nil {
 		return out, err
 	}
@@ -120,7 +120,7 @@ func (g *Git) RunTruncated(ctx context.Context, dir string, limit int, args ...s
 	if limit <= 0 {
 		limit = DefaultGitMaxOutput
 	}
-	return g.run(ctx, dir, limit, nil, args)
+	return g.run(ctx, dir, limit, nil, nil, args)
 }
 
 // runEnv is Run with extra "KEY=value" entries set after the scrub: only
@@ -131,14 +131,42 @@ func (g *Git) runEnv(ctx context.Context, dir string, env []string, args ...stri
 	if limit <= 0 {
 		limit = DefaultGitMaxOutput
 	}
-	out, truncated, err := g.run(ctx, dir, limit, env, args)
+	out, truncated, err := g.run(ctx, dir, limit, env, nil, args)
 	if err == nil && truncated {
 		return "", errs.New(errs.GitFailed, "git %s produced more than %d bytes of output", subcommand(args), limit)
 	}
 	return out, err
 }
 
-func (g *Git) run(ctx context.Context, dir string, limit int, env, args []string) (string, bool, error) {
+// Invocation is what RunWith adds to a hardened call: the host's own
+// environment entries (set after the scrub, so only the caller's values
+// count: a shadow repository's GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE,
+// never anything a repository or the agent chose), standard input, and a
+// stdout bound (0 = MaxOutput).
+type Invocation struct {
+	Dir   string
+	Env   []string
+	Stdin io.Reader
+	Limit int
+}
+
+// RunWith is Run with an Invocation's environment and standard input.
+func (g *Git) RunWith(ctx context.Context, inv Invocation, args ...string) (string, error) {
+	limit := inv.Limit
+	if limit <= 0 {
+		limit = g.MaxOutput
+	}
+	if limit <= 0 {
+		limit = DefaultGitMaxOutput
+	}
+	out, truncated, err := g.run(ctx, inv.Dir, limit, inv.Env, inv.Stdin, args)
+	if err == nil && truncated {
+		return "", errs.New(errs.GitFailed, "git %s produced more than %d bytes of output", subcommand(args), limit)
+	}
+	return out, err
+}
+
+func (g *Git) run(ctx context.Context, dir string, limit int, env []string, stdin io.Reader, args []string) (string, bool, error) {
 	full, err := g.hardenArgs(args)
 	if err != nil {
 		return "", false, err
@@ -165,7 +193,7 @@ func (g *Git) run(ctx context.Context, dir string, limit int, env, args []string
 	cmd := exec.CommandContext(ctx, path, full...)
 	cmd.Dir = dir
 	cmd.Env = append(scrubEnv(os.Environ()), env...)
-	cmd.Stdin = nil // os/exec connects the null device
+	cmd.Stdin = stdin // nil: os/exec connects the null device
 	stdout := &capWriter{limit: limit}
 	stderr := &capWriter{limit: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

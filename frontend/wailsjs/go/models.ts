@@ -1598,6 +1598,143 @@ export namespace bgtask {
 
 }
 
+export namespace checkpoint {
+	
+	export class Checkpoint {
+	    id: string;
+	    sessionId: string;
+	    turnId?: string;
+	    messageId?: string;
+	    toolCallId?: string;
+	    kind: string;
+	    workspace: string;
+	    captured: boolean;
+	    reason?: string;
+	    filesChanged: number;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Checkpoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.turnId = source["turnId"];
+	        this.messageId = source["messageId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.kind = source["kind"];
+	        this.workspace = source["workspace"];
+	        this.captured = source["captured"];
+	        this.reason = source["reason"];
+	        this.filesChanged = source["filesChanged"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class FileChange {
+	    path: string;
+	    action: string;
+	    modeNow?: string;
+	    modeThen?: string;
+	    conflict?: boolean;
+	    skipped?: string;
+	    diff?: string;
+	    note?: string;
+	    additions: number;
+	    deletions: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.action = source["action"];
+	        this.modeNow = source["modeNow"];
+	        this.modeThen = source["modeThen"];
+	        this.conflict = source["conflict"];
+	        this.skipped = source["skipped"];
+	        this.diff = source["diff"];
+	        this.note = source["note"];
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	    }
+	}
+	export class Plan {
+	    checkpoint: Checkpoint;
+	    files: FileChange[];
+	    conflicts: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checkpoint = this.convertValues(source["checkpoint"], Checkpoint);
+	        this.files = this.convertValues(source["files"], FileChange);
+	        this.conflicts = source["conflicts"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Result {
+	    checkpoint: Checkpoint;
+	    before: Checkpoint;
+	    restored: FileChange[];
+	    skipped: FileChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checkpoint = this.convertValues(source["checkpoint"], Checkpoint);
+	        this.before = this.convertValues(source["before"], Checkpoint);
+	        this.restored = this.convertValues(source["restored"], FileChange);
+	        this.skipped = this.convertValues(source["skipped"], FileChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace hostcore {
 	
 	export class EnvironmentModel {

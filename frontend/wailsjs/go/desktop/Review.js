@@ -6,6 +6,18 @@ export function ActivityLog(arg1, arg2) {
   return window['go']['desktop']['Review']['ActivityLog'](arg1, arg2);
 }
 
+export function Checkpoints(arg1) {
+  return window['go']['desktop']['Review']['Checkpoints'](arg1);
+}
+
+export function PreviewRestore(arg1, arg2) {
+  return window['go']['desktop']['Review']['PreviewRestore'](arg1, arg2);
+}
+
+export function RestoreCheckpoint(arg1, arg2, arg3) {
+  return window['go']['desktop']['Review']['RestoreCheckpoint'](arg1, arg2, arg3);
+}
+
 export function ReviewChanges(arg1, arg2) {
   return window['go']['desktop']['Review']['ReviewChanges'](arg1, arg2);
 }

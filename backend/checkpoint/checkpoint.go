@@ -1,0 +1,195 @@
+package checkpoint
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/worktree"
+)
+
+// Kind says when a checkpoint was taken.
+type Kind string
+
+// The moments a checkpoint is taken.
+const (
+	BeforeFirstMutation Kind = "before-first-mutation" // before the first Write/Edit/Bash/writing tool of a turn
+	AfterBash           Kind = "after-bash"            // after every Bash call
+	EndOfTurn           Kind = "end-of-turn"           // when a turn that mutated ends
+	BeforeRestore       Kind = "before-restore"        // what a restore replaced: restoring it undoes the restore
+	AfterRestore        Kind = "after-restore"         // what a restore left: the base later conflicts are judged against
+)
+
+// Defaults of Options.
+const (
+	DefaultCap         = 3 * time.Second
+	DefaultMaxFileSize = 5 << 20
+	DefaultKeep        = 100
+)
+
+// Checkpoint is one snapshot of a session's workspace (or the record that
+// one could not be taken: Captured false with Reason).
+type Checkpoint struct {
+	ID           string `json:"id"`
+	SessionID    string `json:"sessionId"`
+	TurnID       string `json:"turnId,omitempty"`
+	MessageID    string `json:"messageId,omitempty"`
+	ToolCallID   string `json:"toolCallId,omitempty"`
+	Kind         Kind   `json:"kind"`
+	Workspace    string `json:"workspace"`
+	Captured     bool   `json:"captured"`
+	Reason       string `json:"reason,omitempty"`
+	FilesChanged int    `json:"filesChanged"`
+	CreatedAt    int64  `json:"createdAt"` // Unix milliseconds
+
+	shadow string
+	tree   string
+	commit string
+}
+
+// Options tune a Service; zero values take the defaults.
+type Options struct {
+	Cap         time.Duration // longest a snapshot may take before it is abandoned
+	MaxFileSize int64         // larger files are not captured (and never restored)
+	Keep        int           // checkpoints kept per session
+	// Exclude is a folder never captured when it lies inside a workspace
+	// (the data folder).
+	Exclude string
+	// Slow, when set (tests), runs first in every snapshot under its
+	// deadline: a seam to make a snapshot slow.
+	Slow func(ctx context.Context) error
+	Log  *slog.Logger
+	Now  func() time.Time
+}
+
+// Service takes, lists and restores checkpoints. It is safe for concurrent
+// use: snapshots and restores of one shadow are serialized.
+type Service struct {
+	db   *sql.DB
+	git  *worktree.Git
+	dir  string
+	opts Options
+
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex // per shadow
+}
+
+// New returns a Service over db (migrated) keeping shadows under dir
+// (<data>/checkpoints), running git through g.
+func New(db *sql.DB, g *worktree.Git, dir string, opts Options) *Service {
+	if opts.Cap <= 0 {
+		opts.Cap = DefaultCap
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = DefaultKeep
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{db: db, git: g, dir: dir, opts: opts, locks: map[string]*sync.Mutex{}}
+}
+
+// Point says what a checkpoint is for.
+type Point struct {
+	SessionID  string
+	TurnID     string
+	MessageID  string
+	ToolCallID string
+	Kind       Kind
+	Workspace  string // absolute
+}
+
+func (s *Service) shadowFor(workspace string) (*shadow, *sync.Mutex) {
+	key := shadowKey(workspace)
+	s.mu.Lock()
+	l := s.locks[key]
+	if l == nil {
+		l = &sync.Mutex{}
+		s.locks[key] = l
+	}
+	s.mu.Unlock()
+	return &shadow{git: s.git, workspace: filepath.Clean(workspace), dir: filepath.Join(s.dir, key)}, l
+}
+
+// Take snapshots p.Workspace and records the checkpoint. It never takes
+// longer than the cap (plus the database write): a slow or failed snapshot
+// is recorded with Captured false and its reason, and Take still returns
+// the row. err is only a failure to record it, or an invalid Point.
+func (s *Service) Take(ctx context.Context, p Point) (Checkpoint, error) {
+	if err := validID("session", p.SessionID); err != nil {
+		return Checkpoint{}, err
+	}
+	if !filepath.IsAbs(p.Workspace) {
+		return Checkpoint{}, errs.New(errs.InvalidArgument, "a checkpoint needs an absolute workspace, not %q", p.Workspace)
+	}
+	sh, lock := s.shadowFor(p.Workspace)
+	lock.Lock()
+	defer lock.Unlock()
+	return s.take(ctx, sh, p)
+}
+
+// take is Take with the shadow's lock held.
+func (s *Service) take(ctx context.Context, sh *shadow, p Point) (Checkpoint, error) {
+	cp := Checkpoint{ID: newID(), SessionID: p.SessionID, TurnID: p.TurnID, MessageID: p.MessageID, ToolCallID: p.ToolCallID,
+		Kind: p.Kind, Workspace: sh.workspace, shadow: filepath.Base(sh.dir)}
+	parent, err := s.lastCommit(ctx, p.SessionID, cp.shadow)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	var excludes []string
+	if e := insideExclude(sh.workspace, s.opts.Exclude); e != "" {
+		excludes = append(excludes, e)
+	}
+	msg := fmt.Sprintf("%s\n\nsession %s\nturn %s\ncall %s\n", p.Kind, p.SessionID, p.TurnID, p.ToolCallID)
+	tree, commit, changed, err := sh.snapshot(ctx, s.opts.Cap, s.opts.MaxFileSize, excludes, parent, msg, s.opts.Now(), s.opts.Slow)
+	switch {
+	case errors.Is(err, errSlow):
+		cp.Reason = fmt.Sprintf("not captured: the snapshot took longer than %s and was abandoned", s.opts.Cap)
+	case err != nil:
+		cp.Reason = "not captured: " + errs.ToPayload(err).Message
+	default:
+		cp.Captured, cp.tree, cp.commit, cp.FilesChanged = true, tree, commit, changed
+		if err := sh.setRef(p.SessionID, commit); err != nil {
+			cp.Captured, cp.Reason = false, "not captured: cannot keep the snapshot: "+err.Error()
+		}
+	}
+	if !cp.Captured {
+		s.opts.Log.Warn("checkpoint not captured", "session", p.SessionID, "kind", p.Kind, "workspace", sh.workspace, "reason", cp.Reason)
+	}
+	cp.CreatedAt = s.opts.Now().UnixMilli()
+	if err := s.insert(context.WithoutCancel(ctx), cp); err != nil {
+		return Checkpoint{}, err
+	}
+	return cp, nil
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// validID accepts ids that are safe as one path component (and ref name).
+func validID(what, id string) error {
+	if !idPattern.MatchString(id) {
+		return errs.New(errs.InvalidArgument, "%s %q is not a valid id", what, id)
+	}
+	return nil
+}
+
+func newID() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	return "cp_" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,96 @@
+package checkpoint_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
+)
+
+// TestHostileRepositoryRunsNothing: a workspace whose repository, global
+// configuration and environment name programs at every place git would run
+// one (hooks, core.fsmonitor, a filter with clean/smudge/process, an
+// external diff, a textconv, a pager) has checkpoints taken, previewed,
+// restored and undone, and none of those programs runs: each would leave a
+// marker file. Attributes that would convert content (text eol=crlf) have no
+// effect either: the bytes come back exactly.
+func TestHostileRepositoryRunsNothing(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	marks := t.TempDir()
+	evil := filepath.Join(t.TempDir(), "evil.sh")
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch \""+marks+"/$(basename \"$0\")-$$\"\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_EXTERNAL_DIFF", evil)
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'core.fsmonitor'='"+evil+"'")
+	hostileConfig := strings.Join([]string{
+		"[core]", "\tfsmonitor = " + evil, "\thooksPath = " + filepath.Join(f.ws, "hooks"), "\tpager = " + evil,
+		"\tattributesFile = " + filepath.Join(home, "attrs"),
+		"[filter \"evil\"]", "\tclean = " + evil, "\tsmudge = " + evil, "\tprocess = " + evil, "\trequired = true",
+		"[diff]", "\texternal = " + evil,
+		"[diff \"evil\"]", "\ttextconv = " + evil, "\tcommand = " + evil,
+		"",
+	}, "\n")
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(hostileConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "attrs"), []byte("* filter=evil diff=evil\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	f.write("a.txt", "alpha\r\nline\r\n", 0o644)
+	f.write("b.txt", "bravo\n", 0o644)
+	f.write(".gitattributes", "* filter=evil diff=evil\n*.txt text eol=crlf\n", 0o644)
+	f.bash(`git init -q . && cat "$HOME/.gitconfig" >> .git/config`)
+	for _, hook := range []string{"pre-commit", "post-commit", "post-checkout", "post-index-change", "reference-transaction", "pre-auto-gc", "fsmonitor-watchman"} {
+		for _, dir := range []string{filepath.Join(f.ws, ".git", "hooks"), filepath.Join(f.ws, "hooks")} {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, hook), []byte("#!/bin/sh\ntouch \""+marks+"/hook-"+hook+"\"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := state(t, f.ws)
+
+	before := f.take(checkpoint.BeforeFirstMutation)
+	f.bash(`printf 'changed\n' > a.txt; rm b.txt; echo new > c.txt`)
+	f.take(checkpoint.AfterBash)
+	plan, err := f.svc.Preview(t.Context(), session, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Files) != 3 {
+		t.Errorf("plan = %+v, want a.txt, b.txt, c.txt", plan.Files)
+	}
+	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffStates(want, state(t, f.ws)); d != "" {
+		t.Errorf("restore left the workspace different:\n%s", d)
+	}
+	if got := f.read("a.txt"); got != "alpha\r\nline\r\n" {
+		t.Errorf("a.txt = %q: its bytes were converted", got)
+	}
+	if _, err := f.svc.Restore(t.Context(), session, res.Before.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	ran, _ := os.ReadDir(marks)
+	for _, e := range ran {
+		t.Errorf("a hostile program ran: %s", e.Name())
+	}
+
+	// The control: plain git in the user's repository does run them, so
+	// the traps are armed and the test above can fail.
+	f.bash(`echo x >> a.txt; git add -A; git diff --cached >/dev/null; true`)
+	if ran, _ := os.ReadDir(marks); len(ran) == 0 {
+		t.Error("the control ran no hostile program: the traps are not armed")
+	}
+}
