@@ -52,6 +52,20 @@ func BenchmarkMCPHostCall(b *testing.B) {
 			}
 		}
 	})
+	b.Run("paired", func(b *testing.B) {
+		b.ReportAllocs()
+		benchPaired(b, func(i int) {
+			res := core.Execute(b.Context(), hostcore.ToolRequest{SessionID: sessionID, TurnID: "bench", ToolCallID: "p" + strconv.Itoa(i),
+				Tool: "mcp_everything_echo", Args: raw})
+			if !res.OK {
+				b.Fatal(res)
+			}
+		}, func(int) {
+			if _, err := direct.CallTool(b.Context(), "echo", in, nil); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 }
 
 // BenchmarkMCPStartup times opening the host with five MCP servers saved
