@@ -20,7 +20,7 @@ import (
 // is served from the cache only when it is unchanged, so a committed mode
 // or permission change is seen by the very next call.
 type configCache struct {
-	gen *sql.Stmt
+	gen *genReader
 
 	mu       sync.Mutex
 	at       int64 // the generation the entries below were read under
@@ -29,14 +29,15 @@ type configCache struct {
 }
 
 func newConfigCache(ctx context.Context, db *sql.DB) (*configCache, error) {
-	stmt, err := db.PrepareContext(ctx, "SELECT n FROM config_generation WHERE id = 1")
-	if err != nil {
+	g := &genReader{db: db}
+	// Opened now, so a database that cannot answer fails the start.
+	if err := g.open(ctx); err != nil {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "could not prepare a settings query: the database did not answer; restart PI-Desktop")
 	}
-	return &configCache{gen: stmt, at: -1}, nil
+	return &configCache{gen: g, at: -1}, nil
 }
 
-func (cc *configCache) close() { _ = cc.gen.Close() }
+func (cc *configCache) close() { cc.gen.close() }
 
 // configView is one read of the generation; lookups through it are fresh
 // as of that read.
@@ -45,13 +46,10 @@ type configView struct {
 	gen int64
 }
 
-// config reads the current generation. The read is not cancellable: a
-// one-row read of a WAL database never waits on a writer, and a
-// cancellable context makes the driver start a watcher goroutine and a
-// progress handler per query, a third of the host's own share of a call.
-func (c *Core) config(ctx context.Context) (configView, error) {
-	var n int64
-	if err := c.cfgCache.gen.QueryRowContext(context.WithoutCancel(ctx)).Scan(&n); err != nil {
+// config reads the current generation.
+func (c *Core) config(context.Context) (configView, error) {
+	n, err := c.cfgCache.gen.read()
+	if err != nil {
 		return configView{}, errs.Wrap(err, errs.StorageUnavailable, "could not read the session settings: the database did not answer; check free disk space and restart PI-Desktop")
 	}
 	return configView{c: c, gen: n}, nil

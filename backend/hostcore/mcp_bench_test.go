@@ -40,6 +40,20 @@ func BenchmarkMCPCall(b *testing.B) {
 			}
 		}
 	})
+	b.Run("paired", func(b *testing.B) {
+		b.ReportAllocs()
+		benchPaired(b, func(i int) {
+			res := core.Execute(b.Context(), hostcore.ToolRequest{SessionID: sessionID, TurnID: "bench", ToolCallID: "p" + strconv.Itoa(i),
+				Tool: "mcp_lab_echo", Args: raw})
+			if !res.OK {
+				b.Fatal(res)
+			}
+		}, func(int) {
+			if _, err := l.conn.CallTool(b.Context(), "echo", args, nil); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 }
 
 // benchMCPHost is a core with src and one auto-mode session on a project.

@@ -27,7 +27,14 @@ func (m *Manager) Call(ctx context.Context, key Key, tool string, args any, onPr
 		return nil, err
 	}
 	timeout := s.EffectiveCallTimeout()
-	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	// A caller whose own deadline comes first (the host's pipeline puts the
+	// same call timeout on the tool) needs no second timer: each context
+	// layer costs the SDK's call a little (issue #15). Its deadline then
+	// ends the call as ctx's cause.
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+	}
 	defer cancel()
 	res, err := conn.CallTool(callCtx, tool, args, onProgress)
 	switch {

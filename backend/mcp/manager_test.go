@@ -611,6 +611,25 @@ func TestManagerCallTimeoutAndCancel(t *testing.T) {
 			t.Error("the server never saw the timed-out call cancelled")
 		}
 
+		// The caller's own deadline: a sooner one ends the call as its
+		// cause; a later one leaves the server's call timeout in force.
+		for _, c := range []struct {
+			deadline, after time.Duration
+			timeout         bool
+		}{{time.Second, time.Second, false}, {10 * time.Second, 3 * time.Second, true}} {
+			ctx, cancel := context.WithTimeout(t.Context(), c.deadline)
+			start := time.Now()
+			_, err := m.Call(ctx, app("s"), "slow", nil, nil)
+			cancel()
+			if errs.Is(err, errs.ToolTimeout) != c.timeout || (!c.timeout && !errors.Is(err, context.DeadlineExceeded)) || time.Since(start) != c.after {
+				t.Errorf("deadline %s: after %s: %v", c.deadline, time.Since(start), err)
+			}
+			synctest.Wait()
+			if name := <-f.cancelled; name != "slow" {
+				t.Errorf("deadline %s: cancelled %q", c.deadline, name)
+			}
+		}
+
 		ctx, cancel := context.WithCancel(t.Context())
 		var got []mcp.Progress
 		var mu sync.Mutex
