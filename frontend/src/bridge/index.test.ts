@@ -235,7 +235,7 @@ describe('agent bridge', () => {
     handlers.get('permission:request')?.({ id: 'r1', sessionId: 's1', tool: 'Write', risk: 'medium', external: true });
     expect(cb).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'permission_request', sessionId: 's1', request: expect.objectContaining({ id: 'r1', external: true, delegate: '' }) }));
     handlers.get('permission:resolved')?.({ id: 'r1', sessionId: 's1', outcome: 'weird' });
-    expect(cb).toHaveBeenLastCalledWith({ type: 'permission_resolved', sessionId: 's1', id: 'r1', outcome: 'cancelled' });
+    expect(cb).toHaveBeenLastCalledWith({ type: 'permission_resolved', sessionId: 's1', id: 'r1', outcome: 'cancelled', rule: '' });
   });
 });
 

@@ -12,10 +12,12 @@ import * as ProvidersApi from '../../wailsjs/go/desktop/Providers';
 import * as MCPApi from '../../wailsjs/go/desktop/MCP';
 import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
 import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
+import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
 import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
+import { skillList, type SkillList } from './skills';
 import * as RulesApi from '../../wailsjs/go/desktop/Rules';
 import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
 import { toBridgeError } from './errors';
@@ -81,6 +83,7 @@ export type * from './types';
 export type * from './activity';
 export type * from './subagents';
 export type * from './commands';
+export type * from './skills';
 export type * from './rules';
 
 async function call<T>(p: () => Promise<T>): Promise<T> {
@@ -596,6 +599,14 @@ export function listSlashCommands(sessionId: string): Promise<SlashCommandList> 
  */
 export function expandSlashCommand(sessionId: string, name: string, args: string): Promise<SlashCommandExpansion> {
   return call(async () => slashCommandExpansion(await CommandsApi.ExpandSlashCommand(sessionId, name, args)));
+}
+
+/**
+ * The skills a project's sessions see (built in, the user's, the project's), with every
+ * file that is not a usable skill and why; "" lists the built-in and user skills only.
+ */
+export function listSkills(projectId: string): Promise<SkillList> {
+  return call(async () => skillList(await SkillsApi.ListSkills(projectId)));
 }
 
 /** Compacts the session's context at its next request boundary, as new_context does (/compact). */

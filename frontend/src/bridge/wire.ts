@@ -424,6 +424,24 @@ export const SlashCommandList = record({ commands: list(SlashCommand) });
 /** A command filled with its arguments: the prompt to send as typed. */
 export const SlashCommandExpansion = record({ name: str, prompt: str });
 
+// --- skills (backend/api/skills.go) ------------------------------------------------
+
+export const SKILL_SOURCES = ['builtin', 'user', 'project'] as const;
+
+/** One skill a project's sessions see; userOnly ones run only from /skill:<name>. */
+export const SkillEntry = record({
+  name: str,
+  description: str,
+  source: oneOf(SKILL_SOURCES, 'project'),
+  path: str,
+  userOnly: bool,
+});
+
+/** A file that is not a usable skill, with its stable reason code and why. */
+export const SkillProblem = record({ path: str, name: str, source: oneOf(SKILL_SOURCES, 'project'), reason: str, message: str });
+
+export const SkillList = record({ skills: list(SkillEntry), problems: list(SkillProblem), listed: num, leftOut: num });
+
 // --- review records (backend/review) ------------------------------------------------
 
 export const ReviewHunk = record({

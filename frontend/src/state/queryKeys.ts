@@ -37,6 +37,8 @@ export const queryKeys = {
   mergePreview: (sessionId: string) => ['session', sessionId, 'mergePreview'] as const,
   /** The session's custom slash commands, read afresh each time the "/" menu opens. */
   slashCommands: (sessionId: string) => ['session', sessionId, 'slashCommands'] as const,
+  /** The skills a project's sessions see (the composer's /skill: entries). */
+  skills: (projectId: string) => ['project', projectId, 'skills'] as const,
   /** Every file list of the session's @-reference completion. */
   filesAll: (sessionId: string) => ['session', sessionId, 'files'] as const,
   files: (sessionId: string, query: string, limit: number) => ['session', sessionId, 'files', query, limit] as const,

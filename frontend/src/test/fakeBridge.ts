@@ -29,6 +29,7 @@ import {
 } from '../bridge/types';
 import type { Subagent } from '../bridge/subagents';
 import type { SlashCommand } from '../bridge/commands';
+import { skillList, type SkillEntry } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 
 type BridgeModule = typeof Bridge;
@@ -86,6 +87,8 @@ export interface Seed {
   subagents?: FakeSubagent[];
   /** Custom slash command rows (see slashCommandRow()), the same for every session. */
   slashCommands?: FakeSlashCommand[];
+  /** Skills every project's sessions see, as Go lists them. */
+  skills?: SkillEntry[];
   /** Command rules as Go lists them (see commandRuleRow()); names of projects and sessions are filled in when listed. */
   commandRules?: CommandRule[];
   /**
@@ -249,7 +252,7 @@ const names = [
   'testMCPServer', 'trustMCPServer', 'restartMCPServer', 'signInMCPServer', 'mcpServerLog', 'onMCPServersChanged',
   'testMCPServerByID', 'cancelMCPSignIn',
   'listSubagents', 'saveSubagent', 'deleteSubagent',
-  'listSlashCommands', 'expandSlashCommand', 'requestCompaction',
+  'listSlashCommands', 'expandSlashCommand', 'requestCompaction', 'listSkills',
   'listCommandRules', 'addCommandRule', 'updateCommandRule', 'removeCommandRule', 'checkCommand',
   'listProviderModels',
   'sessionCost', 'spendPerDay',
@@ -288,6 +291,7 @@ export interface FakeBackend {
   mcpSecrets: Record<string, string>;
   subagents: FakeSubagent[];
   slashCommands: FakeSlashCommand[];
+  skills: SkillEntry[];
   /** Sessions whose context compaction was asked for (requestCompaction). */
   compactions: string[];
   commandRules: CommandRule[];
@@ -372,6 +376,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     mcpLogs: { ...seed.mcpLogs },
     subagents: (seed.subagents ?? []).map((x) => structuredClone(x)),
     slashCommands: (seed.slashCommands ?? []).map((x) => structuredClone(x)),
+    skills: (seed.skills ?? []).map((x) => structuredClone(x)),
     compactions: [] as string[],
     commandRules: (seed.commandRules ?? []).map((x) => structuredClone(x)),
     commandChecks: { ...seed.commandChecks },
@@ -779,6 +784,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     get slashCommands() {
       return db.slashCommands;
     },
+    get skills() {
+      return db.skills;
+    },
     get compactions() {
       return db.compactions;
     },
@@ -1061,7 +1069,7 @@ function installMCP(db: MCPDb, emit: (event: string, payload?: unknown) => void,
  * ($ARGUMENTS, and $1…$9 split on spaces: enough for the UI's tests; the real quoting is
  * tested in Go), requestCompaction recorded per session.
  */
-function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; compactions: string[] }, find: (id: string) => Session) {
+function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; skills: SkillEntry[]; compactions: string[] }, find: (id: string) => Session) {
   const b = bridgeModule;
   b.listSlashCommands.mockImplementation(async (sessionId) => {
     find(sessionId);
@@ -1075,6 +1083,7 @@ function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; compactio
     const prompt = cmd.template.replace(/\$ARGUMENTS/g, args.trim()).replace(/\$([1-9])/g, (_m, n: string) => words[Number(n) - 1] ?? '');
     return { name, prompt };
   });
+  b.listSkills.mockImplementation(async () => skillList({ skills: db.skills.map((x) => structuredClone(x)), problems: [], listed: db.skills.length, leftOut: 0 }));
   b.requestCompaction.mockImplementation(async (sessionId) => {
     find(sessionId);
     db.compactions.push(sessionId);

@@ -17,7 +17,7 @@ export interface SlashActions {
    */
   runBuiltin: (name: string) => Promise<void>;
   /**
-   * The skills offered as /skill:<name>. Empty until the skills binding exists; a
+   * The skills offered as /skill:<name> (SessionPane lists the project's); a
    * /skill:… text is sent as typed, for the backend to turn into the Skill call.
    */
   skills?: readonly SlashSkill[];

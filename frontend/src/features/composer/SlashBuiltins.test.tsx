@@ -78,4 +78,21 @@ describe('the "/" built-ins in a session', () => {
     await waitFor(() => expect(bridge.sendPrompt).toHaveBeenCalledWith('s1', 'Review main.go now.'));
     expect(bridge.expandSlashCommand).toHaveBeenCalledWith('s1', 'review', 'main.go');
   });
+
+  it("the project's skills are offered as /skill:<name> and picking one sends it for the Skill call", async () => {
+    seed({
+      skills: [{ name: 'pdf-tools', description: 'Read and fill PDF forms', source: 'user', path: '/home/u/.agents/skills/pdf-tools/SKILL.md', userOnly: false }],
+    });
+    const app = await renderApp();
+    const composer = within(screen.getByRole('form', { name: 'Composer' }));
+    const box = composer.getByRole('textbox', { name: 'Message' });
+    await app.user.type(box, '/skill');
+    const option = await screen.findByRole('option', { name: /skill:pdf-tools/ });
+    expect(option).toHaveTextContent('Read and fill PDF forms');
+    expect(bridge.listSkills).toHaveBeenCalledWith('p1');
+    await app.user.keyboard('{Tab}');
+    expect(box).toHaveValue('/skill:pdf-tools ');
+    await app.user.keyboard('fill form.pdf{Enter}');
+    await waitFor(() => expect(bridge.sendPrompt).toHaveBeenCalledWith('s1', '/skill:pdf-tools fill form.pdf'));
+  });
 });

@@ -26,7 +26,7 @@ export interface SlashMenuApi {
 export interface SlashMenuOptions {
   /** The session whose custom commands are listed; without it the menu is off. */
   sessionId: string | undefined;
-  /** The skills offered as /skill:<name> (empty until the skills binding exists). */
+  /** The skills offered as /skill:<name>. */
   skills: readonly SlashSkill[];
   /** Replaces the composer's text and puts the caret there. */
   replace: (next: string, caret: number) => void;

@@ -1,6 +1,6 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
@@ -93,8 +93,19 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
   const [openModel, setOpenModel] = useState(0);
   const [openMCP, setOpenMCP] = useState(0);
   const client = useQueryClient();
+  // The /skill:<name> entries: the project's skills as a session of it sees them.
+  const skillsQuery = useQuery({
+    queryKey: queryKeys.skills(session.projectId),
+    queryFn: () => bridge.listSkills(session.projectId),
+    staleTime: 30_000,
+  });
+  const skills = useMemo(
+    () => (skillsQuery.data?.skills ?? []).map((s) => ({ name: s.name, description: s.description })),
+    [skillsQuery.data],
+  );
   const slash: SlashActions = {
     sessionId: session.id,
+    skills,
     runBuiltin: async (name) => {
       switch (name) {
         case 'new':
