@@ -94,3 +94,57 @@ func TestHostileRepositoryRunsNothing(t *testing.T) {
 		t.Error("the control ran no hostile program: the traps are not armed")
 	}
 }
+
+// TestRestoreDoesNotWriteThroughALinkedFolder: a folder of a checkpointed
+// file replaced since by a link to another folder of the workspace (as
+// "scripts" → ".git/hooks" would be) does not redirect the restore: nothing
+// is written where the link points, and the file is reported as skipped.
+func TestRestoreDoesNotWriteThroughALinkedFolder(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	f.write("scripts/hook", "#!/bin/sh\necho pwned\n", 0o755)
+	f.write("other/keep.txt", "keep\n", 0o644)
+	first := f.take(checkpoint.BeforeFirstMutation)
+	f.bash(`rm -r scripts`)
+	f.take(checkpoint.EndOfTurn)
+	f.bash(`ln -s other scripts`)
+
+	res, err := f.svc.Restore(t.Context(), session, first.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(f.ws, "other", "hook")); !os.IsNotExist(err) {
+		t.Errorf("the restore wrote other/hook through the link scripts → other (lstat: %v)", err)
+	}
+	if fi, err := os.Lstat(filepath.Join(f.ws, "scripts")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("scripts is no longer the link: %v %v", fi, err)
+	}
+	var skipped bool
+	for _, s := range res.Skipped {
+		if s.Path == "scripts/hook" && s.Skipped != "" {
+			skipped = true
+		}
+	}
+	for _, r := range res.Restored {
+		if r.Path == "scripts/hook" {
+			t.Errorf("scripts/hook reported as restored: %+v", r)
+		}
+	}
+	if !skipped {
+		t.Errorf("scripts/hook not reported as skipped: restored %+v, skipped %+v", res.Restored, res.Skipped)
+	}
+
+	// With overwrite the link goes first (deletions run first), and the
+	// file comes back in a real folder.
+	if _, err := f.svc.Restore(t.Context(), session, first.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(f.ws, "scripts")); err != nil || !fi.IsDir() {
+		t.Errorf("scripts after overwrite: %v %v, want a real folder", fi, err)
+	}
+	if got := f.read("scripts/hook"); got != "#!/bin/sh\necho pwned\n" {
+		t.Errorf("scripts/hook = %q after overwrite", got)
+	}
+	if _, err := os.Lstat(filepath.Join(f.ws, "other", "hook")); !os.IsNotExist(err) {
+		t.Errorf("other/hook exists after overwrite (lstat: %v)", err)
+	}
+}

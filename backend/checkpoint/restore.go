@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/review"
@@ -300,6 +301,9 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 // applyOne makes path f.Path what the checkpoint had; a non-empty return
 // says why it was not.
 func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte, overwrite bool) string {
+	if why := unsafePath(root, f.Path); why != "" {
+		return why
+	}
 	id, _, exists, err := blobID(root, f.Path)
 	if err != nil {
 		return "cannot read it now: " + err.Error()
@@ -354,6 +358,38 @@ func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte,
 	}
 	if err := writeAtomic(root, f.Path, data, perm); err != nil {
 		return "cannot write it: " + err.Error()
+	}
+	return ""
+}
+
+// unsafePath says why p must not be written or deleted, or "" when it may:
+// a path into a repository's metadata (.git, in any letter case) never is,
+// and neither is one with a folder on its way that is a link or not a
+// folder (os.Root follows links that stay inside the workspace, so a
+// "scripts" turned into a link to ".git/hooks" would redirect the write).
+// Missing folders are fine: they are created as real ones. It runs as each
+// path is applied, after the deletions (which may remove such a link).
+func unsafePath(root *os.Root, p string) string {
+	parts := strings.Split(p, "/")
+	for _, part := range parts {
+		if strings.EqualFold(part, ".git") {
+			return "a path inside a repository's .git folder is never restored; it is left alone"
+		}
+	}
+	for i := 1; i < len(parts); i++ {
+		fi, err := root.Lstat(strings.Join(parts[:i], "/"))
+		if errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+		if err != nil {
+			return "cannot check its folder: " + err.Error()
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return "a folder on its path is a link now; it is left alone"
+		}
+		if !fi.IsDir() {
+			return "a folder on its path is not a folder now; it is left alone"
+		}
 	}
 	return ""
 }

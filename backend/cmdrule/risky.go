@@ -1,5 +1,7 @@
 package cmdrule
 
+import "strings"
+
 // Risky says why s should not be offered as an "Always allow" choice on an
 // approval card, or "" when it may be: one click must not allow for good a
 // program that deletes, overwrites or sends files, changes the repository's
@@ -9,6 +11,10 @@ package cmdrule
 func (s Suggestion) Risky() string {
 	name := baseName(s.Program)
 	switch {
+	case strings.ContainsAny(s.Program, `/\`):
+		return "it names a file by its path, which a later write can replace"
+	case subcommands[name] && len(s.Args) == 0:
+		return "it would allow every " + name + " subcommand"
 	case neverAllowed(name) != "":
 		return neverAllowed(name)
 	case interpreters[name] || shellPrograms[name]:
@@ -64,4 +70,17 @@ var riskySubcommands = map[string]map[string]string{
 	"kubectl":   {"apply": riskySystem, "delete": riskyDestroys, "exec": riskySystem, "run": riskySystem},
 	"terraform": {"apply": riskySystem, "destroy": riskyDestroys},
 	"brew":      {"install": riskyFetches},
+}
+
+// Offered is the suggestions an approval card may offer: those not Risky.
+// Settings and `rules check` show the same, so nothing looks vetted there
+// that the card would refuse.
+func (r Result) Offered() []Suggestion {
+	var out []Suggestion
+	for _, s := range r.Suggestions {
+		if s.Risky() == "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

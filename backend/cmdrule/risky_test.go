@@ -30,6 +30,9 @@ func TestSuggestionRisky(t *testing.T) {
 		{[]string{"cp"}, true, "writes files the host does not see"},
 		{[]string{"curl"}, true, "the network"},
 		{[]string{"pip", "install"}, true, "downloads and runs code"},
+		{[]string{"/usr/bin/git"}, true, "a path: would allow git push, git config"},
+		{[]string{"./build.sh"}, true, "a script a later Write can rewrite"},
+		{[]string{"git"}, true, "git with no subcommand would allow them all"},
 	}
 	for _, tt := range tests {
 		s := cmdrule.Suggestion{Program: tt.words[0], Args: tt.words[1:]}

@@ -37,6 +37,11 @@ func suggestion(words []word) (Suggestion, bool) {
 		return Suggestion{}, false
 	}
 	name := prog.val
+	if strings.ContainsAny(name, `/\`) {
+		// A program named by its path is a file a later Write can replace,
+		// and /usr/bin/git is git: neither may be allowed by its spelling.
+		return Suggestion{}, false
+	}
 	if !subcommands[name] {
 		if interpreters[baseName(name)] || shellPrograms[baseName(name)] {
 			// Allowing the bare interpreter would allow every script.

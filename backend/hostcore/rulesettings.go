@@ -158,7 +158,7 @@ func commandCheckAPI(res cmdrule.Result, dialect string) api.CommandCheck {
 	for _, w := range res.Writes {
 		out.Writes = append(out.Writes, api.CommandWrite{Path: w.Path, Static: w.Static, Via: w.Via, Command: w.Command})
 	}
-	for _, s := range res.Suggestions {
+	for _, s := range res.Offered() {
 		out.Suggestions = append(out.Suggestions, s.Words())
 	}
 	return out

@@ -127,7 +127,7 @@ func TestCheckCommand(t *testing.T) {
 		{"the session's", api.CommandCheckInput{SessionID: e.session.ID, Command: "git status; rm -f x"}, "deny",
 			[]string{"allow", "deny"}, []string{"git status", "rm"}, nil, []string{}},
 		{"another session's", api.CommandCheckInput{SessionID: e.other.ID, Command: "rm -f x"}, "ask",
-			[]string{"ask"}, []string{""}, nil, []string{"rm"}},
+			[]string{"ask"}, []string{""}, nil, []string{}}, // rm is never offered (Risky)
 		{"always asks", api.CommandCheckInput{Command: "eval git status"}, "ask",
 			[]string{"ask"}, []string{""}, nil, []string{}},
 		{"powershell", api.CommandCheckInput{Command: "git status", Shell: "powershell"}, "ask",

@@ -369,9 +369,9 @@ func WriteDecision(w io.Writer, res cmdrule.Result) error {
 			fmt.Fprintf(&b, "  %-6s %s%s\n", t.Via, t.Path, note)
 		}
 	}
-	if len(res.Suggestions) > 0 {
-		words := make([]string, len(res.Suggestions))
-		for i, s := range res.Suggestions {
+	if offered := res.Offered(); len(offered) > 0 {
+		words := make([]string, len(offered))
+		for i, s := range offered {
 			words[i] = s.Words()
 		}
 		fmt.Fprintf(&b, "\nalways allow: %s\n", strings.Join(words, ", "))
