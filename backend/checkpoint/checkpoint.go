@@ -80,7 +80,7 @@ type Service struct {
 	opts Options
 
 	mu    sync.Mutex
-	locks map[string]*sync.Mutex // per shadow
+	locks map[string]shadowLock // per shadow
 }
 
 // New returns a Service over db (migrated) keeping shadows under dir
@@ -101,7 +101,7 @@ func New(db *sql.DB, g *worktree.Git, dir string, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: db, git: g, dir: dir, opts: opts, locks: map[string]*sync.Mutex{}}
+	return &Service{db: db, git: g, dir: dir, opts: opts, locks: map[string]shadowLock{}}
 }
 
 // Point says what a checkpoint is for.
@@ -114,17 +114,42 @@ type Point struct {
 	Workspace  string // absolute
 }
 
-func (s *Service) shadowFor(workspace string) (*shadow, *sync.Mutex) {
+func (s *Service) shadowFor(workspace string) (*shadow, shadowLock) {
 	key := shadowKey(workspace)
 	s.mu.Lock()
 	l := s.locks[key]
 	if l == nil {
-		l = &sync.Mutex{}
+		l = make(shadowLock, 1)
 		s.locks[key] = l
 	}
 	s.mu.Unlock()
 	return &shadow{git: s.git, workspace: filepath.Clean(workspace), dir: filepath.Join(s.dir, key)}, l
 }
+
+// shadowLock serialises the work on one shadow repository. It is a channel,
+// not a mutex, so a snapshot can give up waiting at its cap: a long restore
+// or preview must not hold up a tool call.
+type shadowLock chan struct{}
+
+// acquire waits for the lock until ctx ends or, with wait > 0, wait passes.
+func (l shadowLock) acquire(ctx context.Context, wait time.Duration) bool {
+	var timeout <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case l <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-timeout:
+		return false
+	}
+}
+
+func (l shadowLock) release() { <-l }
 
 // Take snapshots p.Workspace and records the checkpoint. It never takes
 // longer than the cap (plus the database write): a slow or failed snapshot
@@ -138,8 +163,19 @@ func (s *Service) Take(ctx context.Context, p Point) (Checkpoint, error) {
 		return Checkpoint{}, errs.New(errs.InvalidArgument, "a checkpoint needs an absolute workspace, not %q", p.Workspace)
 	}
 	sh, lock := s.shadowFor(p.Workspace)
-	lock.Lock()
-	defer lock.Unlock()
+	if !lock.acquire(ctx, s.opts.Cap) {
+		// Another snapshot or a restore of this workspace is still running:
+		// record this step as not captured rather than delay the tool.
+		cp := Checkpoint{ID: newID(), SessionID: p.SessionID, TurnID: p.TurnID, MessageID: p.MessageID, ToolCallID: p.ToolCallID,
+			Kind: p.Kind, Workspace: sh.workspace, shadow: filepath.Base(sh.dir), CreatedAt: s.opts.Now().UnixMilli(),
+			Reason: "not captured: another checkpoint or a restore of this folder was still running"}
+		s.opts.Log.Warn("checkpoint not captured", "session", p.SessionID, "kind", p.Kind, "workspace", sh.workspace, "reason", cp.Reason)
+		if err := s.insert(context.WithoutCancel(ctx), cp); err != nil {
+			return Checkpoint{}, err
+		}
+		return cp, nil
+	}
+	defer lock.release()
 	return s.take(ctx, sh, p)
 }
 

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -426,5 +427,42 @@ func TestShadowHistoryIsValidGit(t *testing.T) {
 	}
 	if mode := plain("ls-tree", "refs/sessions/"+session, "b.txt"); !strings.HasPrefix(mode, "100755") {
 		t.Errorf("b.txt entry = %q, want executable", mode)
+	}
+}
+
+// A snapshot does not wait past its cap for another one (or a restore) of
+// the same folder: it is recorded as not captured and the tool goes on.
+func TestBusyShadowIsNotWaitedForPastTheCap(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	hold, entered := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	f.svc = checkpoint.New(f.db.DB(), f.git, f.shadows(), checkpoint.Options{Cap: 300 * time.Millisecond,
+		Slow: func(ctx context.Context) error { once.Do(func() { close(entered) }); <-hold; return ctx.Err() }})
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		_, _ = f.svc.Take(context.Background(), checkpoint.Point{SessionID: session, Kind: checkpoint.AfterBash, Workspace: f.ws})
+	}()
+	<-entered // the first snapshot holds the folder's lock
+	type taken struct {
+		cp  checkpoint.Checkpoint
+		err error
+	}
+	second := make(chan taken, 1)
+	go func() {
+		cp, err := f.svc.Take(t.Context(), checkpoint.Point{SessionID: session, Kind: checkpoint.BeforeFirstMutation, Workspace: f.ws})
+		second <- taken{cp, err}
+	}()
+	select {
+	case got := <-second:
+		close(hold)
+		<-first
+		if got.err != nil || got.cp.Captured || !strings.Contains(got.cp.Reason, "still running") {
+			t.Errorf("second checkpoint = %+v, %v; want not captured while the first runs", got.cp, got.err)
+		}
+	case <-time.After(20 * time.Second):
+		close(hold)
+		<-first
+		t.Fatal("a checkpoint waited for a busy folder far past its 300ms cap")
 	}
 }

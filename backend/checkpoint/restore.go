@@ -69,8 +69,10 @@ func (s *Service) Preview(ctx context.Context, sessionID, id string) (Plan, erro
 		return Plan{}, err
 	}
 	sh, lock := s.shadowFor(cp.Workspace)
-	lock.Lock()
-	defer lock.Unlock()
+	if !lock.acquire(ctx, 0) {
+		return Plan{}, ctx.Err()
+	}
+	defer lock.release()
 	now, err := s.currentTree(ctx, sh)
 	if err != nil {
 		return Plan{}, err
@@ -103,8 +105,10 @@ func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite b
 		return Result{}, err
 	}
 	sh, lock := s.shadowFor(cp.Workspace)
-	lock.Lock()
-	defer lock.Unlock()
+	if !lock.acquire(ctx, 0) {
+		return Result{}, ctx.Err()
+	}
+	defer lock.release()
 	// The base is the latest checkpoint before this restore's own.
 	base, _, err := s.latestCaptured(ctx, sessionID, cp.shadow, "")
 	if err != nil {
