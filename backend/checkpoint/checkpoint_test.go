@@ -314,6 +314,35 @@ func TestRetentionKeepsTheNewest(t *testing.T) {
 	}
 }
 
+// A restore's undo outlives the retention of ordinary checkpoints.
+func TestRetentionKeepsARestoresUndo(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	f.svc = checkpoint.New(f.db.DB(), f.git, f.shadows(), checkpoint.Options{Keep: 3})
+	f.write("a.txt", "first", 0o644)
+	first := f.take(checkpoint.AfterBash)
+	f.write("a.txt", "mine", 0o644)
+	f.take(checkpoint.AfterBash)
+	res, err := f.svc.Restore(t.Context(), session, first.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		f.write("b.txt", strings.Repeat("y", i+1), 0o644)
+		f.take(checkpoint.AfterBash)
+	}
+	list, err := f.svc.List(t.Context(), session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var undo bool
+	for _, cp := range list {
+		undo = undo || cp.Kind == checkpoint.BeforeRestore
+	}
+	if len(list) != 4 || !undo {
+		t.Errorf("list = %+v, want the 3 newest and the restore's undo %+v", list, res)
+	}
+}
+
 func TestSessionDeleteRemovesItsCheckpoints(t *testing.T) {
 	f := newFixture(t, checkpoint.Options{})
 	f.addSession("s2")

@@ -28,13 +28,21 @@ func (s *Service) insert(ctx context.Context, cp Checkpoint) error {
 		return storageErr(err)
 	}
 	// The session's ref still reaches the trimmed commits (they are the
-	// newer ones' ancestors) until the session goes; only the rows go.
+	// newer ones' ancestors) until the session goes; only the rows go. The
+	// newest before-restore checkpoints stay beyond Keep: each is the only
+	// undo of a restore, and with it what the user had then.
 	if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE session_id = ? AND seq NOT IN
-		(SELECT seq FROM checkpoints WHERE session_id = ? ORDER BY seq DESC LIMIT ?)`, cp.SessionID, cp.SessionID, s.opts.Keep); err != nil {
+		(SELECT seq FROM checkpoints WHERE session_id = ? ORDER BY seq DESC LIMIT ?)
+		AND NOT (kind = ? AND seq IN (SELECT seq FROM checkpoints WHERE session_id = ? AND kind = ? ORDER BY seq DESC LIMIT ?))`,
+		cp.SessionID, cp.SessionID, s.opts.Keep, string(BeforeRestore), cp.SessionID, string(BeforeRestore), keepRestoreUndos); err != nil {
 		return storageErr(err)
 	}
 	return storageErr(tx.Commit())
 }
+
+// keepRestoreUndos is how many before-restore checkpoints a session keeps
+// beyond Options.Keep.
+const keepRestoreUndos = 20
 
 // lastCommit is the session's newest captured checkpoint in shadow (zero
 // for none).
