@@ -490,6 +490,8 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 			return tools.Failure(errs.New(errs.InvalidArgument, "%s has no command rules to save; nothing was run", spec.Name)), false
 		}
 		if err := c.saveChoice(ctx, st.command, answer.Choice); err != nil {
+			// Not run: the audit row must not say it was allowed.
+			st.row.Decision = decisionDeny
 			return tools.Failure(err), false
 		}
 		return tools.Result{}, true
