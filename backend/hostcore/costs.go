@@ -21,10 +21,10 @@ type SessionCost struct {
 // spendDays is how far back Settings' spend table reaches.
 const spendDays = 30
 
-// contextWindowOf is the window the context meter divides by. It is the
-// one place that reads it: when profiles expose the window known for the
-// model (effectiveContextWindow), return that here instead.
-func contextWindowOf(p providers.Profile) int { return p.ContextWindow }
+// contextWindowOf is the window the context meter divides by: the
+// profile's own, else the one known for its model (provider.LimitsFor),
+// the same window compaction uses.
+func contextWindowOf(p providers.Profile) int { return p.EffectiveContextWindow }
 
 // SessionCost returns the session's cost so far and its context in use.
 func (c *Core) SessionCost(ctx context.Context, sessionID string) (SessionCost, error) {

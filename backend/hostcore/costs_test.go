@@ -52,3 +52,22 @@ func TestSessionCostAndSpend(t *testing.T) {
 		t.Errorf("unknown session: %v", err)
 	}
 }
+
+// A profile that leaves its window to the model: the meter divides by the
+// window known for the model, the one compaction uses.
+func TestSessionCostWindowFollowsTheModel(t *testing.T) {
+	core, _ := providerHost(t, nil)
+	srv := providertest.NewAnthropicServer(t, providertest.Turn{Text: "Hi."})
+	p, err := core.SaveProvider(t.Context(), providers.Profile{Name: "Claude", API: "anthropic", BaseURL: srv.URL, Model: "claude-sonnet-4-5"}, providertest.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tempSession(t, core)
+	got, err := core.SessionCost(t.Context(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ContextWindow != 0 || p.EffectiveContextWindow == 0 || got.ContextWindow != p.EffectiveContextWindow {
+		t.Errorf("window = %d, want the model's %d (profile's own %d)", got.ContextWindow, p.EffectiveContextWindow, p.ContextWindow)
+	}
+}
