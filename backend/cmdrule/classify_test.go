@@ -31,6 +31,15 @@ func TestWriteTargets(t *testing.T) {
 		{"git log --output $f", []WriteTarget{{Path: "$f", Static: false, Via: "--output", Command: 0}}},
 		{"sort -o sorted.txt in.txt", []WriteTarget{{Path: "sorted.txt", Static: true, Via: "-o", Command: 0}}},
 		{"sort --output=s.txt in.txt", []WriteTarget{{Path: "s.txt", Static: true, Via: "--output", Command: 0}}},
+		{"sort -uo out in", []WriteTarget{{Path: "out", Static: true, Via: "-o", Command: 0}}},
+		{"sort -uo.git/config in", []WriteTarget{{Path: ".git/config", Static: true, Via: "-o", Command: 0}}},
+		{"sort -ro out -u in", []WriteTarget{{Path: "out", Static: true, Via: "-o", Command: 0}}},
+		{"sort --outp=out in", []WriteTarget{{Path: "out", Static: true, Via: "--output", Command: 0}}},
+		{"sort --ou out in", []WriteTarget{{Path: "out", Static: true, Via: "--output", Command: 0}}},
+		{"sort -u -r in", []WriteTarget{}},
+		{"sort --o=x --outputs=y in", []WriteTarget{}},
+		{"git diff --outp=d.patch", []WriteTarget{{Path: "d.patch", Static: true, Via: "--output", Command: 0}}},
+		{"git log -o x", []WriteTarget{}},
 	}
 	for _, tc := range cases {
 		got := Classify(tc.cmd, corpusRules)
@@ -65,6 +74,8 @@ func TestSuggestions(t *testing.T) {
 		{"make", nil},
 		{"ls -la", []string{"ls"}},
 		{"git -C x status", nil},
+		{"/usr/bin/git push origin main", nil},
+		{"./build.sh --fast", nil},
 		{"git \"$sub\"", nil},
 		{"python3 script.py", nil},
 		{"git status; eval x", nil},

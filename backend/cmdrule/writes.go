@@ -71,21 +71,44 @@ func (c *classifier) toolWrites(words []word, idx int) []WriteTarget {
 }
 
 // optionWrites records the files named by an option's value: --long=FILE,
-// --long FILE, -sFILE or -s FILE (short "" for none).
+// --long FILE, -sFILE or -s FILE (short "" for none). Like getopt it also
+// takes an abbreviated long option (--outp=FILE, at least "--" and two
+// letters) and a short option inside a cluster (-uo FILE, -uoFILE); a
+// cluster whose 'o' is really another option's value (sort -to) is counted
+// too, which only asks where it need not.
 func (c *classifier) optionWrites(args []word, idx int, long, short string) {
 	for i, w := range args {
 		var path word
+		next := func() bool {
+			if i+1 >= len(args) {
+				return false
+			}
+			path = args[i+1]
+			return true
+		}
 		via := long
 		switch {
-		case strings.HasPrefix(w.val, long+"="):
-			path = word{val: strings.TrimPrefix(w.val, long+"="), literal: w.literal}
-		case w.val == long || short != "" && w.val == short:
-			if i+1 >= len(args) {
+		case strings.HasPrefix(w.val, "--"):
+			name, val, eq := strings.Cut(w.val, "=")
+			if len(name) < 4 || !strings.HasPrefix(long, name) {
 				continue
 			}
-			path, via = args[i+1], w.val
-		case short != "" && strings.HasPrefix(w.val, short):
-			path, via = word{val: strings.TrimPrefix(w.val, short), literal: w.literal}, short
+			if eq {
+				path = word{val: val, literal: w.literal}
+			} else if !next() {
+				continue
+			}
+		case short != "" && len(w.val) > 1 && w.val[0] == '-':
+			at := strings.IndexByte(w.val[1:], short[1])
+			if at < 0 {
+				continue
+			}
+			via = short
+			if rest := w.val[at+2:]; rest != "" {
+				path = word{val: rest, literal: w.literal}
+			} else if !next() {
+				continue
+			}
 		default:
 			continue
 		}
@@ -104,4 +127,17 @@ func (c *classifier) addWrite(w word, via string, idx int) bool {
 	}
 	c.res.Writes = append(c.res.Writes, WriteTarget{Path: w.val, Static: w.literal, Via: via, Command: idx})
 	return w.literal
+}
+
+// LiteralArgs are the command's arguments that are plain literals, after
+// quote removal: the words the host can resolve as paths without running
+// the shell.
+func (c Command) LiteralArgs() []string {
+	var out []string
+	for i, w := range c.words {
+		if i > 0 && w.literal {
+			out = append(out, w.val)
+		}
+	}
+	return out
 }

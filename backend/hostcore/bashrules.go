@@ -29,6 +29,11 @@ type commandCheck struct {
 	rules map[string]cmdrule.Rule
 	// byRules: the rules let the call run without the card it needed.
 	byRules bool
+	// argRisk, when set, names an argument that looks like a path into a
+	// protected place or outside the session's folders: the rules then
+	// spare no card, whatever write targets were found (a backstop for
+	// options the classifier does not know write, like go build -o).
+	argRisk string
 	// saved is the rule an "Always allow" answer saved.
 	saved *cmdrule.Rule
 }
@@ -62,6 +67,9 @@ func (c *Core) checkCommand(ctx context.Context, req ToolRequest, command string
 	changesDir := changesDirectory(cc.res)
 	for _, w := range cc.res.Writes {
 		cc.writes = append(cc.writes, c.judgeWrite(req.SessionID, resolver, in, w, changesDir))
+	}
+	if cc.res.Decision == cmdrule.Allow {
+		cc.argRisk = riskyArgument(resolver, cc.res, changesDir)
 	}
 	for i, s := range cc.res.Suggestions {
 		if s.Risky() != "" {
@@ -215,10 +223,74 @@ func (cc *commandCheck) decide(base permission.Verdict, bashGranted bool) (permi
 				return base, nil
 			}
 		}
+		if cc.argRisk != "" {
+			return base, nil
+		}
 		cc.byRules = true
 		return permission.Verdict{Decision: permission.Allow}, nil
 	}
 	return base, nil
+}
+
+// riskyArgument is the first literal argument of a command in res that
+// names, as a path, a protected place or one outside the session's folders
+// (or that cannot be judged: ~, a refused path, a relative path after a cd),
+// "" for none. A word counts as a path when it has a separator, starts with
+// '.' or '~' or is absolute; the value after an '=' (--out=DIR, DESTDIR=DIR)
+// and what follows a short option's letter (-o.git/x, -I/usr) count too.
+func riskyArgument(resolver *pathguard.Resolver, res cmdrule.Result, changesDir bool) string {
+	for _, cmd := range res.Commands {
+		for _, a := range cmd.LiteralArgs() {
+			for _, p := range pathCandidates(a) {
+				if pathArgRisky(resolver, p, changesDir) {
+					return a
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pathCandidates are the spellings in an argument word that may be paths.
+func pathCandidates(a string) []string {
+	looksLikePath := func(p string) bool {
+		return strings.HasPrefix(p, ".") || strings.HasPrefix(p, "~") || strings.ContainsRune(p, '/') ||
+			strings.ContainsRune(p, filepath.Separator) || filepath.IsAbs(p) || filepath.VolumeName(p) != ""
+	}
+	var out []string
+	add := func(p string) {
+		if p != "" && looksLikePath(p) {
+			out = append(out, p)
+		}
+	}
+	add(a)
+	if _, v, ok := strings.Cut(a, "="); ok {
+		add(v)
+	}
+	if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+		if i := strings.IndexAny(a[2:], "./~"+string(filepath.Separator)); i >= 0 {
+			add(a[2+i:])
+		}
+	}
+	return out
+}
+
+// pathArgRisky reports whether p, resolved as a write target would be,
+// lands in a protected place or outside the session's folders.
+func pathArgRisky(resolver *pathguard.Resolver, p string, changesDir bool) bool {
+	switch {
+	case nullDevices[p] || p == "/dev/stdin" || p == "/dev/tty":
+		return false
+	case strings.HasPrefix(p, "~"):
+		return true
+	case changesDir && !filepath.IsAbs(p):
+		return true
+	}
+	r, err := resolver.Resolve(p)
+	if err != nil {
+		return true
+	}
+	return r.Root == pathguard.External || protectedTarget(r) != permission.NotProtected
 }
 
 // effect is the card's account of the command as the parser sees it.
