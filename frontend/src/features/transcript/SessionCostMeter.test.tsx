@@ -1,7 +1,8 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { bridgeModule as bridge, resetFakeBridge, session, type FakeBackend } from '../../test/fakeBridge';
 import type { SessionCost } from '../../bridge/types';
+import { renderWithData } from '../../test/render';
 import { SessionCostMeter } from './SessionCostMeter';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
@@ -29,7 +30,7 @@ function figures(costUsd: number | null, contextTokens: number, contextWindow: n
 describe('SessionCostMeter', () => {
   it('shows the context in use against the window and the cost so far', async () => {
     bridge.sessionCost.mockResolvedValue(figures(0.0123, 50_000, 200_000));
-    render(<SessionCostMeter sessionId="s1" />);
+    renderWithData(<SessionCostMeter sessionId="s1" />);
     expect(await screen.findByText('Context 50k / 200k (25%)')).toBeInTheDocument();
     expect(screen.getByText('Cost $0.0123')).toBeInTheDocument();
     expect(bridge.sessionCost).toHaveBeenCalledWith('s1');
@@ -37,7 +38,7 @@ describe('SessionCostMeter', () => {
 
   it('shows an unknown cost as a dash, never $0, and tokens alone without a window', async () => {
     bridge.sessionCost.mockResolvedValue(figures(null, 950, 0, { unpriced: 2 }));
-    render(<SessionCostMeter sessionId="s1" />);
+    renderWithData(<SessionCostMeter sessionId="s1" />);
     expect(await screen.findByText('Cost —')).toBeInTheDocument();
     expect(screen.getByText('Context 950 tokens')).toBeInTheDocument();
     expect(screen.queryByText(/\$0/)).not.toBeInTheDocument();
@@ -45,7 +46,7 @@ describe('SessionCostMeter', () => {
 
   it('reads the figures again when a model response of this session ends', async () => {
     bridge.sessionCost.mockResolvedValueOnce(figures(0.01, 1000, 100_000)).mockResolvedValue(figures(0.02, 2000, 100_000));
-    render(<SessionCostMeter sessionId="s1" />);
+    renderWithData(<SessionCostMeter sessionId="s1" />);
     expect(await screen.findByText('Cost $0.0100')).toBeInTheDocument();
     const base = { sessionId: 's1', turnId: 't1', messageId: 'm1', role: 'assistant', kind: 'model' };
     // Streaming, and other sessions' responses, do not count.

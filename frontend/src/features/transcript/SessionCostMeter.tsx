@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import * as bridge from '../../bridge';
 import type { SessionCost } from '../../bridge/types';
 import { contextShare, formatTokens, formatUSD } from '../../lib/cost';
+import { useEventRouter } from '../../state/LiveData';
 
 /**
  * The session header's meter: the context the last request used (tokens and share of the
@@ -9,6 +10,7 @@ import { contextShare, formatTokens, formatUSD } from '../../lib/cost';
  */
 export function SessionCostMeter({ sessionId }: { sessionId: string }) {
   const [cost, setCost] = useState<SessionCost | null>(null);
+  const router = useEventRouter();
   useEffect(() => {
     let live = true;
     const load = () => {
@@ -20,14 +22,15 @@ export function SessionCostMeter({ sessionId }: { sessionId: string }) {
       );
     };
     load();
-    const off = bridge.onAgentEvent((e) => {
-      if (e.type === 'message' && e.sessionId === sessionId && e.kind !== 'prompt' && e.state !== 'streaming') load();
+    // Through the app's one subscription to the bridge (state/sessionEvents).
+    const off = router.on('agent', sessionId, (e) => {
+      if (e.type === 'message' && e.kind !== 'prompt' && e.state !== 'streaming') load();
     });
     return () => {
       live = false;
       off();
     };
-  }, [sessionId]);
+  }, [router, sessionId]);
   if (!cost) return null;
   const u = cost.usage;
   const share = contextShare(u.contextTokens, cost.contextWindow);
