@@ -3,16 +3,11 @@ package toolcli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
-	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 )
 
@@ -39,75 +34,15 @@ Options:
   --json           print the list as JSON
 `
 
-// Commands runs `pi-desktop commands` with args (after the word
-// "commands") and returns the exit code: 0 on success, 1 when listing
-// failed, 2 on usage errors.
+// Commands runs `pi-desktop commands` with args (after the word "commands") and
+// returns the exit code: 0 on success, 1 when listing failed, 2 on usage
+// errors.
 func Commands(ctx context.Context, args []string, env Env) int {
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "pi-desktop commands: "+format+"\n\n%s", append(a, CommandsUsage)...)
-		return 2
-	}
-	if len(args) == 0 {
-		return usageErr("give a command: list")
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprint(env.Stdout, CommandsUsage)
-		return 0
-	case "list":
-	default:
-		return usageErr("unknown command %q; use list", args[0])
-	}
-	fs := flag.NewFlagSet("pi-desktop commands list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data-dir", "", "")
-	workspace := fs.String("workspace", "", "")
-	asJSON := fs.Bool("json", false, "")
-	if err := ParseFlags(fs, args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, CommandsUsage)
-			return 0
-		}
-		return usageErr("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q", fs.Arg(0))
-	}
-	if err := listCommands(ctx, env, *dataDir, *workspace, *asJSON); err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop commands list: %s\n", errs.ToPayload(err).Message)
-		return 1
-	}
-	return 0
-}
-
-func listCommands(ctx context.Context, env Env, dataDirFlag, workspace string, asJSON bool) error {
-	root := ""
-	if workspace != "" {
-		abs, err := filepath.Abs(workspace)
-		if err != nil {
-			return err
-		}
-		root = abs
-	}
-	dir, err := env.ResolveDataDir(dataDirFlag)
-	if err != nil {
-		return err
-	}
-	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: discard{}, DeferMCP: true})
-	if err != nil {
-		return err
-	}
-	defer core.Close()
-	list, err := core.ListSlashCommandsIn(ctx, root)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list.Commands)
-	}
-	return writeCommandsTable(env.Stdout, list)
+	return runList(ctx, subcommand{name: "commands", usage: CommandsUsage, env: env}, args,
+		func(ctx context.Context, core *hostcore.Core, root string) (api.SlashCommandList, error) {
+			return core.ListSlashCommandsIn(ctx, root)
+		},
+		func(l api.SlashCommandList) any { return l.Commands }, writeCommandsTable)
 }
 
 func writeCommandsTable(w io.Writer, list api.SlashCommandList) error {

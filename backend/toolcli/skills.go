@@ -2,16 +2,11 @@ package toolcli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
-	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
@@ -39,71 +34,11 @@ Options:
 // returns the exit code: 0 on success, 1 when listing failed, 2 on usage
 // errors.
 func Skills(ctx context.Context, args []string, env Env) int {
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(env.Stderr, "pi-desktop skills: "+format+"\n\n%s", append(a, SkillsUsage)...)
-		return 2
-	}
-	if len(args) == 0 {
-		return usageErr("give a command: list")
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprint(env.Stdout, SkillsUsage)
-		return 0
-	case "list":
-	default:
-		return usageErr("unknown command %q; use list", args[0])
-	}
-	fs := flag.NewFlagSet("pi-desktop skills list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data-dir", "", "")
-	workspace := fs.String("workspace", "", "")
-	asJSON := fs.Bool("json", false, "")
-	if err := ParseFlags(fs, args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, SkillsUsage)
-			return 0
-		}
-		return usageErr("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q", fs.Arg(0))
-	}
-	if err := listSkills(ctx, env, *dataDir, *workspace, *asJSON); err != nil {
-		fmt.Fprintf(env.Stderr, "pi-desktop skills list: %s\n", errs.ToPayload(err).Message)
-		return 1
-	}
-	return 0
-}
-
-func listSkills(ctx context.Context, env Env, dataDirFlag, workspace string, asJSON bool) error {
-	root := ""
-	if workspace != "" {
-		abs, err := filepath.Abs(workspace)
-		if err != nil {
-			return err
-		}
-		root = abs
-	}
-	dir, err := env.ResolveDataDir(dataDirFlag)
-	if err != nil {
-		return err
-	}
-	core, err := hostcore.New(ctx, hostcore.Config{DataDir: dir, Version: env.Version, Sink: discard{}, DeferMCP: true})
-	if err != nil {
-		return err
-	}
-	defer core.Close()
-	list, err := core.ListSkillsIn(ctx, root)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
-	}
-	return writeSkillsTable(env.Stdout, list)
+	return runList(ctx, subcommand{name: "skills", usage: SkillsUsage, env: env}, args,
+		func(ctx context.Context, core *hostcore.Core, root string) (api.SkillList, error) {
+			return core.ListSkillsIn(ctx, root)
+		},
+		func(l api.SkillList) any { return l }, writeSkillsTable)
 }
 
 func writeSkillsTable(w io.Writer, list api.SkillList) error {

@@ -2,8 +2,12 @@ package toolcli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"path/filepath"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
@@ -92,4 +96,63 @@ func (s subcommand) openStore(ctx context.Context, dataDirFlag string) (*store.S
 	}
 	st, err := store.Open(ctx, layout.Database(), store.Options{})
 	return st, layout, err
+}
+
+// runList is `pi-desktop <name> list [--workspace DIR] [--json]`, which
+// skills and commands share: list reads what the host finds for the
+// absolute workspace ("" without one); jsonOf is what --json prints, table
+// what people read. Exit codes: 0, 1 when listing failed, 2 on usage.
+func runList[T any](ctx context.Context, s subcommand, args []string,
+	list func(context.Context, *hostcore.Core, string) (T, error), jsonOf func(T) any, table func(io.Writer, T) error) int {
+	if len(args) == 0 {
+		return s.usageErr("give a command: list")
+	}
+	switch {
+	case isHelp(args[0]):
+		return s.help()
+	case args[0] != "list":
+		return s.usageErr("unknown command %q; use list", args[0])
+	}
+	fs := flag.NewFlagSet("pi-desktop "+s.name+" list", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f commonFlags
+	f.register(fs)
+	if err := ParseFlags(fs, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return s.help()
+		}
+		return s.usageErr("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return s.usageErr("unexpected argument %q", fs.Arg(0))
+	}
+	err := func() error {
+		root := ""
+		if f.workspace != "" {
+			abs, err := filepath.Abs(f.workspace)
+			if err != nil {
+				return err
+			}
+			root = abs
+		}
+		core, err := s.openHost(ctx, f.dataDir)
+		if err != nil {
+			return err
+		}
+		defer core.Close()
+		got, err := list(ctx, core, root)
+		if err != nil {
+			return err
+		}
+		if f.asJSON {
+			enc := json.NewEncoder(s.env.Stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(jsonOf(got))
+		}
+		return table(s.env.Stdout, got)
+	}()
+	if err != nil {
+		return s.failed("list", err)
+	}
+	return 0
 }
