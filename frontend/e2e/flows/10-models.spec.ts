@@ -30,8 +30,16 @@ test('add a provider, test the connection, pick it in the composer', async ({ ui
   await expect(form).toContainText(`The key will be saved in ${path.join(root, 'data', 'keys.json')}`);
 
   provider.enqueue({ text: 'pong' });
+  provider.models = ['e2e-model', SAVED_MODEL, 'e2e-other-model'];
   await form.getByRole('button', { name: 'Test connection' }).click();
-  await expect(form.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(/^\s*Connected: the model answered in \d+ ms$/);
+  await expect(form.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(
+    /^\s*Connected: the model answered in \d+ ms · the server lists 3 models$/,
+  );
+  // The server's list fills the model field's suggestions, with the same key.
+  expect(provider.modelListAuth).toEqual([`Bearer ${SAVED_KEY}`]);
+  // (With a list to suggest from, the field is a combobox.)
+  await expect(form.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue(SAVED_MODEL);
+  await expect(form.getByTestId('model-options').locator('option')).toHaveCount(3);
   const ping = await provider.waitForRequest(0);
   expect(ping.headers.authorization).toBe(`Bearer ${SAVED_KEY}`);
   expect(ping.body.model).toBe(SAVED_MODEL);
