@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -30,40 +32,63 @@ type App struct {
 	// closing is closed when shutdown starts (it ends the signal watch).
 	closing   chan struct{}
 	closeOnce sync.Once
+	// sigs is the signal watch's channel; ownsTerm says SIGTERM reaches only
+	// it (set at startup, under mu).
+	sigs     chan os.Signal
+	ownsTerm bool
+	stderr   io.Writer
 }
 
-func newApp() *App { return &App{closing: make(chan struct{})} }
+func newApp(stderr io.Writer) *App {
+	return &App{closing: make(chan struct{}), sigs: make(chan os.Signal, 1), stderr: stderr}
+}
 
-// startup keeps the Wails context.
+// startup keeps the Wails context and takes SIGTERM from Wails, whose
+// handler reports every signal as "Ctrl+C detected" — wrong for a logout or
+// a service manager's stop.
 func (a *App) startup(ctx context.Context) {
 	a.mu.Lock()
 	a.ctx = ctx
+	if !desktop.BindingsBuild {
+		signal.Reset(syscall.SIGTERM)
+		signal.Notify(a.sigs, syscall.SIGTERM, os.Interrupt)
+		a.ownsTerm = true
+	}
 	a.mu.Unlock()
 	a.guard.Install()
 }
 
 // watchSignals makes sure SIGTERM/SIGINT end in a clean quit (database
-// closed, exit 0). wails.Run quits on the first signal itself, but a quit
-// that lands before GTK's main loop runs is lost ("gtk_main_quit: assertion
-// 'main_loops != NULL' failed") and the app stays up. This watch only
-// retries, every 2 s until shutdown starts, never at the same moment as
-// Wails' own quit: two goroutines calling gtk_main_quit at once now and then
-// crashed the exit (status 2). Called before wails.Run, so no signal is
-// missed.
+// closed, exit 0). On SIGINT Wails quits by itself, but a quit that lands
+// before GTK's main loop runs is lost ("gtk_main_quit: assertion
+// 'main_loops != NULL' failed") and the app stays up, so this watch retries
+// every 2 s until shutdown starts — never at the same moment as Wails' own
+// quit: two goroutines calling gtk_main_quit at once now and then crashed
+// the exit (status 2). Once startup took SIGTERM from Wails, this watch is
+// its only handler and quits at once. Called before wails.Run, so no signal
+// is missed.
 func (a *App) watchSignals() {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt)
+	signal.Notify(a.sigs, syscall.SIGTERM, os.Interrupt)
 	go func() {
-		<-sigs
+		sig := <-a.sigs
+		a.mu.Lock()
+		ours := sig == syscall.SIGTERM && a.ownsTerm
+		a.mu.Unlock()
+		wait := 2 * time.Second
+		if ours {
+			fmt.Fprintln(a.stderr, "pi-desktop: asked to quit (SIGTERM); closing")
+			wait = 0
+		}
 		for {
 			select {
 			case <-a.closing:
 				return
-			case <-time.After(2 * time.Second):
+			case <-time.After(wait):
 				if ctx := a.Window(); ctx != nil {
 					wruntime.Quit(ctx)
 				}
 			}
+			wait = 2 * time.Second
 		}
 	}()
 }

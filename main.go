@@ -137,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
-	app := newApp()
+	app := newApp(stderr)
 	if !desktop.BindingsBuild { // generating bindings must not touch a data directory
 		app.watchSignals()
 		app.core, app.coreErr = openCore(dataDirFlag, app)
