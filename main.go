@@ -53,6 +53,8 @@ Usage:
   pi-desktop rules ...            add, list, remove and check command rules (pi-desktop rules --help)
   pi-desktop skills list ...      list the skills and why any did not load (pi-desktop skills --help)
   pi-desktop commands list ...    list the custom slash commands (pi-desktop commands --help)
+  pi-desktop export --session ID --format md|json [-o FILE]
+                                  export a session (pi-desktop export --help)
   pi-desktop version              print the version, commit and build date
   pi-desktop --help               show this help
 
@@ -124,6 +126,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return toolcli.Skills(context.Background(), fs.Args()[1:], cliEnv)
 	case "commands":
 		return toolcli.Commands(context.Background(), fs.Args()[1:], cliEnv)
+	case "export":
+		return toolcli.Export(context.Background(), fs.Args()[1:], cliEnv)
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (commit %s, built %s, %s/%s)\n", version, commit, date, runtime.GOOS, runtime.GOARCH)
 		return 0

@@ -23,6 +23,7 @@ func TestCLI(t *testing.T) {
 		{"subagents command", []string{"subagents", "--help"}, 0, "pi-desktop subagents list", ""},
 		{"skills command", []string{"skills", "--help"}, 0, "pi-desktop skills list", ""},
 		{"commands command", []string{"commands", "--help"}, 0, "pi-desktop commands list", ""},
+		{"export command", []string{"export", "--help"}, 0, "pi-desktop export [--data-dir DIR] --session ID", ""},
 		{"unknown command", []string{"launch"}, 2, "", `unknown command "launch"`},
 		{"data-dir without value", []string{"--data-dir"}, 2, "", "flag needs an argument: --data-dir"},
 	}

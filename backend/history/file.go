@@ -1,0 +1,31 @@
+package history
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+)
+
+// WriteFile writes an export to path through a temporary file beside it,
+// so a failed export never leaves half a file where the user asked for one.
+func WriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return errs.Wrap(err, errs.InvalidArgument, "cannot write %s: %v; choose a folder you can write to", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return errs.Wrap(err, errs.InvalidArgument, "cannot write %s: %v; check the disk has room", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return errs.Wrap(err, errs.InvalidArgument, "cannot write %s: %v; choose a folder you can write to", path, err)
+	}
+	return nil
+}
