@@ -41,6 +41,7 @@ func Bind(h Handle, openSession string) []any {
 		&Skills{h: h},
 		&Commands{h: h},
 		&Rules{h: h},
+		&History{h: h},
 	}
 }
 

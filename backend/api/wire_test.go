@@ -165,6 +165,8 @@ func shapes() map[string]any {
 		"SlashCommandList":      api.SlashCommandList{},
 		"SlashCommandExpansion": api.SlashCommandExpansion{},
 		"ProviderModelList":     hostcore.ProviderModelList{},
+		"SearchHit":             api.SearchHit{},
+		"ExportResult":          api.ExportResult{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
@@ -220,6 +222,7 @@ func enums() map[string]string {
 		"SubagentList.source":            "user",
 		"SubagentList.state":             "overridden",
 		"SlashCommandList.source":        "user",
+		"SearchHit.kind":                 "tool_call",
 		"SlashCommandList.state":         "overridden",
 		"CommandRule.decision":           "deny",
 		"CommandRule.scope":              "project",

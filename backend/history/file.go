@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
 // WriteFile writes an export to path through a temporary file beside it,
@@ -29,3 +30,9 @@ func WriteFile(path string, write func(io.Writer) error) error {
 	}
 	return nil
 }
+
+// maxStem bounds an export file's name before its extension, in bytes.
+const maxStem = 80
+
+// FileStem cuts name to a length every file system accepts.
+func FileStem(name string) string { return truncate.Bytes(name, maxStem) }

@@ -13,11 +13,13 @@ import * as MCPApi from '../../wailsjs/go/desktop/MCP';
 import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
 import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
 import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
+import * as HistoryApi from '../../wailsjs/go/desktop/History';
 import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
 import { skillList, type SkillList } from './skills';
+import { exportResult, searchHits, type ExportFormat, type ExportResult, type SearchHit } from './history';
 import * as RulesApi from '../../wailsjs/go/desktop/Rules';
 import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
 import { toBridgeError } from './errors';
@@ -666,4 +668,14 @@ export function sessionCost(sessionId: string): Promise<SessionCost> {
 /** The last 30 local days' model responses by day and provider, newest first (Settings → Models). */
 export function spendPerDay(): Promise<DaySpend[]> {
   return call(async () => norm.spendPerDay(await ProvidersApi.SpendPerDay()));
+}
+
+/** Searches every session's messages and tool calls (at least one term of 3 characters). */
+export function searchHistory(query: string): Promise<SearchHit[]> {
+  return call(async () => searchHits(await HistoryApi.Search(query)));
+}
+
+/** Asks where to save the session and writes it; path '' when the user cancelled. */
+export function exportSession(sessionId: string, format: ExportFormat): Promise<ExportResult> {
+  return call(async () => exportResult(await HistoryApi.ExportSession(sessionId, format)));
 }

@@ -4,6 +4,7 @@ import { activityPage } from './activity';
 import { subagent, subagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList } from './commands';
 import { commandCheck, commandRule } from './rules';
+import { exportResult, searchHit } from './history';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
@@ -72,6 +73,8 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   SlashCommandExpansion: slashCommandExpansion,
   CommandRule: commandRule,
   CommandCheck: commandCheck,
+  SearchHit: searchHit,
+  ExportResult: exportResult,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,

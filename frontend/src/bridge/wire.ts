@@ -442,6 +442,25 @@ export const SkillProblem = record({ path: str, name: str, source: oneOf(SKILL_S
 
 export const SkillList = record({ skills: list(SkillEntry), problems: list(SkillProblem), listed: num, leftOut: num });
 
+// --- history (backend/api/history.go) ---------------------------------------------
+
+/** A piece of a search hit's snippet; match marks the text that matched. */
+export const SearchSegment = record({ text: str, match: bool });
+
+/** A past message or tool call that matched a search; opens sessionId at messageId. */
+export const SearchHit = record({
+  kind: oneOf(['message', 'tool_call'] as const, 'message'),
+  sessionId: str,
+  sessionTitle: str,
+  projectId: str,
+  messageId: str,
+  createdAt: num,
+  snippet: list(SearchSegment),
+});
+
+/** Where an export was written; path is '' when the user cancelled. */
+export const ExportResult = record({ path: str, bytes: num });
+
 // --- review records (backend/review) ------------------------------------------------
 
 export const ReviewHunk = record({

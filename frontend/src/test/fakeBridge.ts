@@ -256,6 +256,7 @@ const names = [
   'listCommandRules', 'addCommandRule', 'updateCommandRule', 'removeCommandRule', 'checkCommand',
   'listProviderModels',
   'sessionCost', 'spendPerDay',
+  'searchHistory', 'exportSession',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -533,6 +534,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     };
   });
   b.spendPerDay.mockImplementation(async () => []);
+  b.searchHistory.mockImplementation(async () => []);
+  b.exportSession.mockImplementation(async () => ({ path: '', bytes: 0 }));
   b.getSessionProvider.mockImplementation(async (id) => {
     find(id);
     return db.sessionProviders[id] ?? '';

@@ -775,6 +775,20 @@ export namespace api {
 	        this.isolated = source["isolated"];
 	    }
 	}
+	export class ExportResult {
+	    path: string;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.bytes = source["bytes"];
+	    }
+	}
 	export class MCPHeader {
 	    name: string;
 	    value: string;
@@ -1050,6 +1064,63 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class SearchSegment {
+	    text: string;
+	    match?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchSegment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.match = source["match"];
+	    }
+	}
+	export class SearchHit {
+	    kind: string;
+	    sessionId: string;
+	    sessionTitle: string;
+	    projectId?: string;
+	    messageId: string;
+	    createdAt: number;
+	    snippet: SearchSegment[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.sessionId = source["sessionId"];
+	        this.sessionTitle = source["sessionTitle"];
+	        this.projectId = source["projectId"];
+	        this.messageId = source["messageId"];
+	        this.createdAt = source["createdAt"];
+	        this.snippet = this.convertValues(source["snippet"], SearchSegment);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Session {
 	    id: string;
 	    projectId: string;
