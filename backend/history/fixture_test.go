@@ -40,6 +40,22 @@ func migrationsBefore(t testing.TB, version int) fs.FS {
 	return out
 }
 
+// migrationNamed is the version of the embedded migration called name.
+func migrationNamed(t testing.TB, name string) int {
+	t.Helper()
+	all, err := store.LoadMigrations(migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range all {
+		if m.Name == name {
+			return m.Version
+		}
+	}
+	t.Fatalf("no migration named %q", name)
+	return 0
+}
+
 // transcript writes rows the way the agent's store does.
 type transcript struct {
 	t   testing.TB

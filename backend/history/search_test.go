@@ -151,8 +151,7 @@ func TestSearchIndexFollowsTheTranscript(t *testing.T) {
 
 func TestSearchIndexIsBackFilledForExistingSessions(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pi.sqlite")
-	const searchMigration = 20
-	old, err := store.Open(t.Context(), file, store.Options{Migrations: migrationsBefore(t, searchMigration)})
+	old, err := store.Open(t.Context(), file, store.Options{Migrations: migrationsBefore(t, migrationNamed(t, "search"))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -316,6 +316,7 @@ func (c *Core) startTurnWithTools(ctx context.Context, sessionID, prompt string,
 	if !c.enter() {
 		return errs.New(errs.ToolAborted, "PI-Desktop is shutting down")
 	}
+	c.titleFromPrompt(ctx, sessionID, prompt)
 	go func() {
 		defer c.life.calls.Done()
 		// The turn belongs to the host, not to the call that started it.

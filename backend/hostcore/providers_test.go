@@ -185,6 +185,9 @@ func TestEnvironmentModelWhileNoneIsSaved(t *testing.T) {
 	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer sk-env" {
 		t.Errorf("auth %q", got)
 	}
+	if got, _ := core.Session(t.Context(), s.ID); got.Title != "hi" {
+		t.Errorf("the first prompt did not title the session: %q", got.Title)
+	}
 	// A saved provider takes over from the environment.
 	if _, err := core.SaveProvider(t.Context(), providers.Profile{API: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1", Model: "saved"}, ""); err != nil {
 		t.Fatal(err)

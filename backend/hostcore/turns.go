@@ -14,7 +14,17 @@ import (
 // arrives as agent:* events meanwhile (the CLI's `run`).
 func (c *Core) RunTurn(ctx context.Context, sessionID, prompt string) (agent.TurnResult, error) {
 	defer c.EndTurn(ctx, sessionID, "")
+	c.titleFromPrompt(ctx, sessionID, prompt)
 	return c.agent.Run(ctx, sessionID, prompt)
+}
+
+// titleFromPrompt gives a session still named "New session …" its first
+// prompt's words. A failure leaves the placeholder: never the turn's
+// business.
+func (c *Core) titleFromPrompt(ctx context.Context, sessionID, prompt string) {
+	if s, changed, err := c.sessions.TitleFromPrompt(ctx, sessionID, prompt); changed {
+		c.sessionChanged(s, err)
+	}
 }
 
 // SystemPrompt is the system prompt a session's next turn would send.

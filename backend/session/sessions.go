@@ -54,8 +54,8 @@ func (s *Service) Create(ctx context.Context, in api.CreateSessionInput) (api.Se
 		CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli(),
 	}
 	if _, err := s.db.ExecContext(ctx,
-		"INSERT INTO sessions (id, project_id, title, operating_mode, permission_mode, isolated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-		ss.ID, projectID, ss.Title, ss.OperatingMode, ss.PermissionMode, ss.Isolated, ss.CreatedAt, ss.UpdatedAt); err != nil {
+		"INSERT INTO sessions (id, project_id, title, title_auto, operating_mode, permission_mode, isolated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		ss.ID, projectID, ss.Title, in.Title == "", ss.OperatingMode, ss.PermissionMode, ss.Isolated, ss.CreatedAt, ss.UpdatedAt); err != nil {
 		return api.Session{}, storageErr(err, "save the session")
 	}
 	return ss, nil
@@ -121,7 +121,7 @@ func (s *Service) Rename(ctx context.Context, id, title string) (api.Session, er
 	if err != nil {
 		return api.Session{}, err
 	}
-	return s.update(ctx, id, "title = ?", title)
+	return s.update(ctx, id, "title = ?, title_auto = 0", title)
 }
 
 // SetArchived archives or restores a session. Archiving is a reversible
