@@ -16,6 +16,9 @@ test('after a restart the session, transcript and review records are back', asyn
   await expect(ui.assistantText().last()).toHaveText('Created hello.txt.');
   await ui.waitIdle();
   expect(workspace.read('hello.txt')).toBe('hello from before the restart\n');
+  // The first prompt named the session, in the header and the sidebar.
+  await expect(ui.page.locator('.pane-title')).toHaveText('Create hello.txt');
+  await expect(ui.sessionsIn(workspace.name)).toContainText('Create hello.txt');
   const title = await ui.page.locator('.pane-title').textContent();
   await shot('before restart');
 
