@@ -133,7 +133,7 @@ package-windows: frontend
 # after `make test`): tarball contents, stamped version, install script,
 # Windows executable under Wine, NSIS installer.
 package-check: deps-build frontend
-	@scripts/ensure-apt.sh nsis desktop-file-utils
+	@scripts/ensure-apt.sh nsis desktop-file-utils lintian rpm
 	@scripts/ensure-apt.sh --with-recommends wine64 wine
 	scripts/package-check.sh $(VERSION)
 

@@ -5,6 +5,11 @@
 #    its binary reports the stamped version, commit and build date, and
 #    install.sh installs it under a prefix with a desktop entry that points
 #    at the installed binary;
+#  - the .deb declares its dependencies, installs with dpkg (binary, desktop
+#    entry, icons, MIME type), runs, and removes cleanly without touching the
+#    user's data folder; apt resolves its dependencies on a machine that has
+#    none of them (simulated); lintian reports no error; the .rpm lists the
+#    same files; SHA256SUMS matches build/dist;
 #  - the Windows executable is a PE image that reports the same stamp when
 #    run under Wine, and the NSIS installer exists.
 # Usage: scripts/package-check.sh VERSION   (make package-check; .ci/run)
@@ -44,6 +49,8 @@ if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$work/$name/pi-desktop.desktop"
 fi
 
+scripts/package-check-linux.sh "$version"
+
 exe="build/dist/pi-desktop-$version-windows-amd64.exe"
 installer="build/dist/pi-desktop-$version-windows-amd64-installer.exe"
 [ "$(head -c2 "$exe")" = MZ ] || fail "$exe is not a Windows executable"
@@ -58,4 +65,8 @@ if command -v wine64 >/dev/null; then
   wineserver -k >/dev/null 2>&1 || true
   check_stamp "windows binary (Wine)" "$out"
 fi
-echo "package-check: Linux tarball, install script, Windows executable and installer are good"
+(cd build/dist && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match build/dist"
+for f in build/dist/*; do
+  case "$f" in */SHA256SUMS) ;; *) grep -q " $(basename "$f")$" build/dist/SHA256SUMS || fail "SHA256SUMS lacks $(basename "$f")" ;; esac
+done
+echo "package-check: Linux tarball, .deb, .rpm, install script, Windows executable, installer and checksums are good"

@@ -21,3 +21,4 @@ cp build/bin/pi-desktop.exe "build/dist/pi-desktop-$version-windows-amd64.exe"
 installer=$(ls -t build/bin/*installer*.exe | head -1)
 cp "$installer" "build/dist/pi-desktop-$version-windows-amd64-installer.exe"
 ls -l build/dist/*windows*
+scripts/checksums.sh

@@ -2,7 +2,8 @@
 # Packages the Linux app with the Wails CLI: `wails build` (production,
 # WebKitGTK 4.1) with version, commit and build date stamped in, then a
 # tarball build/dist/pi-desktop-VERSION-linux-ARCH.tar.gz holding the binary,
-# the .desktop file, the icon and an install script.
+# the .desktop file, the icon and an install script, a .deb and an .rpm
+# (nfpm, build/linux/nfpm.yaml), and SHA256SUMS over build/dist.
 # Usage: scripts/package.sh VERSION   (make package)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,3 +37,18 @@ mkdir -p build/dist && echo "*" >build/dist/.gitignore  # outputs, never committ
 tar -C "$stage" --owner=0 --group=0 --numeric-owner -czf "build/dist/$name.tar.gz" "$name"
 echo "package: build/dist/$name.tar.gz"
 tar -tvzf "build/dist/$name.tar.gz"
+
+# Distribution packages: a version that does not start with a digit (a bare
+# commit from git describe) is prefixed so dpkg and rpm accept it.
+nfpm=$(scripts/package-nfpm.sh)
+pkgversion=$version
+case "$pkgversion" in [0-9]*) ;; *) pkgversion="0.0.0~$pkgversion" ;; esac
+pkgversion=${pkgversion//-/.}
+# Debian asks every package for a changelog; this one names the build.
+printf 'pi-desktop (%s) unstable; urgency=medium\n\n  * Build %s of commit %s.\n\n -- PI-Desktop developers <maintainers@pi-desktop.invalid>  %s\n' \
+  "$pkgversion" "$version" "$commit" "$(date -u -R ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"})" | gzip -9n >build/bin/changelog.Debian.gz
+for packager in deb rpm; do
+  VERSION="$pkgversion" ARCH="$arch" "$nfpm" package --config build/linux/nfpm.yaml --packager "$packager" --target build/dist/
+done
+ls -l build/dist/*.deb build/dist/*.rpm
+scripts/checksums.sh
