@@ -1,6 +1,8 @@
 package checkpoint
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,5 +64,29 @@ func TestInsideExclude(t *testing.T) {
 		if got := insideExclude(tc.ws, tc.dir); got != tc.want {
 			t.Errorf("insideExclude(%q, %q) = %q, want %q", tc.ws, tc.dir, got, tc.want)
 		}
+	}
+}
+
+// A file that changed between the plan and its write is reported as a
+// conflict in the result, not only skipped (applyOne once set the flag on
+// a copy).
+func TestChangeDuringRestoreIsReportedAsConflict(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "x.txt"), []byte("the user's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planned := "0123456789012345678901234567890123456789" // not what is there now
+	s := &Service{opts: Options{MaxFileSize: DefaultMaxFileSize}}
+	sh := &shadow{workspace: ws}
+	files := []FileChange{{Path: "x.txt", Action: ActionDelete, ModeNow: modeFile, nowBlob: planned}}
+	var res Result
+	if err := s.apply(t.Context(), sh, files, false, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 1 || !res.Skipped[0].Conflict || res.Skipped[0].Skipped == "" {
+		t.Fatalf("skipped = %+v, want x.txt skipped as a conflict", res.Skipped)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "x.txt")); err != nil || string(b) != "the user's\n" {
+		t.Errorf("x.txt = %q, %v; want it kept", b, err)
 	}
 }

@@ -290,7 +290,7 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 			skip = "changed after the session's latest checkpoint by someone other than the agent; kept (restore with overwrite to replace it)"
 		}
 		if skip == "" {
-			skip = s.applyOne(root, f, blobs, overwrite)
+			skip = s.applyOne(root, &f, blobs, overwrite)
 		}
 		if skip != "" {
 			f.Skipped = skip
@@ -303,8 +303,9 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 }
 
 // applyOne makes path f.Path what the checkpoint had; a non-empty return
-// says why it was not.
-func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte, overwrite bool) string {
+// says why it was not. It marks f as a conflict when the file changed
+// since the plan (f is the caller's: the flag must reach the result).
+func (s *Service) applyOne(root *os.Root, f *FileChange, blobs map[string][]byte, overwrite bool) string {
 	if why := unsafePath(root, f.Path); why != "" {
 		return why
 	}
