@@ -29,8 +29,9 @@ type FileChange struct {
 	// a link; "" when absent).
 	ModeNow  string `json:"modeNow,omitempty"`
 	ModeThen string `json:"modeThen,omitempty"`
-	// Conflict: the file changed after the session's latest checkpoint, so
-	// someone other than the agent changed it; kept unless overwrite.
+	// Conflict: someone other than the agent (the user's editor, another
+	// session, a later turn's unrecorded tool) changed the file after the
+	// checkpoint (attribution.go); kept unless overwrite.
 	Conflict bool `json:"conflict,omitempty"`
 	// Skipped says why a file was not touched (a conflict kept, a path the
 	// checkpoints exclude now, a write that failed).
@@ -77,11 +78,9 @@ func (s *Service) Preview(ctx context.Context, sessionID, id string) (Plan, erro
 	if err != nil {
 		return Plan{}, err
 	}
-	base, _, err := s.latestCaptured(ctx, sessionID, cp.shadow, "")
-	if err != nil {
-		return Plan{}, err
-	}
-	files, err := s.plan(ctx, sh, cp.tree, now, base.tree, true)
+	// The agent's writes no checkpoint kept yet are those of the interval
+	// from the latest checkpoint to now.
+	files, err := s.plan(ctx, sh, cp, now, s.pendingWrites(sessionID, cp.shadow), true)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -97,8 +96,8 @@ func (s *Service) Preview(ctx context.Context, sessionID, id string) (Plan, erro
 // Restore brings the workspace back to checkpoint id: it takes a
 // before-restore checkpoint first (refusing when it cannot), writes every
 // file that differs, keeps conflicts unless overwrite, never touches a path
-// the checkpoints exclude, then takes an after-restore checkpoint (the base
-// later conflicts are judged against).
+// the checkpoints exclude, then takes an after-restore checkpoint (what
+// changed between the two is the restore's own, not a conflict later).
 func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite bool) (Result, error) {
 	cp, err := s.restorable(ctx, sessionID, id)
 	if err != nil {
@@ -109,11 +108,6 @@ func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite b
 		return Result{}, ctx.Err()
 	}
 	defer lock.release()
-	// The base is the latest checkpoint before this restore's own.
-	base, _, err := s.latestCaptured(ctx, sessionID, cp.shadow, "")
-	if err != nil {
-		return Result{}, err
-	}
 	before, err := s.take(ctx, sh, Point{SessionID: sessionID, Kind: BeforeRestore, Workspace: cp.Workspace})
 	if err != nil {
 		return Result{}, err
@@ -121,7 +115,9 @@ func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite b
 	if !before.Captured {
 		return Result{}, errs.New(errs.CheckpointNotCaptured, "nothing was restored: the checkpoint a restore takes first (so it can be undone) failed: %s; retry", before.Reason)
 	}
-	files, err := s.plan(ctx, sh, cp.tree, before.tree, base.tree, false)
+	// The before-restore checkpoint kept the agent's pending writes: it
+	// ends the chain, and nothing is pending after it.
+	files, err := s.plan(ctx, sh, cp, before.tree, nil, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -168,23 +164,22 @@ func (s *Service) currentTree(ctx context.Context, sh *shadow) (string, error) {
 	return tree, err
 }
 
-// plan lists the files that differ between then (the checkpoint's tree)
-// and now, marking those changed since base as conflicts; withDiffs adds
-// each file's diff.
-func (s *Service) plan(ctx context.Context, sh *shadow, then, now, base string, withDiffs bool) ([]FileChange, error) {
-	diffs, err := sh.diffTrees(ctx, now, then)
+// plan lists the files that differ between checkpoint then and tree now,
+// marking as conflicts those someone other than the agent changed after
+// then (attribution.go; pending are the agent's writes since the latest
+// checkpoint); withDiffs adds each file's diff.
+func (s *Service) plan(ctx context.Context, sh *shadow, then Checkpoint, now string, pending map[string]string, withDiffs bool) ([]FileChange, error) {
+	diffs, err := sh.diffTrees(ctx, now, then.tree)
 	if err != nil {
 		return nil, err
 	}
-	changedSince := map[string]bool{}
-	if base != "" && base != now {
-		since, err := sh.diffTrees(ctx, base, now)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range since {
-			changedSince[d.path] = true
-		}
+	want := map[string]bool{}
+	for _, d := range diffs {
+		want[d.path] = true
+	}
+	changedSince, err := s.changedByOthers(ctx, sh, then, now, pending, want)
+	if err != nil {
+		return nil, err
 	}
 	root, err := os.OpenRoot(sh.workspace)
 	if err != nil {
@@ -287,7 +282,7 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 	for _, f := range order {
 		skip := f.Skipped
 		if skip == "" && f.Conflict && !overwrite {
-			skip = "changed after the session's latest checkpoint by someone other than the agent; kept (restore with overwrite to replace it)"
+			skip = "changed after this checkpoint by someone other than the agent; kept (restore with overwrite to replace it)"
 		}
 		if skip == "" {
 			skip = s.applyOne(root, &f, blobs, overwrite)
