@@ -90,6 +90,10 @@ type Service struct {
 	writesMu sync.Mutex
 	writes   map[writeKey]map[string]string // the agent's writes not yet kept by a checkpoint: path → "mode blob"
 	befores  map[beforeKey]parentRef        // before-bash snapshots waiting for their call's after-bash
+
+	// beforeWrite, set by tests, runs in a restore once a file's folder is
+	// open and checked, right before the file is written or deleted.
+	beforeWrite func(path string)
 }
 
 // New returns a Service over db (migrated) keeping shadows under dir

@@ -316,25 +316,34 @@ func (s *Service) applyOne(root *os.Root, f *FileChange, blobs map[string][]byte
 		f.Conflict = true
 		return "changed while the restore ran; kept (restore with overwrite to replace it)"
 	}
+	// Every write and deletion goes through the handle of the folder that
+	// holds the file (parentdir.go): a folder swapped for a link from here
+	// on cannot redirect it.
+	dir, name, why := openParent(root, f.Path, f.Action != ActionDelete)
+	if why != "" {
+		return why
+	}
+	if dir == nil {
+		return "" // a deletion whose folder is gone: nothing is there
+	}
+	defer dir.Close()
+	if s.beforeWrite != nil {
+		s.beforeWrite(f.Path)
+	}
 	if f.Action == ActionDelete {
 		if exists {
-			if err := root.Remove(f.Path); err != nil {
+			if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return "cannot delete it: " + err.Error()
 			}
 		}
 		pruneEmptyParents(root, f.Path)
 		return ""
 	}
-	if fi, err := root.Lstat(f.Path); err == nil && fi.IsDir() {
+	if fi, err := dir.Lstat(name); err == nil && fi.IsDir() {
 		// A folder took the file's place; it goes only when empty (its
 		// files created since were deleted above).
-		if err := root.Remove(f.Path); err != nil {
+		if err := dir.Remove(name); err != nil {
 			return "a folder is in its place now; it is left alone"
-		}
-	}
-	if dir := path.Dir(f.Path); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return "cannot create its folder: " + err.Error()
 		}
 	}
 	data, ok := blobs[f.thenBlob]
@@ -342,12 +351,10 @@ func (s *Service) applyOne(root *os.Root, f *FileChange, blobs map[string][]byte
 		return "its content is missing from the checkpoint"
 	}
 	if f.ModeThen == modeLink {
-		if exists {
-			if err := root.Remove(f.Path); err != nil {
-				return "cannot replace it: " + err.Error()
-			}
+		if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "cannot replace it: " + err.Error()
 		}
-		if err := root.Symlink(string(data), f.Path); err != nil {
+		if err := dir.Symlink(string(data), name); err != nil {
 			return "cannot create the link: " + err.Error()
 		}
 		return ""
@@ -356,7 +363,7 @@ func (s *Service) applyOne(root *os.Root, f *FileChange, blobs map[string][]byte
 	if f.ModeThen == modeExec {
 		perm = 0o755
 	}
-	if err := writeAtomic(root, f.Path, data, perm); err != nil {
+	if err := writeAtomic(dir, name, data, perm); err != nil {
 		return "cannot write it: " + err.Error()
 	}
 	return ""
@@ -394,26 +401,24 @@ func unsafePath(root *os.Root, p string) string {
 	return ""
 }
 
-// writeAtomic writes data beside p and renames it over p, so a reader
-// never sees half a file and a link at p is replaced, not followed.
-func writeAtomic(root *os.Root, p string, data []byte, perm fs.FileMode) error {
-	tmp := path.Join(path.Dir(p), "."+path.Base(p)+".pi-restore-"+newID())
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+// writeAtomic writes data beside name in dir and renames it over name, so
+// a reader never sees half a file and a link at name is replaced, not
+// followed. The mode is set on the open file, not through a path.
+func writeAtomic(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	tmp := "." + name + ".pi-restore-" + newID()
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(perm) // the umask may have cut bits
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = root.Remove(tmp)
+	if err := errors.Join(werr, merr, cerr); err != nil {
+		_ = dir.Remove(tmp)
 		return err
 	}
-	if err := root.Chmod(tmp, perm); err != nil { // the umask may have cut bits
-		_ = root.Remove(tmp)
-		return err
-	}
-	if err := root.Rename(tmp, p); err != nil {
-		_ = root.Remove(tmp)
+	if err := dir.Rename(tmp, name); err != nil {
+		_ = dir.Remove(tmp)
 		return err
 	}
 	return nil
@@ -421,12 +426,27 @@ func writeAtomic(root *os.Root, p string, data []byte, perm fs.FileMode) error {
 
 // pruneEmptyParents removes the folders above p that its deletion left
 // empty (git keeps no empty folder, so the checkpoint had none of them).
+// Only real folders go, each through its parent's handle: a link on the
+// path is neither followed nor removed.
 func pruneEmptyParents(root *os.Root, p string) {
 	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
-		if root.Remove(dir) != nil {
+		if !removeEmptyDir(root, dir) {
 			return
 		}
 	}
+}
+
+func removeEmptyDir(root *os.Root, dir string) bool {
+	parent, name, why := openParent(root, dir, false)
+	if why != "" || parent == nil {
+		return false
+	}
+	defer parent.Close()
+	fi, err := parent.Lstat(name)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	return parent.Remove(name) == nil
 }
 
 func boolInt(b bool) int {
