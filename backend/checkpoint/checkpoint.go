@@ -23,10 +23,15 @@ type Kind string
 // The moments a checkpoint is taken.
 const (
 	BeforeFirstMutation Kind = "before-first-mutation" // before the first Write/Edit/Bash/writing tool of a turn
-	AfterBash           Kind = "after-bash"            // after every Bash call
-	EndOfTurn           Kind = "end-of-turn"           // when a turn that mutated ends
-	BeforeRestore       Kind = "before-restore"        // what a restore replaced: restoring it undoes the restore
-	AfterRestore        Kind = "after-restore"         // what a restore left: the base later conflicts are judged against
+	// BeforeBash is taken before each later Bash call of a turn so that
+	// what the command changed is known exactly. It is no row of its own
+	// (nothing to restore to that the previous checkpoint lacks, bar the
+	// user's edits): its tree goes into the call's after-bash commit.
+	BeforeBash    Kind = "before-bash"
+	AfterBash     Kind = "after-bash"     // after every Bash call
+	EndOfTurn     Kind = "end-of-turn"    // when a turn that mutated ends
+	BeforeRestore Kind = "before-restore" // what a restore replaced: restoring it undoes the restore
+	AfterRestore  Kind = "after-restore"  // what a restore left: the base later conflicts are judged against
 )
 
 // Defaults of Options.
@@ -81,6 +86,14 @@ type Service struct {
 
 	mu    sync.Mutex
 	locks map[string]shadowLock // per shadow
+
+	writesMu sync.Mutex
+	writes   map[writeKey]map[string]string // the agent's writes not yet kept by a checkpoint: path → "mode blob"
+	befores  map[beforeKey]parentRef        // before-bash snapshots waiting for their call's after-bash
+
+	// beforeWrite, set by tests, runs in a restore once a file's folder is
+	// open and checked, right before the file is written or deleted.
+	beforeWrite func(path string)
 }
 
 // New returns a Service over db (migrated) keeping shadows under dir
@@ -101,7 +114,7 @@ func New(db *sql.DB, g *worktree.Git, dir string, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: db, git: g, dir: dir, opts: opts, locks: map[string]shadowLock{}}
+	return &Service{db: db, git: g, dir: dir, opts: opts, locks: map[string]shadowLock{}, writes: map[writeKey]map[string]string{}, befores: map[beforeKey]parentRef{}}
 }
 
 // Point says what a checkpoint is for.
@@ -164,6 +177,9 @@ func (s *Service) Take(ctx context.Context, p Point) (Checkpoint, error) {
 	}
 	sh, lock := s.shadowFor(p.Workspace)
 	if !lock.acquire(ctx, s.opts.Cap) {
+		if p.Kind == BeforeBash {
+			return Checkpoint{SessionID: p.SessionID, Kind: p.Kind, Workspace: sh.workspace, Reason: "not captured: the folder was busy"}, nil
+		}
 		// Another snapshot or a restore of this workspace is still running:
 		// record this step as not captured rather than delay the tool.
 		cp := Checkpoint{ID: newID(), SessionID: p.SessionID, TurnID: p.TurnID, MessageID: p.MessageID, ToolCallID: p.ToolCallID,
@@ -191,8 +207,22 @@ func (s *Service) take(ctx context.Context, sh *shadow, p Point) (Checkpoint, er
 	if e := insideExclude(sh.workspace, s.opts.Exclude); e != "" {
 		excludes = append(excludes, e)
 	}
+	// The agent's writes since the session's previous checkpoint go into
+	// this one's commit: a restore tells them from a user's (attribution.go).
+	wrote := s.pendingWrites(p.SessionID, cp.shadow)
 	msg := fmt.Sprintf("%s\n\nsession %s\nturn %s\ncall %s\n", p.Kind, p.SessionID, p.TurnID, p.ToolCallID)
+	bkey := beforeKey{p.SessionID, cp.shadow, p.TurnID, p.ToolCallID}
+	if before, ok := s.takeBefore(bkey, p.Kind); ok {
+		// The tree just before the command, kept reachable as a second
+		// parent: what changed from it is the command's.
+		msg += beforeLine + before.tree + "\n"
+		parent.also = before.commit
+	}
+	msg += formatWrites(wrote)
 	tree, commit, changed, err := sh.snapshot(ctx, s.opts.Cap, s.opts.MaxFileSize, excludes, parent, msg, s.opts.Now(), s.opts.Slow)
+	if p.Kind == BeforeBash {
+		return s.markBefore(bkey, cp, tree, commit, err), nil
+	}
 	switch {
 	case errors.Is(err, errSlow):
 		cp.Reason = fmt.Sprintf("not captured: the snapshot took longer than %s and was abandoned", s.opts.Cap)
@@ -210,6 +240,9 @@ func (s *Service) take(ctx context.Context, sh *shadow, p Point) (Checkpoint, er
 	cp.CreatedAt = s.opts.Now().UnixMilli()
 	if err := s.insert(context.WithoutCancel(ctx), cp); err != nil {
 		return Checkpoint{}, err
+	}
+	if cp.Captured {
+		s.keptWrites(p.SessionID, cp.shadow, wrote)
 	}
 	return cp, nil
 }

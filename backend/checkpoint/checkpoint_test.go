@@ -128,6 +128,7 @@ func TestConflictAfterTheTurnIsReportedAndKept(t *testing.T) {
 	seed(f)
 	before := f.take(checkpoint.BeforeFirstMutation)
 	f.bash(`echo agent >> a.txt; echo agent >> b.txt`)
+	f.take(checkpoint.AfterBash)
 	f.take(checkpoint.EndOfTurn)
 	f.write("b.txt", "the user's edit\n", 0o644) // after the turn, in their editor
 
@@ -210,7 +211,8 @@ func TestDataFolderInsideTheWorkspaceIsNotCaptured(t *testing.T) {
 	f.write(".pi-data/pi.db", "db\n", 0o644)
 	before := f.take(checkpoint.BeforeFirstMutation)
 	f.write(".pi-data/pi.db", "db changed\n", 0o644)
-	f.write("a.txt", "b\n", 0o644)
+	f.write("a.txt", "b\n", 0o644) // the agent's Write
+	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "a.txt"))
 	f.take(checkpoint.EndOfTurn)
 	if _, err := f.svc.Restore(t.Context(), session, before.ID, false); err != nil {
 		t.Fatal(err)

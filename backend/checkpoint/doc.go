@@ -20,6 +20,14 @@
 // cap (3 s) is abandoned, its git killed with its process group, and the
 // checkpoint is recorded as not captured.
 //
+// A restore lists every file that differs from the checkpoint; those
+// someone other than the agent changed after it (the user's editor, even
+// between two tool calls of a turn; another session) are conflicts, kept
+// unless overwrite. To tell the agent's changes apart, a before-bash
+// snapshot is taken before each command (its tree is kept in the call's
+// after-bash commit) and the host notes the files its Write and Edit calls
+// wrote (NoteWrite); attribution.go states the rule exactly.
+//
 // A restore writes the files itself (blobs read with cat-file, which runs
 // no filter) under an os.Root of the workspace, so no path can escape it
 // through a link and no smudge filter or checkout hook ever runs.

@@ -148,3 +148,53 @@ func TestRestoreDoesNotWriteThroughALinkedFolder(t *testing.T) {
 		t.Errorf("other/hook exists after overwrite (lstat: %v)", err)
 	}
 }
+
+// TestSwappedFolderDuringRestoreIsNotFollowed: a folder swapped for a link
+// after the restore checked the path, right before the write (the seam),
+// does not redirect the write into where the link points: the write goes
+// into the folder that was checked (moved aside), and a deletion likewise.
+func TestSwappedFolderDuringRestoreIsNotFollowed(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	f.write("scripts/run.sh", "v1\n", 0o755)
+	f.write("scripts/old.txt", "old\n", 0o644)
+	f.write("hooks/keep.txt", "keep\n", 0o644)
+	f.write("hooks/gone.txt", "the link's own file\n", 0o644)
+	before := f.takeCall(checkpoint.BeforeFirstMutation, "c1")
+	f.bash(`echo v2 > scripts/run.sh; echo new > scripts/gone.txt; rm scripts/old.txt`)
+	f.takeCall(checkpoint.AfterBash, "c1")
+
+	swapped := false
+	checkpoint.SetBeforeWrite(f.svc, func(p string) {
+		if swapped || !strings.HasPrefix(p, "scripts/") {
+			return
+		}
+		swapped = true
+		f.bash(`mv scripts scripts.moved && ln -s hooks scripts`)
+	})
+	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !swapped {
+		t.Fatal("the seam never ran")
+	}
+	got := state(t, filepath.Join(f.ws, "hooks"))
+	want := map[string]string{"keep.txt": state(t, f.ws)["hooks/keep.txt"], "gone.txt": state(t, f.ws)["hooks/gone.txt"]}
+	if d := diffStates(want, got); d != "" {
+		t.Errorf("the restore wrote or deleted through the swapped link scripts → hooks:\n%s", d)
+	}
+	if fi, err := os.Lstat(filepath.Join(f.ws, "scripts")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("scripts is no longer the swapped-in link: %v %v", fi, err)
+	}
+	// The first path (a deletion: they go first) went through the folder
+	// it had checked; the later ones meet the link and are left alone.
+	if _, err := os.Lstat(filepath.Join(f.ws, "scripts.moved", "gone.txt")); !os.IsNotExist(err) {
+		t.Errorf("scripts.moved/gone.txt is still there: %v", err)
+	}
+	skipped := changedPaths(res.Skipped)
+	for _, p := range []string{"scripts/run.sh", "scripts/old.txt"} {
+		if skipped[p].Skipped == "" {
+			t.Errorf("%s not reported as skipped: restored %+v, skipped %+v", p, res.Restored, res.Skipped)
+		}
+	}
+}

@@ -29,8 +29,9 @@ type FileChange struct {
 	// a link; "" when absent).
 	ModeNow  string `json:"modeNow,omitempty"`
 	ModeThen string `json:"modeThen,omitempty"`
-	// Conflict: the file changed after the session's latest checkpoint, so
-	// someone other than the agent changed it; kept unless overwrite.
+	// Conflict: someone other than the agent (the user's editor, another
+	// session, a later turn's unrecorded tool) changed the file after the
+	// checkpoint (attribution.go); kept unless overwrite.
 	Conflict bool `json:"conflict,omitempty"`
 	// Skipped says why a file was not touched (a conflict kept, a path the
 	// checkpoints exclude now, a write that failed).
@@ -77,11 +78,9 @@ func (s *Service) Preview(ctx context.Context, sessionID, id string) (Plan, erro
 	if err != nil {
 		return Plan{}, err
 	}
-	base, _, err := s.latestCaptured(ctx, sessionID, cp.shadow, "")
-	if err != nil {
-		return Plan{}, err
-	}
-	files, err := s.plan(ctx, sh, cp.tree, now, base.tree, true)
+	// The agent's writes no checkpoint kept yet are those of the interval
+	// from the latest checkpoint to now.
+	files, err := s.plan(ctx, sh, cp, now, s.pendingWrites(sessionID, cp.shadow), true)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -97,8 +96,8 @@ func (s *Service) Preview(ctx context.Context, sessionID, id string) (Plan, erro
 // Restore brings the workspace back to checkpoint id: it takes a
 // before-restore checkpoint first (refusing when it cannot), writes every
 // file that differs, keeps conflicts unless overwrite, never touches a path
-// the checkpoints exclude, then takes an after-restore checkpoint (the base
-// later conflicts are judged against).
+// the checkpoints exclude, then takes an after-restore checkpoint (what
+// changed between the two is the restore's own, not a conflict later).
 func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite bool) (Result, error) {
 	cp, err := s.restorable(ctx, sessionID, id)
 	if err != nil {
@@ -109,11 +108,6 @@ func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite b
 		return Result{}, ctx.Err()
 	}
 	defer lock.release()
-	// The base is the latest checkpoint before this restore's own.
-	base, _, err := s.latestCaptured(ctx, sessionID, cp.shadow, "")
-	if err != nil {
-		return Result{}, err
-	}
 	before, err := s.take(ctx, sh, Point{SessionID: sessionID, Kind: BeforeRestore, Workspace: cp.Workspace})
 	if err != nil {
 		return Result{}, err
@@ -121,7 +115,9 @@ func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite b
 	if !before.Captured {
 		return Result{}, errs.New(errs.CheckpointNotCaptured, "nothing was restored: the checkpoint a restore takes first (so it can be undone) failed: %s; retry", before.Reason)
 	}
-	files, err := s.plan(ctx, sh, cp.tree, before.tree, base.tree, false)
+	// The before-restore checkpoint kept the agent's pending writes: it
+	// ends the chain, and nothing is pending after it.
+	files, err := s.plan(ctx, sh, cp, before.tree, nil, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -168,23 +164,22 @@ func (s *Service) currentTree(ctx context.Context, sh *shadow) (string, error) {
 	return tree, err
 }
 
-// plan lists the files that differ between then (the checkpoint's tree)
-// and now, marking those changed since base as conflicts; withDiffs adds
-// each file's diff.
-func (s *Service) plan(ctx context.Context, sh *shadow, then, now, base string, withDiffs bool) ([]FileChange, error) {
-	diffs, err := sh.diffTrees(ctx, now, then)
+// plan lists the files that differ between checkpoint then and tree now,
+// marking as conflicts those someone other than the agent changed after
+// then (attribution.go; pending are the agent's writes since the latest
+// checkpoint); withDiffs adds each file's diff.
+func (s *Service) plan(ctx context.Context, sh *shadow, then Checkpoint, now string, pending map[string]string, withDiffs bool) ([]FileChange, error) {
+	diffs, err := sh.diffTrees(ctx, now, then.tree)
 	if err != nil {
 		return nil, err
 	}
-	changedSince := map[string]bool{}
-	if base != "" && base != now {
-		since, err := sh.diffTrees(ctx, base, now)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range since {
-			changedSince[d.path] = true
-		}
+	want := map[string]bool{}
+	for _, d := range diffs {
+		want[d.path] = true
+	}
+	changedSince, err := s.changedByOthers(ctx, sh, then, now, pending, want)
+	if err != nil {
+		return nil, err
 	}
 	root, err := os.OpenRoot(sh.workspace)
 	if err != nil {
@@ -287,10 +282,10 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 	for _, f := range order {
 		skip := f.Skipped
 		if skip == "" && f.Conflict && !overwrite {
-			skip = "changed after the session's latest checkpoint by someone other than the agent; kept (restore with overwrite to replace it)"
+			skip = "changed after this checkpoint by someone other than the agent; kept (restore with overwrite to replace it)"
 		}
 		if skip == "" {
-			skip = s.applyOne(root, f, blobs, overwrite)
+			skip = s.applyOne(root, &f, blobs, overwrite)
 		}
 		if skip != "" {
 			f.Skipped = skip
@@ -303,8 +298,9 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 }
 
 // applyOne makes path f.Path what the checkpoint had; a non-empty return
-// says why it was not.
-func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte, overwrite bool) string {
+// says why it was not. It marks f as a conflict when the file changed
+// since the plan (f is the caller's: the flag must reach the result).
+func (s *Service) applyOne(root *os.Root, f *FileChange, blobs map[string][]byte, overwrite bool) string {
 	if why := unsafePath(root, f.Path); why != "" {
 		return why
 	}
@@ -320,25 +316,34 @@ func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte,
 		f.Conflict = true
 		return "changed while the restore ran; kept (restore with overwrite to replace it)"
 	}
+	// Every write and deletion goes through the handle of the folder that
+	// holds the file (parentdir.go): a folder swapped for a link from here
+	// on cannot redirect it.
+	dir, name, why := openParent(root, f.Path, f.Action != ActionDelete)
+	if why != "" {
+		return why
+	}
+	if dir == nil {
+		return "" // a deletion whose folder is gone: nothing is there
+	}
+	defer dir.Close()
+	if s.beforeWrite != nil {
+		s.beforeWrite(f.Path)
+	}
 	if f.Action == ActionDelete {
 		if exists {
-			if err := root.Remove(f.Path); err != nil {
+			if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return "cannot delete it: " + err.Error()
 			}
 		}
 		pruneEmptyParents(root, f.Path)
 		return ""
 	}
-	if fi, err := root.Lstat(f.Path); err == nil && fi.IsDir() {
+	if fi, err := dir.Lstat(name); err == nil && fi.IsDir() {
 		// A folder took the file's place; it goes only when empty (its
 		// files created since were deleted above).
-		if err := root.Remove(f.Path); err != nil {
+		if err := dir.Remove(name); err != nil {
 			return "a folder is in its place now; it is left alone"
-		}
-	}
-	if dir := path.Dir(f.Path); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return "cannot create its folder: " + err.Error()
 		}
 	}
 	data, ok := blobs[f.thenBlob]
@@ -346,12 +351,10 @@ func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte,
 		return "its content is missing from the checkpoint"
 	}
 	if f.ModeThen == modeLink {
-		if exists {
-			if err := root.Remove(f.Path); err != nil {
-				return "cannot replace it: " + err.Error()
-			}
+		if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "cannot replace it: " + err.Error()
 		}
-		if err := root.Symlink(string(data), f.Path); err != nil {
+		if err := dir.Symlink(string(data), name); err != nil {
 			return "cannot create the link: " + err.Error()
 		}
 		return ""
@@ -360,7 +363,7 @@ func (s *Service) applyOne(root *os.Root, f FileChange, blobs map[string][]byte,
 	if f.ModeThen == modeExec {
 		perm = 0o755
 	}
-	if err := writeAtomic(root, f.Path, data, perm); err != nil {
+	if err := writeAtomic(dir, name, data, perm); err != nil {
 		return "cannot write it: " + err.Error()
 	}
 	return ""
@@ -398,26 +401,24 @@ func unsafePath(root *os.Root, p string) string {
 	return ""
 }
 
-// writeAtomic writes data beside p and renames it over p, so a reader
-// never sees half a file and a link at p is replaced, not followed.
-func writeAtomic(root *os.Root, p string, data []byte, perm fs.FileMode) error {
-	tmp := path.Join(path.Dir(p), "."+path.Base(p)+".pi-restore-"+newID())
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+// writeAtomic writes data beside name in dir and renames it over name, so
+// a reader never sees half a file and a link at name is replaced, not
+// followed. The mode is set on the open file, not through a path.
+func writeAtomic(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	tmp := "." + name + ".pi-restore-" + newID()
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(perm) // the umask may have cut bits
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = root.Remove(tmp)
+	if err := errors.Join(werr, merr, cerr); err != nil {
+		_ = dir.Remove(tmp)
 		return err
 	}
-	if err := root.Chmod(tmp, perm); err != nil { // the umask may have cut bits
-		_ = root.Remove(tmp)
-		return err
-	}
-	if err := root.Rename(tmp, p); err != nil {
-		_ = root.Remove(tmp)
+	if err := dir.Rename(tmp, name); err != nil {
+		_ = dir.Remove(tmp)
 		return err
 	}
 	return nil
@@ -425,12 +426,27 @@ func writeAtomic(root *os.Root, p string, data []byte, perm fs.FileMode) error {
 
 // pruneEmptyParents removes the folders above p that its deletion left
 // empty (git keeps no empty folder, so the checkpoint had none of them).
+// Only real folders go, each through its parent's handle: a link on the
+// path is neither followed nor removed.
 func pruneEmptyParents(root *os.Root, p string) {
 	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
-		if root.Remove(dir) != nil {
+		if !removeEmptyDir(root, dir) {
 			return
 		}
 	}
+}
+
+func removeEmptyDir(root *os.Root, dir string) bool {
+	parent, name, why := openParent(root, dir, false)
+	if why != "" || parent == nil {
+		return false
+	}
+	defer parent.Close()
+	fi, err := parent.Lstat(name)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	return parent.Remove(name) == nil
 }
 
 func boolInt(b bool) int {

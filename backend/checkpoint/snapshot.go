@@ -145,6 +145,9 @@ func (s *shadow) commit(tree string, parent parentRef, message string, now time.
 	if parent.commit != "" {
 		fmt.Fprintf(&body, "parent %s\n", parent.commit)
 	}
+	if parent.also != "" && parent.also != parent.commit {
+		fmt.Fprintf(&body, "parent %s\n", parent.also)
+	}
 	ident := fmt.Sprintf("PI-Desktop <checkpoints@pi-desktop.invalid> %d +0000", now.Unix())
 	fmt.Fprintf(&body, "author %s\ncommitter %s\n\n%s", ident, ident, message)
 	return s.writeObject("commit", body.Bytes())
@@ -213,8 +216,9 @@ func (s *shadow) snapshot(ctx context.Context, cap time.Duration, maxFile int64,
 	return tree, commit, changed, err
 }
 
-// parentRef is the session's previous checkpoint of the workspace.
-type parentRef struct{ commit, tree string }
+// parentRef is the session's previous checkpoint of the workspace; also,
+// when set, is a second parent (the call's before-bash snapshot).
+type parentRef struct{ commit, tree, also string }
 
 // errSlow marks a snapshot abandoned at its cap.
 var errSlow = errors.New("snapshot abandoned at its time cap")

@@ -73,15 +73,11 @@ func (s *Service) Get(ctx context.Context, sessionID, id string) (Checkpoint, er
 	return list[0], nil
 }
 
-// latestBefore is the session's newest captured checkpoint of shadow taken
-// before the checkpoint with seq below (all when below is 0).
-func (s *Service) latestCaptured(ctx context.Context, sessionID, shadow, notID string) (Checkpoint, bool, error) {
-	list, err := s.query(ctx, `SELECT `+columns+` FROM checkpoints WHERE session_id = ? AND shadow = ? AND captured = 1 AND id <> ?
-		ORDER BY seq DESC LIMIT 1`, sessionID, shadow, notID)
-	if err != nil || len(list) == 0 {
-		return Checkpoint{}, false, err
-	}
-	return list[0], true, nil
+// chainFrom is the session's captured checkpoints of from's shadow from
+// from on, oldest first.
+func (s *Service) chainFrom(ctx context.Context, from Checkpoint) ([]Checkpoint, error) {
+	return s.query(ctx, `SELECT `+columns+` FROM checkpoints WHERE session_id = ? AND shadow = ? AND captured = 1
+		AND seq >= (SELECT seq FROM checkpoints WHERE id = ?) ORDER BY seq`, from.SessionID, from.shadow, from.ID)
 }
 
 func (s *Service) query(ctx context.Context, q string, args ...any) ([]Checkpoint, error) {
@@ -114,6 +110,7 @@ func (s *Service) DeleteSession(ctx context.Context, sessionID string) error {
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM checkpoints WHERE session_id = ?`, sessionID); err != nil {
 		return storageErr(err)
 	}
+	s.forgetWrites(sessionID)
 	refs, err := filepath.Glob(filepath.Join(s.dir, "*", "git", "refs", "sessions", sessionID))
 	if err != nil {
 		return err

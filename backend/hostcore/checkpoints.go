@@ -11,6 +11,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
@@ -94,21 +95,37 @@ func mayWrite(spec tools.Spec) bool {
 }
 
 // checkpointBefore takes the turn's before-first-mutation checkpoint when
-// this call is its first that may write in this workspace.
+// this call is its first that may write in this workspace, and a
+// before-bash snapshot before each later command: what a command changed
+// is then known exactly, and a user's edit made between two calls stays a
+// conflict at restore (checkpoint/attribution.go).
 func (c *Core) checkpointBefore(ctx context.Context, req ToolRequest, spec tools.Spec, b session.Binding) {
 	if !mayWrite(spec) || b.Temporary || b.Workspace == "" || req.TurnID == "" {
 		return
 	}
+	kind := checkpoint.BeforeFirstMutation
 	if !c.cpTurns.first(req.SessionID, req.TurnID, b.Workspace) {
-		return
+		if spec.Class != permission.ClassExec {
+			return
+		}
+		kind = checkpoint.BeforeBash
 	}
 	c.takeCheckpoint(ctx, checkpoint.Point{SessionID: req.SessionID, TurnID: req.TurnID, MessageID: req.MessageID,
-		ToolCallID: req.ToolCallID, Kind: checkpoint.BeforeFirstMutation, Workspace: b.Workspace})
+		ToolCallID: req.ToolCallID, Kind: kind, Workspace: b.Workspace})
 }
 
-// checkpointAfter takes the after-bash checkpoint of a command.
-func (c *Core) checkpointAfter(ctx context.Context, req ToolRequest, spec tools.Spec, b session.Binding) {
-	if spec.Class != permission.ClassExec || b.Temporary || b.Workspace == "" {
+// checkpointAfter notes what the agent's Write or Edit wrote (so a restore
+// does not take it for the user's), and takes the after-bash checkpoint of
+// a command.
+func (c *Core) checkpointAfter(ctx context.Context, req ToolRequest, spec tools.Spec, b session.Binding, call *tools.Call, res tools.Result) {
+	if b.Temporary || b.Workspace == "" {
+		return
+	}
+	if spec.Mutates && spec.Class != permission.ClassExec && res.OK && call.Target != nil && call.Target.Root == pathguard.Workspace {
+		c.checkpoints.NoteWrite(req.SessionID, b.Workspace, call.Target.Abs)
+		return
+	}
+	if spec.Class != permission.ClassExec {
 		return
 	}
 	// A Stop must not lose the record of what the command did: the cap

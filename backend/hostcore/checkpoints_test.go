@@ -185,3 +185,59 @@ func TestSlowCheckpointDoesNotDelayTheTool(t *testing.T) {
 		}
 	}
 }
+
+// TestUserEditBetweenCallsIsAConflict: through Execute, a user's edit made
+// between two Bash calls of a turn is a conflict when the turn is undone,
+// while what the commands and a Write changed comes back; the before-bash
+// snapshot of the second command adds no checkpoint to the list.
+func TestUserEditBetweenCallsIsAConflict(t *testing.T) {
+	e := newEnv(t)
+	e.configure("", "auto")
+	if res := e.call(e.session.ID, "Bash", map[string]any{"command": "echo one > one.txt"}); !res.OK {
+		t.Fatal(res)
+	}
+	if err := os.WriteFile(filepath.Join(e.project, "mine.txt"), []byte("the user's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.call(e.session.ID, "Bash", map[string]any{"command": "echo two > two.txt"}); !res.OK {
+		t.Fatal(res)
+	}
+	if res := e.call(e.session.ID, "Write", map[string]any{"path": "w.txt", "content": "w\n"}); !res.OK {
+		t.Fatal(res)
+	}
+	e.core.EndTurn(t.Context(), e.session.ID, "turn")
+	list, err := e.core.Checkpoints(t.Context(), e.session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []checkpoint.Kind{checkpoint.BeforeFirstMutation, checkpoint.AfterBash, checkpoint.AfterBash, checkpoint.EndOfTurn}
+	if got := kinds(list); !equalKinds(got, want) {
+		t.Fatalf("kinds = %v, want %v", got, want)
+	}
+	first := list[len(list)-1]
+	plan, err := e.core.PreviewRestore(t.Context(), e.session.ID, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conflicts := map[string]bool{}
+	for _, f := range plan.Files {
+		if f.Conflict {
+			conflicts[f.Path] = true
+		}
+	}
+	if len(plan.Files) != 4 || plan.Conflicts != 1 || !conflicts["mine.txt"] {
+		t.Fatalf("preview: %d files, conflicts %v; want one.txt, two.txt, w.txt and mine.txt, the user's alone a conflict: %+v", len(plan.Files), conflicts, plan.Files)
+	}
+	res, err := e.core.RestoreCheckpoint(t.Context(), e.session.ID, first.ID, false)
+	if err != nil || len(res.Restored) != 3 || len(res.Skipped) != 1 {
+		t.Fatalf("restore = %+v, %v", res, err)
+	}
+	for _, name := range []string{"one.txt", "two.txt", "w.txt"} {
+		if _, err := os.Lstat(filepath.Join(e.project, name)); !os.IsNotExist(err) {
+			t.Errorf("%s the agent made is still there: %v", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.project, "mine.txt")); string(b) != "the user's\n" {
+		t.Errorf("mine.txt = %q, the user's file was not kept", b)
+	}
+}

@@ -381,7 +381,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	c.checkpointBefore(ctx, req, spec, binding)
 	res := c.run(ctx, tool, spec, call, st)
-	c.checkpointAfter(ctx, req, spec, binding)
+	c.checkpointAfter(ctx, req, spec, binding, call, res)
 	st.note(*call.Outcome)
 	// Images become stored references before anything records the result:
 	// its bytes never reach the audit row, the database or an event. Under
