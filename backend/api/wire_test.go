@@ -27,6 +27,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
@@ -165,6 +166,12 @@ func shapes() map[string]any {
 		"SlashCommandList":      api.SlashCommandList{},
 		"SlashCommandExpansion": api.SlashCommandExpansion{},
 		"ProviderModelList":     hostcore.ProviderModelList{},
+
+		"Checkpoint":      checkpoint.Checkpoint{},
+		"RestorePlan":     checkpoint.Plan{},
+		"RestoreResult":   checkpoint.Result{},
+		"CommandChange":   checkpoint.CommandChange{},
+		"CheckpointUsage": checkpoint.Usage{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
