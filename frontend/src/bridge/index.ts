@@ -20,6 +20,19 @@ import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, ty
 import { skillList, type SkillList } from './skills';
 import * as RulesApi from '../../wailsjs/go/desktop/Rules';
 import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
+import {
+  checkpointList,
+  checkpointUsage as parseCheckpointUsage,
+  checkpointUsageList,
+  commandChanges as parseCommandChanges,
+  restorePlan,
+  restoreResult,
+  type Checkpoint,
+  type CheckpointUsage,
+  type CommandChange,
+  type RestorePlan,
+  type RestoreResult,
+} from './checkpoints';
 import { toBridgeError } from './errors';
 import { EventsOn } from './events';
 import * as norm from './normalize';
@@ -666,4 +679,41 @@ export function sessionCost(sessionId: string): Promise<SessionCost> {
 /** The last 30 local days' model responses by day and provider, newest first (Settings → Models). */
 export function spendPerDay(): Promise<DaySpend[]> {
   return call(async () => norm.spendPerDay(await ProvidersApi.SpendPerDay()));
+}
+
+// --- checkpoints (issue 20) ----------------------------------------------------------
+
+export type * from './checkpoints';
+
+/** The session's workspace checkpoints, newest first (captured false: not taken, with the reason). */
+export function checkpoints(sessionId: string): Promise<Checkpoint[]> {
+  return call(async () => checkpointList(await ReviewApi.Checkpoints(sessionId)));
+}
+
+/** What restoring a checkpoint would change: every file with its diff, and the conflicts. Changes nothing. */
+export function previewRestore(sessionId: string, checkpointId: string): Promise<RestorePlan> {
+  return call(async () => restorePlan(await ReviewApi.PreviewRestore(sessionId, checkpointId)));
+}
+
+/**
+ * Restores the workspace to a checkpoint, keeping conflicts unless overwrite; restoring the
+ * result's `before` undoes it. Rejects CHECKPOINT_NOT_FOUND, CHECKPOINT_NOT_CAPTURED.
+ */
+export function restoreCheckpoint(sessionId: string, checkpointId: string, overwrite: boolean): Promise<RestoreResult> {
+  return call(async () => restoreResult(await ReviewApi.RestoreCheckpoint(sessionId, checkpointId, overwrite)));
+}
+
+/** What each of the session's Bash calls changed, oldest first, each file with its diff. */
+export function commandChanges(sessionId: string): Promise<CommandChange[]> {
+  return call(async () => parseCommandChanges(await ReviewApi.CommandChanges(sessionId)));
+}
+
+/** The disk each project's checkpoints take (Settings). */
+export function checkpointUsage(): Promise<CheckpointUsage[]> {
+  return call(async () => checkpointUsageList(await ReviewApi.CheckpointUsage()));
+}
+
+/** Removes every checkpoint of a project (none can be restored after); resolves with what was freed. */
+export function clearCheckpoints(projectId: string): Promise<CheckpointUsage> {
+  return call(async () => parseCheckpointUsage(await ReviewApi.ClearCheckpoints(projectId)));
 }

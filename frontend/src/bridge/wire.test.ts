@@ -4,6 +4,7 @@ import { activityPage } from './activity';
 import { subagent, subagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList } from './commands';
 import { commandCheck, commandRule } from './rules';
+import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
@@ -72,6 +73,11 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   SlashCommandExpansion: slashCommandExpansion,
   CommandRule: commandRule,
   CommandCheck: commandCheck,
+  Checkpoint: (x) => checkpointList([x])[0],
+  RestorePlan: restorePlan,
+  RestoreResult: restoreResult,
+  CommandChange: (x) => commandChanges([x])[0],
+  CheckpointUsage: checkpointUsage,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,
