@@ -64,3 +64,27 @@ func (r *Review) RestoreCheckpoint(sessionID, checkpointID string, overwrite boo
 		return c.RestoreCheckpoint(ctx, sessionID, checkpointID, overwrite)
 	})
 }
+
+// CommandChanges lists, oldest first, what each of the session's Bash calls
+// changed in its workspace (the Changes pane's "Changed by commands"), each
+// file with its diff.
+func (r *Review) CommandChanges(sessionID string) ([]checkpoint.CommandChange, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) ([]checkpoint.CommandChange, error) {
+		return c.CommandChanges(ctx, sessionID)
+	})
+}
+
+// CheckpointUsage measures the disk each project's checkpoints take.
+func (r *Review) CheckpointUsage() ([]checkpoint.Usage, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) ([]checkpoint.Usage, error) {
+		return c.CheckpointUsage(ctx)
+	})
+}
+
+// ClearCheckpoints removes every checkpoint of a project; it returns what
+// was freed.
+func (r *Review) ClearCheckpoints(projectID string) (checkpoint.Usage, error) {
+	return with(r.h, func(ctx context.Context, c *hostcore.Core) (checkpoint.Usage, error) {
+		return c.ClearCheckpoints(ctx, projectID)
+	})
+}

@@ -27,6 +27,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
@@ -167,6 +168,12 @@ func shapes() map[string]any {
 		"ProviderModelList":     hostcore.ProviderModelList{},
 		"SearchHit":             api.SearchHit{},
 		"ExportResult":          api.ExportResult{},
+
+		"Checkpoint":      checkpoint.Checkpoint{},
+		"RestorePlan":     checkpoint.Plan{},
+		"RestoreResult":   checkpoint.Result{},
+		"CommandChange":   checkpoint.CommandChange{},
+		"CheckpointUsage": checkpoint.Usage{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},

@@ -22,6 +22,19 @@ import { skillList, type SkillList } from './skills';
 import { exportResult, searchHits, type ExportFormat, type ExportResult, type SearchHit } from './history';
 import * as RulesApi from '../../wailsjs/go/desktop/Rules';
 import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
+import {
+  checkpointList,
+  checkpointUsage as parseCheckpointUsage,
+  checkpointUsageList,
+  commandChanges as parseCommandChanges,
+  restorePlan,
+  restoreResult,
+  type Checkpoint,
+  type CheckpointUsage,
+  type CommandChange,
+  type RestorePlan,
+  type RestoreResult,
+} from './checkpoints';
 import { toBridgeError } from './errors';
 import { EventsOn } from './events';
 import * as norm from './normalize';
@@ -678,4 +691,41 @@ export function searchHistory(query: string): Promise<SearchHit[]> {
 /** Asks where to save the session and writes it; path '' when the user cancelled. */
 export function exportSession(sessionId: string, format: ExportFormat): Promise<ExportResult> {
   return call(async () => exportResult(await HistoryApi.ExportSession(sessionId, format)));
+}
+
+// --- checkpoints (issue 20) ----------------------------------------------------------
+
+export type * from './checkpoints';
+
+/** The session's workspace checkpoints, newest first (captured false: not taken, with the reason). */
+export function checkpoints(sessionId: string): Promise<Checkpoint[]> {
+  return call(async () => checkpointList(await ReviewApi.Checkpoints(sessionId)));
+}
+
+/** What restoring a checkpoint would change: every file with its diff, and the conflicts. Changes nothing. */
+export function previewRestore(sessionId: string, checkpointId: string): Promise<RestorePlan> {
+  return call(async () => restorePlan(await ReviewApi.PreviewRestore(sessionId, checkpointId)));
+}
+
+/**
+ * Restores the workspace to a checkpoint, keeping conflicts unless overwrite; restoring the
+ * result's `before` undoes it. Rejects CHECKPOINT_NOT_FOUND, CHECKPOINT_NOT_CAPTURED.
+ */
+export function restoreCheckpoint(sessionId: string, checkpointId: string, overwrite: boolean): Promise<RestoreResult> {
+  return call(async () => restoreResult(await ReviewApi.RestoreCheckpoint(sessionId, checkpointId, overwrite)));
+}
+
+/** What each of the session's Bash calls changed, oldest first, each file with its diff. */
+export function commandChanges(sessionId: string): Promise<CommandChange[]> {
+  return call(async () => parseCommandChanges(await ReviewApi.CommandChanges(sessionId)));
+}
+
+/** The disk each project's checkpoints take (Settings). */
+export function checkpointUsage(): Promise<CheckpointUsage[]> {
+  return call(async () => checkpointUsageList(await ReviewApi.CheckpointUsage()));
+}
+
+/** Removes every checkpoint of a project (none can be restored after); resolves with what was freed. */
+export function clearCheckpoints(projectId: string): Promise<CheckpointUsage> {
+  return call(async () => parseCheckpointUsage(await ReviewApi.ClearCheckpoints(projectId)));
 }

@@ -5,6 +5,7 @@ import { subagent, subagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList } from './commands';
 import { commandCheck, commandRule } from './rules';
 import { exportResult, searchHit } from './history';
+import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
 import fixture from './testdata/wire.gen.json';
@@ -75,6 +76,11 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   CommandCheck: commandCheck,
   SearchHit: searchHit,
   ExportResult: exportResult,
+  Checkpoint: (x) => checkpointList([x])[0],
+  RestorePlan: restorePlan,
+  RestoreResult: restoreResult,
+  CommandChange: (x) => commandChanges([x])[0],
+  CheckpointUsage: checkpointUsage,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,

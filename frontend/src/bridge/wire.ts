@@ -1233,3 +1233,77 @@ export const DaySpend = record({
 });
 
 export const SpendPerDay = list(DaySpend);
+
+// --- checkpoints (backend/checkpoint) ------------------------------------------------
+
+/** One snapshot of a session's workspace, or the record that one was not captured (reason). */
+export const Checkpoint = record({
+  id: str,
+  sessionId: str,
+  turnId: str,
+  messageId: str,
+  toolCallId: str,
+  /** before-first-mutation | after-bash | end-of-turn | before-restore | after-restore */
+  kind: str,
+  workspace: str,
+  captured: bool,
+  reason: str,
+  filesChanged: num,
+  createdAt: num,
+});
+
+/** A file a restore changes, would change, or skipped. */
+export const RestoreFile = record({
+  /** Workspace-relative, '/'-separated. */
+  path: str,
+  /** create (missing now: written back) | modify | delete (created since: removed) */
+  action: str,
+  /** Git modes: "100644", "100755", "120000" (a link); "" when absent. */
+  modeNow: str,
+  modeThen: str,
+  /** Changed since the session's latest checkpoint by someone other than the agent. */
+  conflict: bool,
+  /** Why it was (or will be) left alone. */
+  skipped: str,
+  /** Unified diff from now to the checkpoint ("" with a note: binary, too large, a link). */
+  diff: str,
+  note: str,
+  additions: num,
+  deletions: num,
+});
+
+export const RestorePlan = record({ checkpoint: Checkpoint, files: list(RestoreFile), conflicts: num });
+
+/** What a restore did; restoring `before` undoes it. */
+export const RestoreResult = record({ checkpoint: Checkpoint, before: Checkpoint, restored: list(RestoreFile), skipped: list(RestoreFile) });
+
+/** A file one Bash call changed, with the diff from before the call to after it. */
+export const CommandFile = record({
+  path: str,
+  /** added | modified | deleted */
+  status: str,
+  modeBefore: str,
+  modeAfter: str,
+  diff: str,
+  note: str,
+  additions: num,
+  deletions: num,
+});
+
+/** What one Bash call changed in the workspace (captured false: unknown, with the reason). */
+export const CommandChange = record({
+  checkpointId: str,
+  turnId: str,
+  messageId: str,
+  toolCallId: str,
+  captured: bool,
+  reason: str,
+  createdAt: num,
+  files: list(CommandFile),
+  /** The checkpoint compared with; edits by Write/Edit since it show too. */
+  since: str,
+  truncated: bool,
+});
+
+/** The disk a project's checkpoints take. */
+export const CheckpointUsage = record({ projectId: str, bytes: num, checkpoints: num, shadows: num });

@@ -42,4 +42,10 @@ export const queryKeys = {
   /** Every file list of the session's @-reference completion. */
   filesAll: (sessionId: string) => ['session', sessionId, 'files'] as const,
   files: (sessionId: string, query: string, limit: number) => ['session', sessionId, 'files', query, limit] as const,
+  /** The session's workspace checkpoints (what "Restore files to before this message" restores). */
+  checkpoints: (sessionId: string) => ['session', sessionId, 'checkpoints'] as const,
+  /** What each of the session's Bash calls changed (the Changes pane's "Changed by commands"). */
+  commandChanges: (sessionId: string) => ['session', sessionId, 'commandChanges'] as const,
+  /** Checkpoint disk use of every project (Settings). */
+  checkpointUsage: ['checkpointUsage'] as const,
 };

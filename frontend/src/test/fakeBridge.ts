@@ -31,6 +31,7 @@ import type { Subagent } from '../bridge/subagents';
 import type { SlashCommand } from '../bridge/commands';
 import { skillList, type SkillEntry } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
+import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -96,6 +97,14 @@ export interface Seed {
    * not listed is decided "ask" with one command that no rule matched.
    */
   commandChecks?: Record<string, unknown>;
+  /** Checkpoints by session id, newest first (see checkpointRow()). */
+  checkpoints?: Record<string, Checkpoint[]>;
+  /** The files restoring a checkpoint would change, by checkpoint id (see restoreFile()); none when absent. */
+  restorePlans?: Record<string, RestoreFile[]>;
+  /** What each Bash call changed, by session id, oldest first (see commandChangeRow()). */
+  commandChanges?: Record<string, CommandChange[]>;
+  /** Checkpoint disk use by project id; a project not listed takes none. */
+  checkpointUsage?: Record<string, CheckpointUsage>;
 }
 
 /** A slash command row and the template the fake expands. */
@@ -257,6 +266,7 @@ const names = [
   'listProviderModels',
   'sessionCost', 'spendPerDay',
   'searchHistory', 'exportSession',
+  'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -296,6 +306,11 @@ export interface FakeBackend {
   /** Sessions whose context compaction was asked for (requestCompaction). */
   compactions: string[];
   commandRules: CommandRule[];
+  /** Checkpoints by session id, newest first; a restore adds its before-restore one. */
+  checkpoints: Record<string, Checkpoint[]>;
+  /** Every restore asked for, in order. */
+  restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
+  checkpointUsage: Record<string, CheckpointUsage>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -381,6 +396,11 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     compactions: [] as string[],
     commandRules: (seed.commandRules ?? []).map((x) => structuredClone(x)),
     commandChecks: { ...seed.commandChecks },
+    checkpoints: Object.fromEntries(Object.entries(seed.checkpoints ?? {}).map(([k, list]) => [k, list.map((x) => ({ ...x }))])),
+    restorePlans: structuredClone(seed.restorePlans ?? {}),
+    commandChanges: structuredClone(seed.commandChanges ?? {}),
+    checkpointUsage: structuredClone(seed.checkpointUsage ?? {}),
+    restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>,
   };
   let clock = NOW;
   let nextId = 1;
@@ -572,6 +592,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   installSubagents(db);
   installSlashCommands(db, find);
   installCommandRules(db, tick);
+  installCheckpoints(db, find, tick);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -795,6 +816,15 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get commandRules() {
       return db.commandRules;
+    },
+    get checkpoints() {
+      return db.checkpoints;
+    },
+    get restores() {
+      return db.restores;
+    },
+    get checkpointUsage() {
+      return db.checkpointUsage;
     },
     emit,
   };
@@ -1090,5 +1120,99 @@ function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; skills: S
   b.requestCompaction.mockImplementation(async (sessionId) => {
     find(sessionId);
     db.compactions.push(sessionId);
+  });
+}
+
+/** A checkpoint of session s1 as Go sends it: a captured after-bash one of turn t1 unless extra says otherwise. */
+export function checkpointRow(id: string, extra: Partial<Checkpoint> = {}): Checkpoint {
+  return {
+    id, sessionId: 's1', turnId: 't1', messageId: 'm1', toolCallId: 'c1', kind: 'after-bash', workspace: '/work/project',
+    captured: true, reason: '', filesChanged: 1, createdAt: NOW, ...extra,
+  };
+}
+
+/** A file of a restore plan: a modification without conflict unless extra says otherwise. */
+export function restoreFile(path: string, extra: Partial<RestoreFile> = {}): RestoreFile {
+  return {
+    path, action: 'modify', modeNow: '100644', modeThen: '100644', conflict: false, skipped: '', diff: '', note: '',
+    additions: 0, deletions: 0, ...extra,
+  };
+}
+
+/** A file a command changed: modified unless extra says otherwise. */
+export function commandFile(path: string, extra: Partial<CommandFile> = {}): CommandFile {
+  return { path, status: 'modified', modeBefore: '100644', modeAfter: '100644', diff: '', note: '', additions: 0, deletions: 0, ...extra };
+}
+
+/** One Bash call's changes as Go sends them: captured, in message m1, unless extra says otherwise. */
+export function commandChangeRow(checkpointId: string, files: CommandFile[], extra: Partial<CommandChange> = {}): CommandChange {
+  return {
+    checkpointId, turnId: 't1', messageId: 'm1', toolCallId: 'c1', captured: true, reason: '', createdAt: NOW, files,
+    since: 'cp-before', truncated: false, ...extra,
+  };
+}
+
+/**
+ * The checkpoint calls, like hostcore's: a preview lists the seeded plan; a restore keeps
+ * conflicts unless overwrite and records a before-restore checkpoint whose plan undoes
+ * what it restored; a clear drops the project's checkpoints and reports what they took.
+ */
+function installCheckpoints(
+  db: {
+    checkpoints: Record<string, Checkpoint[]>;
+    restorePlans: Record<string, RestoreFile[]>;
+    commandChanges: Record<string, CommandChange[]>;
+    checkpointUsage: Record<string, CheckpointUsage>;
+    restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
+    projects: Project[];
+    sessions: Session[];
+  },
+  find: (id: string) => Session,
+  tick: () => number,
+) {
+  const b = bridgeModule;
+  const get = (sessionId: string, id: string) => {
+    find(sessionId);
+    const cp = (db.checkpoints[sessionId] ?? []).find((x) => x.id === id);
+    if (!cp) throw new BridgeError('CHECKPOINT_NOT_FOUND', `the session has no checkpoint "${id}"`, { checkpointId: id });
+    if (!cp.captured) throw new BridgeError('CHECKPOINT_NOT_CAPTURED', `checkpoint ${id} holds no snapshot (${cp.reason}); choose an earlier one`, { checkpointId: id });
+    return cp;
+  };
+  b.checkpoints.mockImplementation(async (id) => {
+    find(id);
+    return (db.checkpoints[id] ?? []).map((x) => ({ ...x }));
+  });
+  b.previewRestore.mockImplementation(async (sessionId, id) => {
+    const cp = get(sessionId, id);
+    const files = structuredClone(db.restorePlans[id] ?? []);
+    return { checkpoint: { ...cp }, files, conflicts: files.filter((f) => f.conflict).length };
+  });
+  b.restoreCheckpoint.mockImplementation(async (sessionId, id, overwrite) => {
+    const cp = get(sessionId, id);
+    db.restores.push({ sessionId, checkpointId: id, overwrite });
+    const files = structuredClone(db.restorePlans[id] ?? []);
+    const skipped = files.filter((f) => f.skipped !== '' || (f.conflict && !overwrite)).map((f) => ({ ...f, skipped: f.skipped || 'changed after the session\'s latest checkpoint by someone other than the agent; kept' }));
+    const restored = files.filter((f) => !skipped.some((s) => s.path === f.path));
+    const undo: Record<string, RestoreFile['action']> = { create: 'delete', delete: 'create', modify: 'modify' };
+    const before = checkpointRow(`cp-before-${tick()}`, { sessionId, turnId: '', messageId: '', toolCallId: '', kind: 'before-restore', createdAt: tick() });
+    db.checkpoints[sessionId] = [before, ...(db.checkpoints[sessionId] ?? [])];
+    db.restorePlans[before.id] = restored.map((f) => ({ ...f, action: undo[f.action] ?? f.action, conflict: false, diff: '' }));
+    return { checkpoint: { ...cp }, before: { ...before }, restored, skipped };
+  });
+  b.commandChanges.mockImplementation(async (id) => {
+    find(id);
+    return structuredClone(db.commandChanges[id] ?? []);
+  });
+  b.checkpointUsage.mockImplementation(async () =>
+    [...db.projects]
+      .sort((x, y) => x.name.localeCompare(y.name))
+      .map((p) => ({ ...(db.checkpointUsage[p.id] ?? { projectId: p.id, bytes: 0, checkpoints: 0, shadows: 0 }) })),
+  );
+  b.clearCheckpoints.mockImplementation(async (projectId) => {
+    if (!db.projects.some((p) => p.id === projectId)) throw new BridgeError('PROJECT_NOT_FOUND', `project ${projectId} not found`);
+    const freed = db.checkpointUsage[projectId] ?? { projectId, bytes: 0, checkpoints: 0, shadows: 0 };
+    db.checkpointUsage[projectId] = { projectId, bytes: 0, checkpoints: 0, shadows: 0 };
+    for (const s of db.sessions.filter((x) => x.projectId === projectId)) delete db.checkpoints[s.id];
+    return { ...freed };
   });
 }

@@ -1703,6 +1703,81 @@ export namespace checkpoint {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+	export class CommandFile {
+	    path: string;
+	    status: string;
+	    modeBefore?: string;
+	    modeAfter?: string;
+	    diff?: string;
+	    note?: string;
+	    additions: number;
+	    deletions: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.status = source["status"];
+	        this.modeBefore = source["modeBefore"];
+	        this.modeAfter = source["modeAfter"];
+	        this.diff = source["diff"];
+	        this.note = source["note"];
+	        this.additions = source["additions"];
+	        this.deletions = source["deletions"];
+	    }
+	}
+	export class CommandChange {
+	    checkpointId: string;
+	    turnId?: string;
+	    messageId?: string;
+	    toolCallId?: string;
+	    captured: boolean;
+	    reason?: string;
+	    createdAt: number;
+	    files: CommandFile[];
+	    since?: string;
+	    truncated?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checkpointId = source["checkpointId"];
+	        this.turnId = source["turnId"];
+	        this.messageId = source["messageId"];
+	        this.toolCallId = source["toolCallId"];
+	        this.captured = source["captured"];
+	        this.reason = source["reason"];
+	        this.createdAt = source["createdAt"];
+	        this.files = this.convertValues(source["files"], CommandFile);
+	        this.since = source["since"];
+	        this.truncated = source["truncated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class FileChange {
 	    path: string;
 	    action: string;
@@ -1802,6 +1877,24 @@ export namespace checkpoint {
 		    }
 		    return a;
 		}
+	}
+	export class Usage {
+	    projectId: string;
+	    bytes: number;
+	    checkpoints: number;
+	    shadows: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.projectId = source["projectId"];
+	        this.bytes = source["bytes"];
+	        this.checkpoints = source["checkpoints"];
+	        this.shadows = source["shadows"];
+	    }
 	}
 
 }

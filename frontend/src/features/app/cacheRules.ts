@@ -6,12 +6,17 @@ import { ANY_SESSION, type SessionEventRouter } from '../../state/sessionEvents'
 import { queryKeys } from '../../state/queryKeys';
 import { addsActivity, topUpActivity } from '../activity/useActivity';
 import { touchesReview } from '../review/useReviewChanges';
+import { touchesCheckpoints } from '../checkpoints/useCheckpoints';
 
 export function cacheRules(client: QueryClient, router: SessionEventRouter): () => void {
   const offs = [
     router.on('agent', ANY_SESSION, (e) => {
       if (touchesReview(e)) void client.invalidateQueries({ queryKey: queryKeys.review(e.sessionId) });
       if (addsActivity(e)) topUpActivity(client, e.sessionId);
+      if (touchesCheckpoints(e)) {
+        void client.invalidateQueries({ queryKey: queryKeys.checkpoints(e.sessionId) });
+        void client.invalidateQueries({ queryKey: queryKeys.commandChanges(e.sessionId) });
+      }
     }),
     bridge.onProvidersChanged(() => void client.invalidateQueries({ queryKey: queryKeys.providers })),
     bridge.onMCPServersChanged((e) => {

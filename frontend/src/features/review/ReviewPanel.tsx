@@ -5,11 +5,19 @@ import type { ReactNode } from 'react';
 import { formatDateTime } from '../../lib/time';
 import { Button, IconButton } from '../../ui/Button';
 import { ChangeCard } from './ChangeCard';
-import { groupByMessage } from './groups';
+import { groupWithCommands } from './groups';
+import { CommandChanges } from './CommandChanges';
+import type { CommandChange } from '../../bridge/checkpoints';
 import type { ReviewApi } from './useReviewChanges';
 import './review.css';
 
-export function ReviewPanel({ review }: { review: ReviewApi }) {
+export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
+  review: ReviewApi;
+  /** What the session's Bash calls changed ("Changed by commands"). */
+  commands?: CommandChange[];
+  /** Opens the restore preview of a checkpoint (a command's "Restore files to before this command"). */
+  onRestoreBefore?: (checkpointId: string) => void;
+}) {
   const { changes, loaded, error } = review;
   const active = changes.filter((c) => c.state !== 'rolledBack');
   const added = active.reduce((n, c) => n + c.additions, 0);
@@ -29,7 +37,7 @@ export function ReviewPanel({ review }: { review: ReviewApi }) {
       </div>
     );
   }
-  if (changes.length === 0) {
+  if (changes.length === 0 && commands.length === 0) {
     return (
       <p className="muted side-panel-note">
         No changes yet. Files the agent writes or edits in the workspace are listed here, grouped by message, each with a Rollback.
@@ -45,7 +53,7 @@ export function ReviewPanel({ review }: { review: ReviewApi }) {
         </span>
         {rolledBack > 0 && <> · {rolledBack} rolled back</>}
       </p>
-      {groupByMessage(changes).map((g) => (
+      {groupWithCommands(changes, commands).map((g) => (
         <section key={g.messageId} className="review-group" aria-labelledby={`review-group-${g.messageId}`}>
           <h3 className="review-group-title" id={`review-group-${g.messageId}`}>
             Message {g.ordinal}
@@ -53,17 +61,20 @@ export function ReviewPanel({ review }: { review: ReviewApi }) {
               {formatDateTime(g.createdAt)}
             </time>
           </h3>
-          <ul className="change-list">
-            {g.changes.map((c) => (
-              <ChangeCard
-                key={c.snapshotId}
-                change={c}
-                partner={c.groupId ? changes.find((o) => o.groupId === c.groupId && o.snapshotId !== c.snapshotId) : undefined}
-                onRollback={review.rollback}
-                onStale={review.reload}
-              />
-            ))}
-          </ul>
+          {g.changes.length > 0 && (
+            <ul className="change-list">
+              {g.changes.map((c) => (
+                <ChangeCard
+                  key={c.snapshotId}
+                  change={c}
+                  partner={c.groupId ? changes.find((o) => o.groupId === c.groupId && o.snapshotId !== c.snapshotId) : undefined}
+                  onRollback={review.rollback}
+                  onStale={review.reload}
+                />
+              ))}
+            </ul>
+          )}
+          {g.commands.length > 0 && <CommandChanges commands={g.commands} onRestoreBefore={onRestoreBefore} />}
         </section>
       ))}
     </>

@@ -7,6 +7,9 @@ import { Button } from '../../ui/Button';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import { ReviewPanel, SidePanelFrame } from './ReviewPanel';
 import { useReviewChanges, type ReviewApi } from './useReviewChanges';
+import type { CommandChange } from '../../bridge/checkpoints';
+import { useRestoreHost } from '../checkpoints/RestoreHost';
+import { useCommandChanges } from '../checkpoints/useCheckpoints';
 import './review.css';
 
 export type SidePanel = 'review' | 'activity';
@@ -17,6 +20,8 @@ export interface SessionPanels {
   toggle: (panel: SidePanel) => void;
   close: () => void;
   review: ReviewApi;
+  /** What the session's Bash calls changed. */
+  commands: CommandChange[];
   ids: Record<SidePanel, string>;
   buttons: RefObject<Record<SidePanel, HTMLButtonElement | null>>;
 }
@@ -24,6 +29,7 @@ export interface SessionPanels {
 export function useSessionPanels(sessionId: string): SessionPanels {
   const [open, setOpen] = useState<SidePanel | null>(null);
   const review = useReviewChanges(sessionId);
+  const commands = useCommandChanges(sessionId);
   const base = useId();
   const ids = { review: `${base}-review`, activity: `${base}-activity` };
   const buttons = useRef<Record<SidePanel, HTMLButtonElement | null>>({ review: null, activity: null });
@@ -33,11 +39,11 @@ export function useSessionPanels(sessionId: string): SessionPanels {
     if (open) buttons.current[open]?.focus();
     setOpen(null);
   }, [open]);
-  return { sessionId, open, toggle, close, review, ids, buttons };
+  return { sessionId, open, toggle, close, review, commands, ids, buttons };
 }
 
 export function PanelButtons({ panels }: { panels: SessionPanels }) {
-  const count = panels.review.changes.length;
+  const count = panels.review.changes.length + panels.commands.reduce((n, c) => n + c.files.length, 0);
   return (
     <div className="panel-buttons">
       <Button
@@ -69,6 +75,7 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
 
 export function PanelSlot({ panels }: { panels: SessionPanels }) {
   const ref = useRef<HTMLDivElement>(null);
+  const restore = useRestoreHost();
   // An opened panel takes the focus, so the keyboard lands in it.
   useEffect(() => {
     if (panels.open) ref.current?.querySelector<HTMLElement>('.side-panel')?.focus();
@@ -78,7 +85,11 @@ export function PanelSlot({ panels }: { panels: SessionPanels }) {
     <div ref={ref} className="side-panel-slot">
       {panels.open === 'review' ? (
         <SidePanelFrame id={panels.ids.review} title="Changes" onClose={panels.close}>
-          <ReviewPanel review={panels.review} />
+          <ReviewPanel
+            review={panels.review}
+            commands={panels.commands}
+            onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
+          />
         </SidePanelFrame>
       ) : (
         <SidePanelFrame id={panels.ids.activity} title="Activity" wide onClose={panels.close}>

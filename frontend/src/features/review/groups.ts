@@ -1,3 +1,4 @@
+import type { CommandChange } from '../../bridge/checkpoints';
 import type { ReviewChange, ReviewHunk } from '../../bridge/types';
 
 export interface MessageGroup {
@@ -21,6 +22,34 @@ export function groupByMessage(changes: ReviewChange[]): MessageGroup[] {
     }
     g.changes.push(c);
   }
+  return groups;
+}
+
+export interface MessageChanges extends MessageGroup {
+  /** The message's Bash calls that changed files (or whose change is unknown), oldest first. */
+  commands: CommandChange[];
+}
+
+/**
+ * groupByMessage with each message's Bash calls beside its records; a message whose only
+ * changes came from commands gets a group of its own. Groups are ordered by their first
+ * change.
+ */
+export function groupWithCommands(changes: ReviewChange[], commands: CommandChange[]): MessageChanges[] {
+  const groups: MessageChanges[] = groupByMessage(changes).map((g) => ({ ...g, commands: [] }));
+  const byId = new Map(groups.map((g) => [g.messageId, g]));
+  for (const c of commands) {
+    let g = byId.get(c.messageId);
+    if (!g) {
+      g = { messageId: c.messageId, ordinal: 0, createdAt: c.createdAt, changes: [], commands: [] };
+      byId.set(c.messageId, g);
+      groups.push(g);
+    }
+    g.createdAt = Math.min(g.createdAt, c.createdAt);
+    g.commands.push(c);
+  }
+  groups.sort((a, b) => a.createdAt - b.createdAt);
+  groups.forEach((g, i) => (g.ordinal = i + 1));
   return groups;
 }
 

@@ -17,6 +17,7 @@ import { ProvidersSection } from './ProvidersSection';
 import { ServersSection as MCPServersSection } from '../mcp/ServersSection';
 import { SubagentsSection } from '../subagents/SubagentsSection';
 import { PermissionsSection } from './PermissionsSection';
+import { CheckpointsSection } from './CheckpointsSection';
 
 type Field = keyof Settings;
 type Draft = Omit<Settings, 'permissionTimeoutSeconds' | 'envPassthrough' | 'envDrop'> & {
@@ -143,6 +144,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
             <MCPServersSection />
             <SubagentsSection />
             <PermissionsSection />
+            <CheckpointsSection />
           </div>
           <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
             <SettingsGroup title="Agent">

@@ -27,6 +27,7 @@ import { SessionCostMeter } from './SessionCostMeter';
 import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 import { escapeName } from '../../lib/names';
+import { RestoreHost, RestoreNote, RestoreTargets } from '../checkpoints/RestoreHost';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
@@ -63,12 +64,15 @@ export function SessionPane({ session, project }: { session: Session; project: P
           </Button>
         </div>
       )}
-      <div className="session-split">
-        <div className="session-column">
-          <SessionBody key={session.id} session={session} review={panels.review} />
+      <RestoreHost key={`restore-${session.id}`} sessionId={session.id}>
+        <div className="session-split">
+          <div className="session-column">
+            <RestoreNote />
+            <SessionBody key={session.id} session={session} review={panels.review} />
+          </div>
+          <PanelSlot panels={panels} />
         </div>
-        <PanelSlot panels={panels} />
-      </div>
+      </RestoreHost>
     </section>
   );
 }
@@ -162,16 +166,18 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
       <MCPCatalogProvider projectId={session.projectId}>
         <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
           <ModelImagesProvider sessionId={session.id}>
-            <Transcript
-              state={t.state}
-              running={t.running}
-              reviews={review.byId}
-              onResolve={t.resolveApproval}
-              onRollback={onRollback}
-              onRetryLoad={t.reload}
-              onLoadOlder={t.loadOlder}
-              onLoadDelegate={t.loadDelegate}
-            />
+            <RestoreTargets sessionId={session.id} state={t.state}>
+              <Transcript
+                state={t.state}
+                running={t.running}
+                reviews={review.byId}
+                onResolve={t.resolveApproval}
+                onRollback={onRollback}
+                onRetryLoad={t.reload}
+                onLoadOlder={t.loadOlder}
+                onLoadDelegate={t.loadDelegate}
+              />
+            </RestoreTargets>
           </ModelImagesProvider>
         </VizProvider>
       </MCPCatalogProvider>

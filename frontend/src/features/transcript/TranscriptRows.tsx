@@ -4,11 +4,13 @@ import { MODEL_SETUP_HINT } from '../../lib/labels';
 import type { NoticeItem, PromptItem, TextItem, TurnStatusItem } from '../../state/transcript';
 import { VizText } from '../visualize/VizText';
 import { Markdown } from './Markdown';
+import { RestoreAction } from '../checkpoints/RestoreHost';
 
 export const PromptRow = memo(function PromptRow({ item }: { item: PromptItem }) {
   return (
     <div className="msg-user">
       <div className="msg-user-bubble selectable">{item.text || <span className="muted">(prompt)</span>}</div>
+      <RestoreAction turnId={item.turnId} />
     </div>
   );
 });

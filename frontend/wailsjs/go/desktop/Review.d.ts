@@ -6,7 +6,13 @@ import {review} from '../models';
 
 export function ActivityLog(arg1:string,arg2:audit.Filter):Promise<audit.Page>;
 
+export function CheckpointUsage():Promise<Array<checkpoint.Usage>>;
+
 export function Checkpoints(arg1:string):Promise<Array<checkpoint.Checkpoint>>;
+
+export function ClearCheckpoints(arg1:string):Promise<checkpoint.Usage>;
+
+export function CommandChanges(arg1:string):Promise<Array<checkpoint.CommandChange>>;
 
 export function PreviewRestore(arg1:string,arg2:string):Promise<checkpoint.Plan>;
 

@@ -6,8 +6,20 @@ export function ActivityLog(arg1, arg2) {
   return window['go']['desktop']['Review']['ActivityLog'](arg1, arg2);
 }
 
+export function CheckpointUsage() {
+  return window['go']['desktop']['Review']['CheckpointUsage']();
+}
+
 export function Checkpoints(arg1) {
   return window['go']['desktop']['Review']['Checkpoints'](arg1);
+}
+
+export function ClearCheckpoints(arg1) {
+  return window['go']['desktop']['Review']['ClearCheckpoints'](arg1);
+}
+
+export function CommandChanges(arg1) {
+  return window['go']['desktop']['Review']['CommandChanges'](arg1);
 }
 
 export function PreviewRestore(arg1, arg2) {
