@@ -109,27 +109,73 @@ func cachedPrompt(tb testing.TB, proto string, body []byte) []byte {
 
 // cacheableShares is, per request from the third on, the share of its
 // tokens (~chars/4) in the longest prefix it shares byte for byte with the
-// request before: what a prompt cache can serve. lost is the most tokens
-// of a previous request (from the second on) that the next one did not
-// repeat as its start: what the layout threw away (0 when every request
-// only appends, and the unshared rest is all new content).
+// request before: what a prompt cache can serve. On the Anthropic wire
+// the API keeps only prefixes that end at a cache breakpoint, so the
+// shared prefix counts only up to the previous request's last breakpoint
+// inside it (a misplaced rolling breakpoint shows here). lost is the most
+// tokens of a previous request (from the second on) that the next one did
+// not repeat as its start: what the layout threw away (0 when every
+// request only appends, and the unshared rest is all new content).
 func cacheableShares(tb testing.TB, proto string, reqs []providertest.Request) (shares []float64, lost int) {
 	var prev []byte
+	var prevEntries []int
 	for i, r := range reqs {
 		cur := cachedPrompt(tb, proto, r.Body)
 		if i >= 1 {
-			n := 0
-			for n < len(cur) && n < len(prev) && cur[n] == prev[n] {
-				n++
-			}
+			n := commonPrefix(prev, cur)
 			lost = max(lost, charTokens(len(prev)-n))
+			if proto == provider.APIAnthropic {
+				served := 0
+				for _, e := range prevEntries {
+					if e <= n {
+						served = e
+					}
+				}
+				n = served
+			}
 			if i >= 2 {
 				shares = append(shares, float64(charTokens(n))/float64(charTokens(len(cur))))
 			}
 		}
 		prev = cur
+		if proto == provider.APIAnthropic {
+			prevEntries = anthropicCacheEntries(tb, r.Body)
+		}
 	}
 	return shares, lost
+}
+
+// commonPrefix is how many leading bytes a and b share.
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// anthropicCacheEntries are the offsets in cachedPrompt's bytes where the
+// request's cache breakpoints end a prefix (the API stores an entry
+// there), in order.
+func anthropicCacheEntries(tb testing.TB, body []byte) []int {
+	tb.Helper()
+	var req struct {
+		Tools    json.RawMessage   `json:"tools"`
+		System   json.RawMessage   `json:"system"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		tb.Fatal(err)
+	}
+	var out []int
+	end := -1 // parts are joined by one byte
+	for _, part := range append([]json.RawMessage{req.Tools, req.System}, req.Messages...) {
+		end += len(cacheMarker.ReplaceAll(part, nil)) + 1
+		if cacheMarker.Match(part) {
+			out = append(out, end)
+		}
+	}
+	return out
 }
 
 // charTokens estimates tokens as the provider does: ~4 characters each.
@@ -171,6 +217,20 @@ func TestPromptCacheShareIsMeasured(t *testing.T) {
 				t.Fatalf("%d requests, want %d", len(reqs), 2*cacheSessionPrompts)
 			}
 			shares, lost := cacheableShares(t, proto, reqs)
+			for i, s := range shares {
+				t.Logf("request %2d: %.1f%% cacheable", i+3, 100*s)
+			}
+			// Anthropic stores what ends at a breakpoint: the rolling one closes
+			// each request, so the next can be served all of it.
+			for i, r := range reqs {
+				if proto != provider.APIAnthropic {
+					break
+				}
+				entries := anthropicCacheEntries(t, r.Body)
+				if len(entries) == 0 || entries[len(entries)-1] != len(cachedPrompt(t, proto, r.Body)) {
+					t.Errorf("request %d: its last cache breakpoint does not end it (entries %v)", i+1, entries)
+				}
+			}
 			if lost != 0 {
 				t.Errorf("a request did not repeat %d tokens of the one before as its start", lost)
 			}

@@ -29,6 +29,9 @@ test('a prompt in a new project session streams the answer and is kept', async (
   await expect(bubble).toHaveText('Streaming from the fake model.');
   await expect(bubble).not.toHaveClass(/is-streaming/);
   await ui.waitIdle();
+  // The response's usage as the fake server reported it; no price is known for its model.
+  const usage = ui.transcript.getByRole('note', { name: 'Usage of this response' });
+  await expect(usage).toHaveText('10 tokens in · 5 out · —');
   await shot('answer complete');
 
   // A burst of deltas with no pause between frames still reads in order.
@@ -53,5 +56,6 @@ test('a prompt in a new project session streams the answer and is kept', async (
   await ui.openSession(workspace.name);
   await expect(ui.transcript.locator('.msg-user')).toHaveText(['Say hello', 'Count quickly']);
   await expect(ui.assistantText()).toHaveText(['Streaming from the fake model.', burst]);
+  await expect(usage).toHaveText(['10 tokens in · 5 out · —', '10 tokens in · 5 out · —']);
   await shot('reloaded');
 });

@@ -26,16 +26,9 @@ const UNREAD = new Set([
   'ReviewChange.version',
   'TranscriptPage.messages.content.signature',
   'TranscriptPage.messages.content.reasoningId',
-  'TranscriptPage.messages.usage',
-  'agent:message.usage',
   'agent:context.checkpointId',
   'DelegationPage.messages.content.signature',
   'DelegationPage.messages.content.reasoningId',
-  'DelegationPage.messages.usage',
-  // A message's own usage and cost are not shown yet (issue 17); the session header sums them.
-  'TranscriptPage.messages.costUsd',
-  'DelegationPage.messages.costUsd',
-  'agent:message.costUsd',
   // Four levels down the fixture has no value (null); CommandRule's own sample checks args.
   'CommandCheck.commands.rules.args',
 ]);

@@ -675,6 +675,10 @@ export const MessageRecord = record({
   toolCalls: list(ToolCallRecord),
   createdAt: num,
   updatedAt: num,
+  /** A model response's tokens (zero for other messages). Usage is declared below, hence lazy. */
+  usage: v.optional(v.lazy(() => Usage), {}),
+  /** A model response's cost at the price of its time; null when unknown. */
+  costUsd: numOrNull,
 });
 
 const transcriptEntries = {
@@ -1027,6 +1031,10 @@ export const agentEvents = {
     kind: str,
     /** streaming, then the stop reason. */
     state: str,
+    /** An ended model response's tokens; zero while streaming and for other messages. */
+    usage: v.optional(v.lazy(() => Usage), {}),
+    /** An ended model response's cost; null when unknown (never 0 for unknown). */
+    costUsd: numOrNull,
   }),
   [EVENT.agentText]: tagged('text', delta),
   [EVENT.agentThinking]: tagged('thinking', delta),

@@ -4,7 +4,10 @@
 /** Dollars: cents from a dollar on, four decimals below (a turn often costs a fraction of a cent). */
 export function formatUSD(usd: number | null): string {
   if (usd === null) return '—';
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  // A tiny cost keeps two significant digits rather than rounding to $0.0000.
+  if (usd > 0 && usd < 0.0001) return usd < 0.000001 ? '<$0.000001' : `$${usd.toPrecision(2)}`;
+  return `$${usd.toFixed(4)}`;
 }
 
 /** Tokens, short: 950, 12.3k, 1.2M. */

@@ -17,6 +17,7 @@ import type {
   Transcript,
   TurnRecord,
   TurnState,
+  Usage,
 } from '../bridge/types';
 
 export type ToolStatus = 'streaming' | 'pending' | 'running' | 'done' | 'failed' | 'aborted' | 'skipped' | 'interrupted';
@@ -44,6 +45,15 @@ export interface TextItem {
   /** Markdown source (text) or plain thinking. */
   text: string;
   streaming: boolean;
+  /** The ended model response's tokens and cost, on the last text item of its message. */
+  usage?: MessageUsage;
+}
+
+/** One model response's tokens and cost, shown under its message. */
+export interface MessageUsage {
+  usage: Usage;
+  /** null when no price is known: shown as "—", never as $0. */
+  costUsd: number | null;
 }
 
 export interface ToolItem {
@@ -74,6 +84,8 @@ export interface ToolItem {
   output: OutputChunk[];
   /** The live stream stopped (size limit) or older chunks were dropped. */
   outputPaused: boolean;
+  /** Its model response's tokens and cost, when the message has no text to carry them. */
+  usage?: MessageUsage;
 }
 
 export interface ApprovalItem {
@@ -356,6 +368,33 @@ function messageItems(m: MessageRecord, turn: TurnRecord | undefined, running: b
   return items;
 }
 
+/** What a response's figures say, or null when it reported none (an aborted stream). */
+function messageUsage(usage: Usage, costUsd: number | null): MessageUsage | null {
+  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  return tokens > 0 || costUsd !== null ? { usage, costUsd } : null;
+}
+
+/**
+ * Puts a model response's usage where its message ends to the reader: its last text
+ * item, else its last tool call. Live events and a stored transcript both go through
+ * here, so a reload shows what the live view showed.
+ */
+function withUsage(items: TranscriptItem[], messageId: string, u: MessageUsage | null): TranscriptItem[] {
+  if (!u) return items;
+  let at = -1;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    if (it.kind === 'text' && it.messageId === messageId) {
+      at = i;
+      break;
+    }
+    if (at < 0 && it.kind === 'tool' && it.messageId === messageId) at = i;
+  }
+  if (at < 0) return items;
+  const it = items[at] as TextItem | ToolItem;
+  return replaceAt(items, at, { ...it, usage: u });
+}
+
 function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'activeTurnId' | 'messages' | 'reloadOnEnd' | 'firstTurnId'> {
   const turns: Record<string, TurnInfo> = {};
   const byTurn = new Map<string, MessageRecord[]>();
@@ -383,8 +422,10 @@ function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'active
       items.push({ kind: 'prompt', key: `prompt:turn:${turn.id}`, turnId: turn.id, messageId: '', text: turn.prompt });
     }
     for (const m of msgs) {
-      messages[m.id] = m.stopReason === '' && running ? 'streaming' : m.stopReason || 'other';
-      items.push(...messageItems(m, turn, running));
+      const streaming = m.stopReason === '' && running;
+      messages[m.id] = streaming ? 'streaming' : m.stopReason || 'other';
+      const own = messageItems(m, turn, running);
+      items.push(...(m.kind === 'model' && !streaming ? withUsage(own, m.id, messageUsage(m.usage, m.costUsd)) : own));
     }
     const s = statusItem(turn.id, info);
     if (s) items.push(s);
@@ -393,7 +434,8 @@ function build(t: Transcript): Pick<TranscriptState, 'items' | 'turns' | 'active
   for (const msgs of byTurn.values()) {
     for (const m of msgs) {
       messages[m.id] = m.stopReason || 'other';
-      items.push(...messageItems(m, undefined, false));
+      const own = messageItems(m, undefined, false);
+      items.push(...(m.kind === 'model' ? withUsage(own, m.id, messageUsage(m.usage, m.costUsd)) : own));
     }
   }
   return { items, turns, activeTurnId, messages, reloadOnEnd, firstTurnId: ordered[0]?.id ?? null };
@@ -566,7 +608,7 @@ function onMessage(state: TranscriptState, e: Extract<AgentEvent, { type: 'messa
     if (cut && it.kind === 'tool' && it.messageId === e.messageId && it.status === 'streaming') return { ...it, status: 'aborted' };
     return it;
   });
-  return { ...state, messages, items };
+  return { ...state, messages, items: e.kind === 'model' ? withUsage(items, e.messageId, messageUsage(e.usage, e.costUsd)) : items };
 }
 
 function onDelta(state: TranscriptState, e: Extract<AgentEvent, { type: 'text' | 'thinking' }>): TranscriptState {

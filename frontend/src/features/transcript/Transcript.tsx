@@ -6,6 +6,7 @@ import { pendingApprovalCount, type DelegateRun, type TranscriptItem, type Trans
 import { Button } from '../../ui/Button';
 import { ApprovalCard } from './ApprovalCard';
 import { DelegateRow } from './DelegateRow';
+import { MessageUsageLine } from './MessageUsageLine';
 import { ToolBlock } from './ToolBlock';
 import { AssistantText, Notice, PromptRow, Thinking, TurnStatus } from './TranscriptRows';
 import { useTranscriptScroll } from './useTranscriptScroll';
@@ -177,11 +178,22 @@ const Row = memo(function Row({ item, delegate, reviews, onResolve, onRollback, 
       return <AssistantText item={item} />;
     case 'thinking':
       return <Thinking item={item} />;
-    case 'tool':
-      if (delegate) {
-        return <DelegateRow item={item} delegate={delegate} reviews={reviews} onResolve={onResolve} onRollback={onRollback} onLoad={onLoadDelegate} />;
-      }
-      return <ToolBlock item={item} reviews={reviews} onRollback={onRollback} />;
+    case 'tool': {
+      const block = delegate ? (
+        <DelegateRow item={item} delegate={delegate} reviews={reviews} onResolve={onResolve} onRollback={onRollback} onLoad={onLoadDelegate} />
+      ) : (
+        <ToolBlock item={item} reviews={reviews} onRollback={onRollback} />
+      );
+      // A response without text shows its usage under its last call.
+      return item.usage ? (
+        <>
+          {block}
+          <MessageUsageLine usage={item.usage} />
+        </>
+      ) : (
+        block
+      );
+    }
     case 'approval':
       return <ApprovalCard item={item} onResolve={onResolve} />;
     case 'turn-status':

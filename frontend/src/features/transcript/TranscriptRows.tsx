@@ -5,6 +5,7 @@ import type { NoticeItem, PromptItem, TextItem, TurnStatusItem } from '../../sta
 import { VizText } from '../visualize/VizText';
 import { Markdown } from './Markdown';
 import { RestoreAction } from '../checkpoints/RestoreHost';
+import { MessageUsageLine } from './MessageUsageLine';
 
 export const PromptRow = memo(function PromptRow({ item }: { item: PromptItem }) {
   return (
@@ -16,10 +17,14 @@ export const PromptRow = memo(function PromptRow({ item }: { item: PromptItem })
 });
 
 export const AssistantText = memo(function AssistantText({ item }: { item: TextItem }) {
+  // The usage line sits beside the message, not in it: the message's text stays the model's.
   return (
-    <div className={item.streaming ? 'msg-assistant is-streaming' : 'msg-assistant'}>
-      <VizText text={item.text} turnId={item.turnId} streaming={item.streaming} />
-    </div>
+    <>
+      <div className={item.streaming ? 'msg-assistant is-streaming' : 'msg-assistant'}>
+        <VizText text={item.text} turnId={item.turnId} streaming={item.streaming} />
+      </div>
+      {item.usage && <MessageUsageLine usage={item.usage} />}
+    </>
   );
 });
 
