@@ -8,12 +8,16 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { expect, test } from '../fixtures/test';
 
+const SKILL_BODY = 'Group the changes under Added, Fixed and Removed; one line each.';
+
 test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, provider, shot }) => {
   workspace.write('.agents/subagents/fixer.md', '---\nname: fixer\ndescription: Fixes failing tests.\ntools: [Read, Edit, WebFetch]\npermission: auto\n---\nFix the tests.\n');
   workspace.write('.claude/agents/broken.md', '---\nname: broken\ntools: Read, Grep\n---\nNo description.\n');
   const homeDir = path.join(root, 'home', '.agents', 'subagents');
   mkdirSync(homeDir, { recursive: true });
   writeFileSync(path.join(homeDir, 'general.md'), '---\nname: general\ndescription: My general agent, without a shell.\ntools: "*"\ndisallowedTools: Bash\n---\nWork carefully.\n');
+  // Issue 18: a project skill, read by the host when the session's composer lists them.
+  workspace.write('.agents/skills/release-notes/SKILL.md', `---\nname: release-notes\ndescription: Write release notes from the changes.\n---\n${SKILL_BODY}\n`);
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
 
@@ -88,4 +92,29 @@ test('list builtin, home and project definitions with warnings and errors; add, 
   expect(req.lastUserText()).not.toContain('/review');
   await ui.waitIdle();
   await shot('slash command sent');
+
+  // A skill invoked from the composer: the model is told to call Skill for it, with the
+  // user's text; its Skill call runs in the host and returns the skill's body and folder.
+  provider.enqueue({ toolCalls: [{ id: 'call_skill', name: 'Skill', args: { name: 'release-notes' } }] }, { text: 'Release notes follow the skill.' });
+  const skillShown = await ui.slashCommand('skill:rel', 'skill:release-notes', 'for v1.2');
+  expect(skillShown).toContain('Write release notes from the changes.');
+  const asked = await provider.waitForRequest(1);
+  expect(asked.toolNames).toContain('Skill');
+  expect(asked.lastUserText()).toContain('for v1.2');
+  expect(asked.lastUserText()).toContain('Call the Skill tool with {"name": "release-notes"}');
+  expect(asked.systemText()).toContain('- release-notes: Write release notes from the changes.');
+  await expect(ui.assistantText().last()).toHaveText('Release notes follow the skill.');
+  await ui.waitIdle();
+  const skillRow = ui.tools('Skill');
+  await expect(skillRow).toHaveCount(1);
+  await expect(skillRow.locator('.tool-status')).toHaveText('Done');
+  await skillRow.locator('.tool-head').click();
+  const result = skillRow.getByLabel('Result');
+  await expect(result).toContainText('# Skill: release-notes');
+  await expect(result).toContainText(SKILL_BODY);
+  const answered = await provider.waitForRequest(2);
+  const skillResult = answered.toolResult('call_skill');
+  expect(skillResult).toContain(SKILL_BODY);
+  expect(skillResult).toContain(path.join('.agents', 'skills', 'release-notes'));
+  await shot('skill invoked');
 });
