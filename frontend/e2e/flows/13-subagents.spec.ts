@@ -18,6 +18,7 @@ test('list builtin, home and project definitions with warnings and errors; add, 
   writeFileSync(path.join(homeDir, 'general.md'), '---\nname: general\ndescription: My general agent, without a shell.\ntools: "*"\ndisallowedTools: Bash\n---\nWork carefully.\n');
   // Issue 18: a project skill, read by the host when the session's composer lists them.
   workspace.write('.agents/skills/release-notes/SKILL.md', `---\nname: release-notes\ndescription: Write release notes from the changes.\n---\n${SKILL_BODY}\n`);
+  workspace.write('.agents/skills/undescribed/SKILL.md', '---\nname: undescribed\n---\nNo description.\n');
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
 
@@ -95,6 +96,14 @@ test('list builtin, home and project definitions with warnings and errors; add, 
 
   // A skill invoked from the composer: the model is told to call Skill for it, with the
   // user's text; its Skill call runs in the host and returns the skill's body and folder.
+  // A skill file that did not load is named in the menu with why, never dropped silently.
+  await ui.message.fill('');
+  await ui.message.pressSequentially('/skill');
+  const notes = ui.composer.getByLabel('About skills');
+  await expect(notes).toContainText('1 skill file was not loaded:');
+  await expect(notes).toContainText(`${path.join('.agents', 'skills', 'undescribed')}`);
+  await expect(notes).toContainText('no description');
+  await shot('skill file not loaded');
   provider.enqueue({ toolCalls: [{ id: 'call_skill', name: 'Skill', args: { name: 'release-notes' } }] }, { text: 'Release notes follow the skill.' });
   const skillShown = await ui.slashCommand('skill:rel', 'skill:release-notes', 'for v1.2');
   expect(skillShown).toContain('Write release notes from the changes.');
