@@ -2,6 +2,7 @@ package hostcore_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,4 +249,51 @@ func TestSkillCatalogFollowsVisualizations(t *testing.T) {
 	if !strings.Contains(vizOn, `"name":"Skill"`) || !strings.Contains(vizOn, "- "+skills.VisualizeName+": ") {
 		t.Errorf("the visualize skill is missing with visualizations on")
 	}
+}
+
+// A single-file skill longer than one result (its file is in the protected
+// data folder, so Read cannot reach it) is read whole through the host in
+// pages: each result names the next offset, none is cut by the pipeline's
+// backstop, and the pages together are the body.
+func TestSkillPagesThroughHost(t *testing.T) {
+	e := newSkillEnv(t, nil)
+	e.configure("", "ask")
+	lines := make([]string, 900)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("rule %03d: %s", i+1, strings.Repeat("z", 90))
+	}
+	body := strings.Join(lines, "\n")
+	mkfile(t, filepath.Join(e.data, "skills", "handbook.md"), "---\ndescription: The team handbook.\n---\n"+body+"\n")
+	var got []string
+	offset := 0
+	for page := 1; ; page++ {
+		args := map[string]any{"name": "handbook"}
+		if offset > 0 {
+			args["offset"] = offset
+		}
+		res := e.call(e.session.ID, tools.Skill, args)
+		if !res.OK || res.Root != "" || strings.Contains(res.Content, "[truncated:") || len(res.Content) > tools.ResultMaxBytes {
+			t.Fatalf("page %d = ok %v, %d bytes, %s", page, res.OK, len(res.Content), res.Message)
+		}
+		_, rest, _ := strings.Cut(res.Content, "\n\n")
+		rest, _, _ = strings.Cut(rest, "\n\n[lines ")
+		got = append(got, strings.Split(strings.TrimSuffix(rest, "\n"), "\n")...)
+		if !res.Truncated {
+			break
+		}
+		offset = len(got) + 1
+		if want := fmt.Sprintf(`"offset": %d}`, offset); !strings.Contains(res.Notice, want) || strings.Contains(res.Notice, "Read ") {
+			t.Fatalf("page %d notice %q, want %s", page, res.Notice, want)
+		}
+		if page > 5 {
+			t.Fatal("no last page")
+		}
+	}
+	if strings.Join(got, "\n") != body {
+		t.Fatalf("the pages are not the body: %d lines of %d", len(got), len(lines))
+	}
+	if res := e.call(e.session.ID, tools.Skill, map[string]any{"name": "handbook", "offset": 901}); res.OK || res.Code != errs.InvalidArgument {
+		t.Fatalf("an offset past the end = %+v", res)
+	}
+	e.noCard()
 }
