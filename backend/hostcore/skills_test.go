@@ -297,3 +297,47 @@ func TestSkillPagesThroughHost(t *testing.T) {
 	}
 	e.noCard()
 }
+
+// A command that would write into a skill's folder is refused as a Write
+// there is (SKILL_READ_ONLY), before any card and in every mode; a skill
+// file in the data folder stays protected; workspace writes still run.
+func TestBashWritesIntoSkillFoldersAreRefused(t *testing.T) {
+	e := newSkillEnv(t, nil)
+	skillMD := filepath.Join(e.userSkill, "SKILL.md")
+	fill := filepath.Join(e.userSkill, "scripts", "fill.py")
+	viaDotDot := filepath.Join(e.project, "..", "home", ".claude", "skills", "pdf", "SKILL.md")
+	for _, mode := range []string{"ask", "auto"} {
+		e.configure("", mode)
+		for _, c := range []struct {
+			cmd  string
+			code errs.Code
+		}{
+			{"echo evil > " + skillMD, errs.SkillReadOnly},
+			{"echo evil >> " + fill, errs.SkillReadOnly},
+			{"echo evil | tee " + filepath.Join(e.userSkill, "new.md"), errs.SkillReadOnly},
+			{"sort -o " + skillMD + " main.go", errs.SkillReadOnly},
+			{"echo evil > " + viaDotDot, errs.SkillReadOnly},
+			{"echo evil > " + filepath.Join(e.data, "skills", "notes.md"), errs.PathProtected},
+		} {
+			res := e.bash(c.cmd)
+			if res.OK || res.Code != c.code {
+				t.Fatalf("%s: %q = %+v, want %s", mode, c.cmd, res, c.code)
+			}
+		}
+		e.noCard()
+	}
+	if data, _ := os.ReadFile(skillMD); !strings.Contains(string(data), "Run scripts/fill.py") {
+		t.Fatalf("SKILL.md changed: %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(e.userSkill, "new.md")); err == nil {
+		t.Fatal("new.md was written into the skill folder")
+	}
+	// Reading a skill's files from a command is not a write; the workspace
+	// is writable as before.
+	if res := e.bash("cat " + fill + " > copy.py"); !res.OK {
+		t.Fatalf("copying a skill file into the workspace = %+v", res)
+	}
+	if data, _ := os.ReadFile(filepath.Join(e.project, "copy.py")); string(data) != "print('fill')\n" {
+		t.Fatalf("copy.py = %q", data)
+	}
+}
