@@ -3,10 +3,12 @@ package hostcore_test
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -339,5 +341,42 @@ func TestBashWritesIntoSkillFoldersAreRefused(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(e.project, "copy.py")); string(data) != "print('fill')\n" {
 		t.Fatalf("copy.py = %q", data)
+	}
+}
+
+// Skills are cached between uses while their files are unchanged; an
+// edited SKILL.md shows on the next use (turn or Skill call).
+func TestSkillEditShowsOnNextUse(t *testing.T) {
+	e := newSkillEnv(t, nil)
+	e.configure("", "ask")
+	// Files untouched in this clock tick, so the cache may hold them.
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{e.home, filepath.Join(e.data, "skills"), filepath.Join(e.project, ".agents")} {
+		err := filepath.WalkDir(d, func(p string, _ fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chtimes(p, old, old)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if res := e.call(e.session.ID, tools.Skill, map[string]any{"name": "pdf"}); !strings.Contains(res.Content, "Run scripts/fill.py") {
+			t.Fatalf("Skill pdf = %+v", res)
+		}
+	}
+	mkfile(t, filepath.Join(e.userSkill, "SKILL.md"), "---\nname: pdf\ndescription: Fill PDF forms.\n---\nRun scripts/sign.py after filling.\n")
+	if res := e.call(e.session.ID, tools.Skill, map[string]any{"name": "pdf"}); !strings.Contains(res.Content, "Run scripts/sign.py") {
+		t.Fatalf("the edited skill = %+v", res)
+	}
+	list, err := e.core.ListSkills(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkfile(t, filepath.Join(e.home, ".agents", "skills", "lint", "SKILL.md"), "---\nname: lint\ndescription: Lint.\n---\nRun the linter.\n")
+	if again, _ := e.core.ListSkills(t.Context(), ""); len(again.Skills) != len(list.Skills)+1 {
+		t.Fatalf("a new skill is not listed: %+v", again.Skills)
 	}
 }
