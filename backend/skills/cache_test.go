@@ -2,10 +2,12 @@ package skills_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,4 +178,37 @@ func sameItems(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// BenchmarkCatalog compares reading 64 skills with revalidating them.
+func BenchmarkCatalog(b *testing.B) {
+	base := b.TempDir()
+	src := skills.Sources{Home: filepath.Join(base, "home")}
+	for i := range skills.MaxSkills {
+		dir := filepath.Join(src.Home, ".agents", "skills", fmt.Sprintf("skill-%02d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		body := skillMD(fmt.Sprintf("skill-%02d", i), "Does one thing well.") + strings.Repeat("An instruction line.\n", 200)
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	_ = filepath.WalkDir(base, func(p string, _ fs.DirEntry, err error) error { return os.Chtimes(p, old, old) })
+	b.Run("Load", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := skills.Load(b.Context(), src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Cache", func(b *testing.B) {
+		c := skills.NewCache()
+		for b.Loop() {
+			if _, err := c.Load(b.Context(), src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
