@@ -65,8 +65,14 @@ func (c *Core) checkCommand(ctx context.Context, req ToolRequest, command string
 	cc := &commandCheck{dialect: c.dialectFor(req, settings), rules: map[string]cmdrule.Rule{}}
 	cc.res = cmdrule.ClassifyDialect(cc.dialect, command, rules)
 	changesDir := changesDirectory(cc.res)
+	// A target outside the session's folders may be in a skill's folder,
+	// which a Write could not change: judged against the skill roots too.
+	inSkill := func(spelling string) (pathguard.Resolved, bool) {
+		_, r, ok := c.withSkillRoots(ctx, b, settings.InlineVisualizations, spelling)
+		return r, ok
+	}
 	for _, w := range cc.res.Writes {
-		cc.writes = append(cc.writes, c.judgeWrite(req.SessionID, resolver, in, w, changesDir))
+		cc.writes = append(cc.writes, c.judgeWrite(req.SessionID, resolver, inSkill, in, w, changesDir))
 	}
 	if cc.res.Decision == cmdrule.Allow {
 		cc.argRisk = riskyArgument(resolver, cc.res, changesDir)
@@ -132,8 +138,11 @@ var nullDevices = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/
 
 // judgeWrite decides what a Write to w's path would need in this call's
 // mode, as Execute decides for a Write: resolved by pathguard, classified
-// by the protected-path rules, evaluated by the policy.
-func (c *Core) judgeWrite(sessionID string, resolver *pathguard.Resolver, in permission.Input, w cmdrule.WriteTarget, changesDir bool) writeCheck {
+// by the protected-path rules, evaluated by the policy. inSkill resolves a
+// spelling that landed outside (or in the protected data folder) against
+// the session's skill folders, as Execute does for an explicit path.
+func (c *Core) judgeWrite(sessionID string, resolver *pathguard.Resolver, inSkill func(string) (pathguard.Resolved, bool),
+	in permission.Input, w cmdrule.WriteTarget, changesDir bool) writeCheck {
 	wc := writeCheck{target: w, root: permission.WriteRootUnknown}
 	unknown := func(why string) writeCheck {
 		wc.verdict = permission.Verdict{Decision: permission.Ask, Reason: why}
@@ -151,6 +160,11 @@ func (c *Core) judgeWrite(sessionID string, resolver *pathguard.Resolver, in per
 		return unknown("the command changes directory first, so where this relative path lands is known only when it runs")
 	}
 	r, err := resolver.Resolve(w.Path)
+	if skillRetry(r, err) {
+		if sr, ok := inSkill(w.Path); ok {
+			r, err = sr, nil
+		}
+	}
 	if err != nil {
 		wc.refused = err
 		wc.verdict = permission.Verdict{Decision: permission.Deny, Code: errs.CodeOf(err), Reason: errs.ToPayload(err).Message}

@@ -32,6 +32,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/session"
 	"github.com/pi-desktop/pi-desktop/backend/settings"
+	"github.com/pi-desktop/pi-desktop/backend/skills"
 	"github.com/pi-desktop/pi-desktop/backend/store"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 	"github.com/pi-desktop/pi-desktop/backend/worktree"
@@ -120,6 +121,8 @@ type Core struct {
 	agent     *agent.Agent
 	providers *providers.Service // the saved model providers and each session's choice
 	subagents subagentCache      // the delegate runtime's definitions, by project
+	// skillCache keeps each project's skills while their files are unchanged.
+	skillCache *skills.Cache
 
 	// life gates Execute against Close: no call starts after Close begins,
 	// and Close waits for the ones in flight so none runs unrecorded.
@@ -205,7 +208,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	if cfg.Shells.GOOS == "" {
 		cfg.Shells = shells.HostEnv()
 	}
-	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink}
+	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink, skillCache: skills.NewCache()}
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.emit})
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{

@@ -11,9 +11,10 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/skills"
 )
 
-// Skills (issue 18). They are read afresh on each use (a turn's start, a
-// Skill call, a path outside the session's folders): a few small files,
-// and an edit shows at once. Workspace paths never pay for them.
+// Skills (issue 18). They are looked up on each use (a turn's start, a
+// Skill call, a path outside the session's folders) through the host's
+// skills.Cache: an unchanged catalog costs a few stats, and an edit shows
+// on the next use. Workspace paths never pay for them.
 
 // skillSources are where a session rooted at project finds its skills:
 // always the project path, never an isolated session's worktree (§4e).
@@ -31,7 +32,7 @@ func (c *Core) SessionSkills(ctx context.Context, sessionID string) (skills.Set,
 	if err != nil {
 		return skills.Set{}, err
 	}
-	return skills.Load(ctx, c.skillSources(b.Project, settings.InlineVisualizations))
+	return c.skillCache.Load(ctx, c.skillSources(b.Project, settings.InlineVisualizations))
 }
 
 // SkillsIn loads the skills of a folder that need not be a registered
@@ -42,7 +43,7 @@ func (c *Core) SkillsIn(ctx context.Context, projectRoot string) (skills.Set, er
 	if err != nil {
 		return skills.Set{}, err
 	}
-	return skills.Load(ctx, c.skillSources(projectRoot, settings.InlineVisualizations))
+	return c.skillCache.Load(ctx, c.skillSources(projectRoot, settings.InlineVisualizations))
 }
 
 // withSkillRoots re-resolves spelling, which landed outside the session's
@@ -52,7 +53,7 @@ func (c *Core) SkillsIn(ctx context.Context, projectRoot string) (skills.Set, er
 // ok is false and the first classification stands. A failure to load the
 // skills leaves the path outside (it then needs a card): fail closed.
 func (c *Core) withSkillRoots(ctx context.Context, b session.Binding, viz bool, spelling string) (*pathguard.Resolver, pathguard.Resolved, bool) {
-	set, err := skills.Load(ctx, c.skillSources(b.Project, viz))
+	set, err := c.skillCache.Load(ctx, c.skillSources(b.Project, viz))
 	if err != nil || len(set.Folders()) == 0 {
 		return nil, pathguard.Resolved{}, false
 	}

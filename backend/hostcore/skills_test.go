@@ -2,10 +2,13 @@ package hostcore_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -247,5 +250,133 @@ func TestSkillCatalogFollowsVisualizations(t *testing.T) {
 	}
 	if !strings.Contains(vizOn, `"name":"Skill"`) || !strings.Contains(vizOn, "- "+skills.VisualizeName+": ") {
 		t.Errorf("the visualize skill is missing with visualizations on")
+	}
+}
+
+// A single-file skill longer than one result (its file is in the protected
+// data folder, so Read cannot reach it) is read whole through the host in
+// pages: each result names the next offset, none is cut by the pipeline's
+// backstop, and the pages together are the body.
+func TestSkillPagesThroughHost(t *testing.T) {
+	e := newSkillEnv(t, nil)
+	e.configure("", "ask")
+	lines := make([]string, 900)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("rule %03d: %s", i+1, strings.Repeat("z", 90))
+	}
+	body := strings.Join(lines, "\n")
+	mkfile(t, filepath.Join(e.data, "skills", "handbook.md"), "---\ndescription: The team handbook.\n---\n"+body+"\n")
+	var got []string
+	offset := 0
+	for page := 1; ; page++ {
+		args := map[string]any{"name": "handbook"}
+		if offset > 0 {
+			args["offset"] = offset
+		}
+		res := e.call(e.session.ID, tools.Skill, args)
+		if !res.OK || res.Root != "" || strings.Contains(res.Content, "[truncated:") || len(res.Content) > tools.ResultMaxBytes {
+			t.Fatalf("page %d = ok %v, %d bytes, %s", page, res.OK, len(res.Content), res.Message)
+		}
+		_, rest, _ := strings.Cut(res.Content, "\n\n")
+		rest, _, _ = strings.Cut(rest, "\n\n[lines ")
+		got = append(got, strings.Split(strings.TrimSuffix(rest, "\n"), "\n")...)
+		if !res.Truncated {
+			break
+		}
+		offset = len(got) + 1
+		if want := fmt.Sprintf(`"offset": %d}`, offset); !strings.Contains(res.Notice, want) || strings.Contains(res.Notice, "Read ") {
+			t.Fatalf("page %d notice %q, want %s", page, res.Notice, want)
+		}
+		if page > 5 {
+			t.Fatal("no last page")
+		}
+	}
+	if strings.Join(got, "\n") != body {
+		t.Fatalf("the pages are not the body: %d lines of %d", len(got), len(lines))
+	}
+	if res := e.call(e.session.ID, tools.Skill, map[string]any{"name": "handbook", "offset": 901}); res.OK || res.Code != errs.InvalidArgument {
+		t.Fatalf("an offset past the end = %+v", res)
+	}
+	e.noCard()
+}
+
+// A command that would write into a skill's folder is refused as a Write
+// there is (SKILL_READ_ONLY), before any card and in every mode; a skill
+// file in the data folder stays protected; workspace writes still run.
+func TestBashWritesIntoSkillFoldersAreRefused(t *testing.T) {
+	e := newSkillEnv(t, nil)
+	skillMD := filepath.Join(e.userSkill, "SKILL.md")
+	fill := filepath.Join(e.userSkill, "scripts", "fill.py")
+	viaDotDot := filepath.Join(e.project, "..", "home", ".claude", "skills", "pdf", "SKILL.md")
+	for _, mode := range []string{"ask", "auto"} {
+		e.configure("", mode)
+		for _, c := range []struct {
+			cmd  string
+			code errs.Code
+		}{
+			{"echo evil > " + skillMD, errs.SkillReadOnly},
+			{"echo evil >> " + fill, errs.SkillReadOnly},
+			{"echo evil | tee " + filepath.Join(e.userSkill, "new.md"), errs.SkillReadOnly},
+			{"sort -o " + skillMD + " main.go", errs.SkillReadOnly},
+			{"echo evil > " + viaDotDot, errs.SkillReadOnly},
+			{"echo evil > " + filepath.Join(e.data, "skills", "notes.md"), errs.PathProtected},
+		} {
+			res := e.bash(c.cmd)
+			if res.OK || res.Code != c.code {
+				t.Fatalf("%s: %q = %+v, want %s", mode, c.cmd, res, c.code)
+			}
+		}
+		e.noCard()
+	}
+	if data, _ := os.ReadFile(skillMD); !strings.Contains(string(data), "Run scripts/fill.py") {
+		t.Fatalf("SKILL.md changed: %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(e.userSkill, "new.md")); err == nil {
+		t.Fatal("new.md was written into the skill folder")
+	}
+	// Reading a skill's files from a command is not a write; the workspace
+	// is writable as before.
+	if res := e.bash("cat " + fill + " > copy.py"); !res.OK {
+		t.Fatalf("copying a skill file into the workspace = %+v", res)
+	}
+	if data, _ := os.ReadFile(filepath.Join(e.project, "copy.py")); string(data) != "print('fill')\n" {
+		t.Fatalf("copy.py = %q", data)
+	}
+}
+
+// Skills are cached between uses while their files are unchanged; an
+// edited SKILL.md shows on the next use (turn or Skill call).
+func TestSkillEditShowsOnNextUse(t *testing.T) {
+	e := newSkillEnv(t, nil)
+	e.configure("", "ask")
+	// Files untouched in this clock tick, so the cache may hold them.
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{e.home, filepath.Join(e.data, "skills"), filepath.Join(e.project, ".agents")} {
+		err := filepath.WalkDir(d, func(p string, _ fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chtimes(p, old, old)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if res := e.call(e.session.ID, tools.Skill, map[string]any{"name": "pdf"}); !strings.Contains(res.Content, "Run scripts/fill.py") {
+			t.Fatalf("Skill pdf = %+v", res)
+		}
+	}
+	mkfile(t, filepath.Join(e.userSkill, "SKILL.md"), "---\nname: pdf\ndescription: Fill PDF forms.\n---\nRun scripts/sign.py after filling.\n")
+	if res := e.call(e.session.ID, tools.Skill, map[string]any{"name": "pdf"}); !strings.Contains(res.Content, "Run scripts/sign.py") {
+		t.Fatalf("the edited skill = %+v", res)
+	}
+	list, err := e.core.ListSkills(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkfile(t, filepath.Join(e.home, ".agents", "skills", "lint", "SKILL.md"), "---\nname: lint\ndescription: Lint.\n---\nRun the linter.\n")
+	if again, _ := e.core.ListSkills(t.Context(), ""); len(again.Skills) != len(list.Skills)+1 {
+		t.Fatalf("a new skill is not listed: %+v", again.Skills)
 	}
 }

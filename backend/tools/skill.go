@@ -38,19 +38,22 @@ func (skillTool) Spec() Spec {
 		Name: Skill,
 		Description: "Load a skill: its instructions, and the folder its other files are in. Call it with a skill's name from the " +
 			"system prompt's Skills list when a task matches its description (or when the user asks for it), then follow what it returns. " +
-			"The files of a skill's folder can be read with Read, Glob and Grep by absolute path; they are read-only.",
+			"The files of a skill's folder can be read with Read, Glob and Grep by absolute path; they are read-only. " +
+			"A skill longer than one result comes in pages: its result names the offset to call Skill with for the rest.",
 		Class: permission.ClassRead, Risk: permission.Low, Shape: NoPath, Timeout: 10 * time.Second, Parallel: true,
-		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The skill's name, exactly as listed."}},` +
+		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The skill's name, exactly as listed."},` +
+			`"offset":{"type":"integer","minimum":1,"description":"The line of the instructions to start at (default 1); only for the rest of a long skill, as its result says."}},` +
 			`"required":["name"],"additionalProperties":false}`),
 	}
 }
 
 func (t skillTool) Run(ctx context.Context, c *Call) Result {
 	var a struct {
-		Name string `json:"name"`
+		Name   string `json:"name"`
+		Offset int    `json:"offset"`
 	}
 	if err := json.Unmarshal(c.Args, &a); err != nil {
-		return Failure(errs.Wrap(err, errs.InvalidArgument, "Skill needs {\"name\": \"<skill name>\"}"))
+		return Failure(errs.Wrap(err, errs.InvalidArgument, "Skill needs {\"name\": \"<skill name>\"} and, for the rest of a long skill, an integer \"offset\""))
 	}
 	set, err := t.lookup(ctx, c.SessionID)
 	if err != nil {
@@ -70,7 +73,11 @@ func (t skillTool) Run(ctx context.Context, c *Call) Result {
 				With("field", "name"))
 		}
 	}
-	res := Result{OK: true, Content: skillText(k), Fields: map[string]any{"name": k.Name, "source": string(k.Source)}}
+	page, err := pageSkill(k, a.Offset)
+	if err != nil {
+		return Failure(err)
+	}
+	res := Result{OK: true, Content: page.text, Fields: map[string]any{"name": k.Name, "source": string(k.Source)}}
 	if k.Dir != "" {
 		res.Root, res.Path = "skill", k.Dir
 		res.Fields["folder"] = k.Dir
@@ -78,14 +85,18 @@ func (t skillTool) Run(ctx context.Context, c *Call) Result {
 	if k.Path != "" {
 		res.Fields["file"] = k.Path
 	}
-	if len(res.Content) > ResultMaxBytes && k.Path != "" {
-		res.Notice = fmt.Sprintf("the skill is longer than one result: Read %s with offset and limit for the rest", k.Path)
+	if page.paged {
+		res.Fields["offset"], res.Fields["totalLines"] = page.first, page.total
+	}
+	if page.next > 0 {
+		res.Truncated = true
+		res.Notice = fmt.Sprintf("the skill continues after line %d of %d: call Skill with {\"name\": %q, \"offset\": %d} for the rest", page.next-1, page.total, k.Name, page.next)
 	}
 	return res
 }
 
-// skillText is what the model reads: where the skill is, then its body.
-func skillText(k skills.Skill) string {
+// skillHeader is what every page of a skill starts with: where it is.
+func skillHeader(k skills.Skill) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Skill: %s\n", k.Name)
 	switch {
@@ -96,8 +107,6 @@ func skillText(k skills.Skill) string {
 	default:
 		b.WriteString("Built into PI-Desktop.\n")
 	}
-	b.WriteString("\n")
-	b.WriteString(k.Body)
 	b.WriteString("\n")
 	return b.String()
 }

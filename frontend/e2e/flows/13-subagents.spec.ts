@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { expect, test } from '../fixtures/test';
 
+const SKILL_BODY = 'Group the changes under Added, Fixed and Removed; one line each.';
+
 test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, provider, shot }) => {
   workspace.write('.agents/subagents/fixer.md', '---\nname: fixer\ndescription: Fixes failing tests.\ntools: [Read, Edit, WebFetch]\npermission: auto\n---\nFix the tests.\n');
   workspace.write('.claude/agents/broken.md', '---\nname: broken\ntools: Read, Grep\n---\nNo description.\n');
@@ -88,4 +90,47 @@ test('list builtin, home and project definitions with warnings and errors; add, 
   expect(req.lastUserText()).not.toContain('/review');
   await ui.waitIdle();
   await shot('slash command sent');
+});
+
+// Issue 18, a second app: a project skill invoked from the composer, and a skill file that
+// did not load named in the / menu with why.
+test('a project skill invoked from the composer runs its Skill call; a bad skill file is named with its reason', async ({ ui, workspace, provider, shot }) => {
+  workspace.write('.agents/skills/release-notes/SKILL.md', `---\nname: release-notes\ndescription: Write release notes from the changes.\n---\n${SKILL_BODY}\n`);
+  workspace.write('.agents/skills/undescribed/SKILL.md', '---\nname: undescribed\n---\nNo description.\n');
+  await ui.addProjectByPath(workspace.dir, workspace.name);
+  await ui.newSession(workspace.name);
+
+  // A skill file that did not load is named in the menu with why, never dropped silently.
+  await ui.message.fill('');
+  await ui.message.pressSequentially('/skill');
+  const notes = ui.composer.getByLabel('About skills');
+  await expect(notes).toContainText('1 skill file was not loaded:');
+  await expect(notes).toContainText(`${path.join('.agents', 'skills', 'undescribed')}`);
+  await expect(notes).toContainText('no description');
+  await shot('skill file not loaded');
+
+  // A skill invoked from the composer: the model is told to call Skill for it, with the
+  // user's text; its Skill call runs in the host and returns the skill's body and folder.
+  provider.enqueue({ toolCalls: [{ id: 'call_skill', name: 'Skill', args: { name: 'release-notes' } }] }, { text: 'Release notes follow the skill.' });
+  const skillShown = await ui.slashCommand('skill:rel', 'skill:release-notes', 'for v1.2');
+  expect(skillShown).toContain('Write release notes from the changes.');
+  const asked = await provider.waitForRequest(0);
+  expect(asked.toolNames).toContain('Skill');
+  expect(asked.lastUserText()).toContain('for v1.2');
+  expect(asked.lastUserText()).toContain('Call the Skill tool with {"name": "release-notes"}');
+  expect(asked.systemText()).toContain('- release-notes: Write release notes from the changes.');
+  await expect(ui.assistantText().last()).toHaveText('Release notes follow the skill.');
+  await ui.waitIdle();
+  const skillRow = ui.tools('Skill');
+  await expect(skillRow).toHaveCount(1);
+  await expect(skillRow.locator('.tool-status')).toHaveText('Done');
+  await skillRow.locator('.tool-head').click();
+  const result = skillRow.getByLabel('Result');
+  await expect(result).toContainText('# Skill: release-notes');
+  await expect(result).toContainText(SKILL_BODY);
+  const answered = await provider.waitForRequest(1);
+  const skillResult = answered.toolResult('call_skill');
+  expect(skillResult).toContain(SKILL_BODY);
+  expect(skillResult).toContain(path.join('.agents', 'skills', 'release-notes'));
+  await shot('skill invoked');
 });

@@ -29,7 +29,7 @@ import {
 } from '../bridge/types';
 import type { Subagent } from '../bridge/subagents';
 import type { SlashCommand } from '../bridge/commands';
-import { skillList, type SkillEntry } from '../bridge/skills';
+import { skillList, type SkillEntry, type SkillList } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
 
@@ -90,6 +90,9 @@ export interface Seed {
   slashCommands?: FakeSlashCommand[];
   /** Skills every project's sessions see, as Go lists them. */
   skills?: SkillEntry[];
+  /** Files that are not usable skills, and how many skills the model's catalog left out. */
+  skillProblems?: SkillList['problems'];
+  skillsLeftOut?: number;
   /** Command rules as Go lists them (see commandRuleRow()); names of projects and sessions are filled in when listed. */
   commandRules?: CommandRule[];
   /**
@@ -393,6 +396,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     subagents: (seed.subagents ?? []).map((x) => structuredClone(x)),
     slashCommands: (seed.slashCommands ?? []).map((x) => structuredClone(x)),
     skills: (seed.skills ?? []).map((x) => structuredClone(x)),
+    skillProblems: structuredClone(seed.skillProblems ?? []),
+    skillsLeftOut: seed.skillsLeftOut ?? 0,
     compactions: [] as string[],
     commandRules: (seed.commandRules ?? []).map((x) => structuredClone(x)),
     commandChecks: { ...seed.commandChecks },
@@ -1102,7 +1107,7 @@ function installMCP(db: MCPDb, emit: (event: string, payload?: unknown) => void,
  * ($ARGUMENTS, and $1…$9 split on spaces: enough for the UI's tests; the real quoting is
  * tested in Go), requestCompaction recorded per session.
  */
-function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; skills: SkillEntry[]; compactions: string[] }, find: (id: string) => Session) {
+function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; skills: SkillEntry[]; skillProblems: SkillList['problems']; skillsLeftOut: number; compactions: string[] }, find: (id: string) => Session) {
   const b = bridgeModule;
   b.listSlashCommands.mockImplementation(async (sessionId) => {
     find(sessionId);
@@ -1116,7 +1121,9 @@ function installSlashCommands(db: { slashCommands: FakeSlashCommand[]; skills: S
     const prompt = cmd.template.replace(/\$ARGUMENTS/g, args.trim()).replace(/\$([1-9])/g, (_m, n: string) => words[Number(n) - 1] ?? '');
     return { name, prompt };
   });
-  b.listSkills.mockImplementation(async () => skillList({ skills: db.skills.map((x) => structuredClone(x)), problems: [], listed: db.skills.length, leftOut: 0 }));
+  b.listSkills.mockImplementation(async () =>
+    skillList({ skills: db.skills.map((x) => structuredClone(x)), problems: structuredClone(db.skillProblems), listed: db.skills.length - db.skillsLeftOut, leftOut: db.skillsLeftOut }),
+  );
   b.requestCompaction.mockImplementation(async (sessionId) => {
     find(sessionId);
     db.compactions.push(sessionId);

@@ -4,7 +4,7 @@ import * as bridge from '../../bridge';
 import { BridgeError, toBridgeError } from '../../bridge/errors';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
 import { FileSuggestionList, useFileSuggestions } from './FileSuggestions';
-import { BUILTIN_COMMANDS, parseSlash, type SlashEntry, type SlashSkill } from './slash';
+import { BUILTIN_COMMANDS, parseSlash, type SlashEntry, type SlashSkill, type SlashSkillNotes } from './slash';
 import { SlashMenuList, useSlashMenu } from './SlashMenu';
 
 /** The "/" commands of a session's composer. */
@@ -21,6 +21,8 @@ export interface SlashActions {
    * /skill:… text is sent as typed, for the backend to turn into the Skill call.
    */
   skills?: readonly SlashSkill[];
+  /** Skills left out of the model's list and skill files that did not load, said in the menu. */
+  skillNotes?: SlashSkillNotes;
 }
 
 const NO_SKILLS: readonly SlashSkill[] = [];
@@ -65,7 +67,7 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
   // The menu runs a picked entry through send, so both ways share one path.
   const sendRef = useRef<(value?: string) => Promise<void>>(async () => {});
   const runPicked = useCallback((entry: SlashEntry) => void sendRef.current(`/${entry.name}`), []);
-  const menu = useSlashMenu(text, caret, { sessionId: slash?.sessionId, skills: slash?.skills ?? NO_SKILLS, replace, run: runPicked, listId: slashListId });
+  const menu = useSlashMenu(text, caret, { sessionId: slash?.sessionId, skills: slash?.skills ?? NO_SKILLS, skillNotes: slash?.skillNotes, replace, run: runPicked, listId: slashListId });
   // Put the caret after an inserted reference once the new text is in the textarea.
   useLayoutEffect(() => {
     const at = pendingCaret.current;
@@ -180,9 +182,9 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
           aria-label="Message"
           aria-describedby={error ? errorId : undefined}
           aria-autocomplete={filesOf !== undefined || slash !== undefined ? 'list' : undefined}
-          aria-controls={menu.open ? slashListId : files.open && files.results && files.results.files.length > 0 ? listId : undefined}
+          aria-controls={menu.open && menu.entries.length > 0 ? slashListId : files.open && files.results && files.results.files.length > 0 ? listId : undefined}
           aria-activedescendant={
-            menu.open ? `${slashListId}-${menu.active}` : files.open && (files.results?.files.length ?? 0) > 0 ? `${listId}-${files.active}` : undefined
+            menu.open && menu.entries.length > 0 ? `${slashListId}-${menu.active}` : files.open && (files.results?.files.length ?? 0) > 0 ? `${listId}-${files.active}` : undefined
           }
           placeholder={placeholder}
           rows={3}

@@ -95,4 +95,18 @@ describe('the "/" built-ins in a session', () => {
     await app.user.keyboard('fill form.pdf{Enter}');
     await waitFor(() => expect(bridge.sendPrompt).toHaveBeenCalledWith('s1', '/skill:pdf-tools fill form.pdf'));
   });
+
+  it("the menu says how many of the project's skills the model's list left out, and which skill files did not load and why", async () => {
+    seed({
+      skills: [{ name: 'pdf-tools', description: 'Read and fill PDF forms', source: 'user', path: '/home/u/.agents/skills/pdf-tools/SKILL.md', userOnly: false }],
+      skillsLeftOut: 1,
+      skillProblems: [{ path: '/w/alpha-app/.agents/skills/broken/SKILL.md', name: '', source: 'project', reason: 'missing_description', message: 'no description: add description:' }],
+    });
+    const app = await renderApp();
+    const box = within(screen.getByRole('form', { name: 'Composer' })).getByRole('textbox', { name: 'Message' });
+    await app.user.type(box, '/skill');
+    const notes = await screen.findByLabelText('About skills');
+    expect(notes).toHaveTextContent("1 skill is left out of the model's list");
+    expect(notes).toHaveTextContent('/w/alpha-app/.agents/skills/broken/SKILL.md: no description: add description:');
+  });
 });

@@ -164,6 +164,38 @@ describe('the composer\'s "/" menu', () => {
     await waitFor(() => expect(onSend).toHaveBeenCalledWith('/skill:pdf summarize report.pdf'));
   });
 
+  it('says how many skills the model\'s list left out and names the skill files that did not load, with why, while skills are in view', async () => {
+    const problems = Array.from({ length: 7 }, (_, i) => ({ path: `/p/.agents/skills/bad${i}/SKILL.md`, name: '', message: `reason ${i}` }));
+    const { user, box } = setup({ skills: [{ name: 'pdf', description: 'Read PDFs' }], skillNotes: { leftOut: 3, problems } });
+    await user.type(box, '/sk');
+    await screen.findByRole('option', { name: /\/skill:pdf/ });
+    const notes = screen.getByLabelText('About skills');
+    expect(notes).toHaveTextContent("3 skills are left out of the model's list to keep its prompt short; invoke them with /skill:<name>.");
+    expect(notes).toHaveTextContent('7 skill files were not loaded:');
+    const listed = within(screen.getByRole('list', { name: 'Skill files not loaded' })).getAllByRole('listitem');
+    expect(listed.map((li) => li.textContent)).toEqual(problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`));
+    expect(notes).toHaveTextContent('… and 2 more; pi-desktop skills list shows them all.');
+    // A command query without skills in view is not cluttered with them.
+    await user.clear(box);
+    await user.type(box, '/rev');
+    await screen.findByRole('option', { name: /\/review/ });
+    expect(screen.queryByLabelText('About skills')).not.toBeInTheDocument();
+  });
+
+  it('with no usable skill, "/skill" still says why, and Enter is the textarea\'s', async () => {
+    const problem = { path: '/home/u/.claude/skills/notes.md', name: 'notes', message: 'no description: add description:' };
+    const { user, box, onSend } = setup({ skills: [], skillNotes: { leftOut: 0, problems: [problem] } });
+    await user.type(box, '/skill');
+    const notes = await screen.findByLabelText('About skills');
+    expect(notes).toHaveTextContent('1 skill file was not loaded:');
+    expect(notes).toHaveTextContent('/home/u/.claude/skills/notes.md: no description: add description:');
+    expect(notes).not.toHaveTextContent('left out');
+    expect(screen.queryByRole('listbox', { name: 'Commands' })).not.toBeInTheDocument();
+    expect(box).not.toHaveAttribute('aria-activedescendant');
+    await user.type(box, ':notes hi{Enter}');
+    await waitFor(() => expect(onSend).toHaveBeenCalledWith('/skill:notes hi'));
+  });
+
   it('without slash actions "/" is plain text', async () => {
     const onSend = vi.fn(async (_text: string) => {});
     const user = userEvent.setup();

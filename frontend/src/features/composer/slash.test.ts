@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_COMMANDS, filterSlash, parseSlash, slashEntries, slashQuery } from './slash';
+import { BUILTIN_COMMANDS, filterSlash, parseSlash, slashEntries, slashQuery, wantsSkills } from './slash';
 
 describe('slash', () => {
   it('slashQuery: the text after "/" up to the caret, on the first line only', () => {
@@ -47,5 +47,10 @@ describe('slash', () => {
     expect(parseSlash('/usr/bin/env fails')).toBeNull();
     expect(parseSlash('hello /review')).toBeNull();
     expect(parseSlash('/')).toBeNull();
+  });
+
+  it('wantsSkills: a start of "skill:" or past it, case-insensitive; not the bare "/" nor other commands', () => {
+    for (const q of ['s', 'sk', 'Skill', 'skill:', 'skill:pd']) expect(wantsSkills(q)).toBe(true);
+    for (const q of ['', 'review', 'skills', 'new', 'x skill:']) expect(wantsSkills(q)).toBe(false);
   });
 });

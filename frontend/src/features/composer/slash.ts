@@ -23,6 +23,22 @@ export interface SlashSkill {
   description: string;
 }
 
+/**
+ * What the composer says about skills the menu cannot offer: how many the model's
+ * catalog left out (still invocable with /skill:), and the files that are not usable
+ * skills, each with why (the skills binding fills these).
+ */
+export interface SlashSkillNotes {
+  leftOut: number;
+  problems: ReadonlyArray<{ path: string; name: string; message: string }>;
+}
+
+/** Whether the menu's query is looking for skills: a start of "skill:", or past it. */
+export function wantsSkills(query: string): boolean {
+  const q = query.toLowerCase();
+  return q !== '' && ('skill:'.startsWith(q) || q.startsWith('skill:'));
+}
+
 function builtin(name: string, description: string): SlashEntry {
   return { name, description, hint: '', kind: 'builtin', runsOnPick: true };
 }

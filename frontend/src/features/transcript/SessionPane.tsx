@@ -107,9 +107,14 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
     () => (skillsQuery.data?.skills ?? []).map((s) => ({ name: s.name, description: s.description })),
     [skillsQuery.data],
   );
+  const skillNotes = useMemo(
+    () => (skillsQuery.data ? { leftOut: skillsQuery.data.leftOut, problems: skillsQuery.data.problems } : undefined),
+    [skillsQuery.data],
+  );
   const slash: SlashActions = {
     sessionId: session.id,
     skills,
+    skillNotes,
     runBuiltin: async (name) => {
       switch (name) {
         case 'new':
