@@ -321,13 +321,23 @@ func (s *Staged) Discard() {
 // Verify re-reads an installed plugin's folder and reports its consent
 // hash now (a file edited after consent changes it).
 func Verify(dir string) (string, error) {
+	_, hash, err := Scan(dir)
+	return hash, err
+}
+
+// Summary is what the staged plugin contributes and asks for.
+func (s *Staged) Summary() Summary { return Describe(s.Manifest, s.Files, s.Hash) }
+
+// Scan reads an installed plugin's folder: its files (with their hashes)
+// and its consent hash now.
+func Scan(dir string) ([]File, string, error) {
 	files, err := scanFolder(dir)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	data, err := readManifest(os.DirFS(dir), files)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	return ConsentHash(data, files), nil
+	return files, ConsentHash(data, files), nil
 }
