@@ -279,6 +279,9 @@ func (c *Core) RemovePlugin(ctx context.Context, id string) error {
 	if err := c.plugins.store.Remove(ctx, r.ID); err != nil {
 		return err
 	}
+	c.plugins.mu.Lock()
+	delete(c.plugins.built, r.ID)
+	c.plugins.mu.Unlock()
 	dir := filepath.Join(c.plugins.dir, r.ID)
 	if filepath.Dir(dir) != c.plugins.dir || strings.ContainsAny(r.ID, `/\`) {
 		return errs.New(errs.Internal, "plugin %q has an id that is not a folder name; its files were left in %s", r.ID, c.plugins.dir)

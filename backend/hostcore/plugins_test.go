@@ -63,9 +63,9 @@ func (p *pluginEnv) starts() int {
 	return n
 }
 
-// calls are the server's call events, without the starts.
+// calls are the server's call events.
 func (p *pluginEnv) calls() []string {
-	return slices.DeleteFunc(p.events(), func(ev string) bool { return strings.HasPrefix(ev, "start ") })
+	return slices.DeleteFunc(p.events(), func(ev string) bool { return !strings.HasPrefix(ev, "call ") })
 }
 
 // offered are the plugin tools of the session's on-demand catalog in mode.
@@ -366,5 +366,69 @@ func TestPluginDisableAndRemove(t *testing.T) {
 	}
 	if err := p.core.RemovePlugin(t.Context(), sampleID); !errs.Is(err, errs.PluginNotFound) {
 		t.Errorf("second removal = %v", err)
+	}
+}
+
+// A plugin's process runs in its installed folder with the Bash tool's
+// environment policy, and never gets a model provider's key, even one the
+// user passes through to commands.
+func TestPluginProcessEnvironment(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	environ := append(os.Environ(), "ANTHROPIC_API_KEY=sk-ant-test", "OPENAI_API_KEY=sk-test", "ACME_API_KEY=acme", "OTHER_API_KEY=other")
+	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: filepath.Join(root, "data"), RgPath: "-", Environ: environ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.Close() })
+	settings, err := core.Settings(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings.EnvPassthrough = []string{"ANTHROPIC_API_KEY", "ACME_API_KEY"}
+	if _, err := core.UpdateSettings(t.Context(), settings); err != nil {
+		t.Fatal(err)
+	}
+	proj, err := core.AddProject(t.Context(), project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: proj.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.ConfigureSession(t.Context(), sess.ID, api.SessionConfig{OperatingMode: api.ModeAgent, PermissionMode: api.PermissionAuto}); err != nil {
+		t.Fatal(err)
+	}
+	src, log := filepath.Join(root, "plugin"), filepath.Join(root, "events.log")
+	pluginsample.Folder(t, src, log, nil)
+	staged, err := core.StagePlugin(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.InstallPlugin(t.Context(), staged, true); err != nil {
+		t.Fatal(err)
+	}
+	res := core.Execute(t.Context(), hostcore.ToolRequest{SessionID: sess.ID, TurnID: "turn", ToolCallID: "c1", Tool: sampleInspect, Args: []byte(`{"action":"list"}`)})
+	if !res.OK {
+		t.Fatalf("call = %+v", res)
+	}
+	events := pluginsample.Events(t, log)
+	dir := filepath.Join(root, "data", "plugins", sampleID, "1.0.0")
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	want := []string{"cwd " + dir, "key ACME_API_KEY"}
+	var got []string
+	for _, ev := range events {
+		if strings.HasPrefix(ev, "cwd ") || strings.HasPrefix(ev, "key ") {
+			got = append(got, ev)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the process saw %q, want %q", got, want)
 	}
 }

@@ -98,8 +98,8 @@ func write(t testing.TB, path string, data []byte, perm os.FileMode) {
 }
 
 // Events are the lines the sample server appended to logFile ("start
-// <pid>", "call inspect <action>", "call deploy <target>"); none when it
-// never ran.
+// <pid>", "cwd <dir>", "key <NAME>", "call inspect <action>", "call deploy
+// <target>"); none when it never ran.
 func Events(t testing.TB, logFile string) []string {
 	t.Helper()
 	data, err := os.ReadFile(logFile)

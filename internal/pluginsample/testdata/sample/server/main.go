@@ -1,7 +1,9 @@
 // Command server is the sample plugin's process: an MCP server over stdio
 // on the official Go SDK, built by the plugin package's tests. It appends
-// one line per event to the file named by --log ("start <pid>", "call
-// <tool> <action>"), so a test can tell whether it ran and what it saw.
+// one line per event to the file named by --log ("start <pid>", then its
+// working folder "cwd <dir>" and each "key <NAME>" of a *_API_KEY variable
+// it received, and "call <tool> <action>"), so a test can tell whether it
+// ran, where, with what, and what it saw.
 package main
 
 import (
@@ -9,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,6 +38,14 @@ func main() {
 		f.Close()
 	}
 	note("start %d", os.Getpid())
+	if wd, err := os.Getwd(); err == nil {
+		note("cwd %s", wd)
+	}
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasSuffix(name, "_API_KEY") {
+			note("key %s", name)
+		}
+	}
 	fmt.Fprintln(os.Stderr, "sample plugin ready")
 	s := sdk.NewServer(&sdk.Implementation{Name: "sample-plugin", Version: "1.0.0"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "inspect", Description: "Inspect a target."},
