@@ -40,7 +40,7 @@ func (r Record) EnabledIn(projectID string) bool {
 // Manifest parses the stored manifest.
 func (r Record) Manifest() (Manifest, error) { return ParseManifest(r.ManifestBytes) }
 
-// Store keeps the installed plugins (migration 0021).
+// Store keeps the installed plugins (migration 0022).
 type Store struct {
 	db  *sql.DB
 	now func() time.Time
