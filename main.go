@@ -55,6 +55,7 @@ Usage:
   pi-desktop commands list ...    list the custom slash commands (pi-desktop commands --help)
   pi-desktop export --session ID --format md|json [-o FILE]
                                   export a session (pi-desktop export --help)
+  pi-desktop plugins ...          install, list and remove plugins (pi-desktop plugins --help)
   pi-desktop version              print the version, commit and build date
   pi-desktop --help               show this help
 
@@ -128,6 +129,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return toolcli.Commands(context.Background(), fs.Args()[1:], cliEnv)
 	case "export":
 		return toolcli.Export(context.Background(), fs.Args()[1:], cliEnv)
+	case "plugins":
+		return toolcli.Plugins(context.Background(), fs.Args()[1:], cliEnv)
 	case "version":
 		fmt.Fprintf(stdout, "pi-desktop %s (commit %s, built %s, %s/%s)\n", version, commit, date, runtime.GOOS, runtime.GOARCH)
 		return 0

@@ -24,6 +24,7 @@ func TestCLI(t *testing.T) {
 		{"skills command", []string{"skills", "--help"}, 0, "pi-desktop skills list", ""},
 		{"commands command", []string{"commands", "--help"}, 0, "pi-desktop commands list", ""},
 		{"export command", []string{"export", "--help"}, 0, "pi-desktop export [--data-dir DIR] --session ID", ""},
+		{"plugins command", []string{"plugins", "--help"}, 0, "pi-desktop plugins install", ""},
 		{"unknown command", []string{"launch"}, 2, "", `unknown command "launch"`},
 		{"data-dir without value", []string{"--data-dir"}, 2, "", "flag needs an argument: --data-dir"},
 	}

@@ -151,6 +151,13 @@ const (
 	// Checkpoints (issue 20).
 	CheckpointNotFound    Code = "CHECKPOINT_NOT_FOUND"    // no checkpoint of the session has that id
 	CheckpointNotCaptured Code = "CHECKPOINT_NOT_CAPTURED" // the checkpoint (or the one a restore takes first) holds no snapshot
+	// Plugins (issue 22).
+	PermissionDenied      Code = "PERMISSION_DENIED"       // refused by the host before the tool ran (a plugin action outside its planSafeActions in Plan/Goal)
+	PluginInvalid         Code = "PLUGIN_INVALID"          // a plugin's manifest (or folder) is unusable
+	PluginArchiveRefused  Code = "PLUGIN_ARCHIVE_REFUSED"  // a .piplug or folder breaks the install rules (links, .. paths, size, entries): nothing was written
+	PluginNotFound        Code = "PLUGIN_NOT_FOUND"        // no installed plugin has that id
+	PluginConsentRequired Code = "PLUGIN_CONSENT_REQUIRED" // the plugin (or what it contributes) changed since the user consented: it runs nothing until they consent again
+	PluginCrashed         Code = "PLUGIN_CRASHED"          // the plugin's process exited or could not start; the next call starts it again
 )
 
 // Codes lists every registered code in declaration order.
@@ -189,5 +196,6 @@ func Codes() []Code {
 		SlashCommandNotFound,
 		ProviderUnreachable, ModelListUnavailable,
 		CheckpointNotFound, CheckpointNotCaptured,
+		PermissionDenied, PluginInvalid, PluginArchiveRefused, PluginNotFound, PluginConsentRequired, PluginCrashed,
 	}
 }

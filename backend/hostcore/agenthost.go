@@ -124,9 +124,10 @@ func toolDef(s tools.Spec) provider.ToolDef {
 }
 
 // Deferred is the session's on-demand catalog in mode: the builtin ones,
-// then the session's MCP tools (mcpDeferred).
+// then the session's MCP tools (mcpDeferred), then its plugins' tools
+// (pluginDeferred).
 func (h agentHost) Deferred(ctx context.Context, sessionID, mode string) []agent.DeferredTool {
-	return append(h.builtinDeferred(mode), h.c.mcpDeferred(ctx, sessionID, mode)...)
+	return append(append(h.builtinDeferred(mode), h.c.mcpDeferred(ctx, sessionID, mode)...), h.c.pluginDeferred(ctx, sessionID, mode)...)
 }
 
 // builtinDeferred is mode's on-demand catalog of registered tools: those

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -175,6 +176,19 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if err != nil {
 		return tools.Failure(err) // never falls back to another workspace
 	}
+	if !known && strings.HasPrefix(req.Tool, "plugin_") {
+		// Perhaps a tool of a plugin enabled and consented to here.
+		e, found, err := c.plugins.lookup(ctx, binding.Session.ProjectID, req.Tool)
+		if err != nil {
+			return tools.Failure(err)
+		}
+		if found {
+			tool, known, spec = e.tool, true, e.tool.Spec()
+			if args, fields, verr = e.validate(req.Args); verr == nil {
+				st.canonical = args
+			}
+		}
+	}
 	if !known {
 		// Not a builtin: perhaps one of the session's MCP tools, whose
 		// catalog depends on the project.
@@ -224,6 +238,14 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	if verr != nil {
 		return tools.Failure(verr)
+	}
+	// Spec §11: in Plan and Goal a plugin tool runs only its plan-safe
+	// actions; the host refuses any other before the plugin sees the call.
+	if pa, ok := tool.(planActionChecker); ok && (binding.Session.OperatingMode == api.ModePlan || binding.Session.OperatingMode == api.ModeGoal) {
+		if err := pa.CheckPlanAction(args, binding.Session.OperatingMode); err != nil {
+			st.row.Decision = decisionDeny
+			return tools.Failure(err)
+		}
 	}
 
 	var resolver *pathguard.Resolver
@@ -449,6 +471,10 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: audit.Preview(req.Args), External: v.External,
 		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant,
 	}
+	if p, ok := tool.(pluginOrigin); ok {
+		id, name, own := p.Plugin()
+		card.Reason = fmt.Sprintf("%s: %q of the plugin %q (%s)", v.Reason, own, name, id)
+	}
 	if m, ok := tool.(tools.MCPOrigin); ok {
 		info := m.MCPInfo()
 		card.Server, card.ServerTool, card.ToolTitle = info.Server, info.Tool, info.Title
@@ -530,8 +556,8 @@ func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *
 	switch {
 	case spec.Class == permission.ClassExec || spec.Class.Control():
 		return tool.Run(ctx, call)
-	case spec.Class == permission.ClassMCP:
-		// A started MCP call is waited for (spec §3): a Stop sends
+	case spec.Class == permission.ClassMCP || spec.Class == permission.ClassPlugin:
+		// A started MCP or plugin call is waited for (spec §3): a Stop sends
 		// notifications/cancelled and the call returns once the SDK has.
 		// The tool bounds and spills its own result.
 		return tools.Bound(tool.Run(ctx, call))

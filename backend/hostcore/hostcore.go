@@ -134,6 +134,7 @@ type Core struct {
 	registry  *tools.Registry
 	keys      *provider.Keys
 	mcp       *mcpHost
+	plugins   *pluginHost
 	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
 	probe     *shells.PathProbe
@@ -239,6 +240,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	c.keys = provider.NewKeys(cfg.DataDir, cfg.Keychain, cfg.KeychainProbeTimeout)
 	c.providers = providers.New(st.DB(), c.keys, cfg.Now)
 	c.mcp = newMCPHost(c)
+	c.plugins = newPluginHost(c)
 	if c.cfg.MCP == nil {
 		c.cfg.MCP = c.mcp
 	}
@@ -354,6 +356,7 @@ func (c *Core) Close() error {
 	}
 	cancelGrace()
 	c.mcp.close() // every server's process tree ends with the app
+	c.plugins.rt.Close()
 	c.audit.Close()
 	c.log.Info("stopped")
 	c.cfgCache.close()

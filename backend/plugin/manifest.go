@@ -1,0 +1,381 @@
+package plugin
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/mcp"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/truncate"
+)
+
+// ManifestName is the manifest's file name at the plugin folder's root.
+const ManifestName = "plugin.json"
+
+// PermToolRegister is the permission a plugin asks for to contribute agent
+// tools (spec §11: the user grants agent.tool.register).
+const PermToolRegister = "agent.tool.register"
+
+// Bounds of a manifest: it is shown on a consent card and its tools'
+// descriptions and schemas reach the model's context.
+const (
+	MaxManifestBytes   = 256 << 10
+	maxIDLen           = 64
+	maxVersionLen      = 64
+	maxNameLen         = 100
+	maxDescriptionLen  = 2048
+	maxTools           = 64
+	maxToolSchemaBytes = 64 << 10
+	maxActions         = 64
+	maxActionLen       = 100
+)
+
+var (
+	idPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$`)
+	// semver 2.0.0, from semver.org.
+	versionPattern  = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+// Manifest is a validated plugin.json.
+type Manifest struct {
+	ID          string
+	Name        string
+	Version     string
+	Description string
+	Author      string
+	Permissions []string
+	// Command and Args start the plugin's process (MCP over stdio), in the
+	// plugin folder. Command is a program on the PATH or a path inside the
+	// folder.
+	Command string
+	Args    []string
+	Tools   []AgentTool
+	// MCPServers are the MCP servers the plugin contributes, in .mcp.json's
+	// shape; they are listed on the consent card.
+	MCPServers []mcp.Server
+	// Warnings are what was accepted with a default (a missing or invalid
+	// risk): shown with the plugin, never fatal.
+	Warnings []string
+}
+
+// AgentTool is one tool the plugin's process serves.
+type AgentTool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+	// Risk is the declared risk; a missing or invalid one is medium and
+	// never grants Plan/Goal access (only PlanSafeActions does).
+	Risk permission.Risk
+	// PlanSafeActions are the actions allowed in Plan and Goal; empty hides
+	// the tool there.
+	PlanSafeActions []string
+	// HasAction: the input schema declares an "action" property, whose
+	// value is then a call's action (else the tool's name is).
+	HasAction bool
+}
+
+type rawManifest struct {
+	ID          *string         `json:"id"`
+	Name        *string         `json:"name"`
+	Version     *string         `json:"version"`
+	Description string          `json:"description"`
+	Author      json.RawMessage `json:"author"`
+	Permissions []string        `json:"permissions"`
+	Command     string          `json:"command"`
+	Args        []string        `json:"args"`
+	Contributes struct {
+		AgentTools []json.RawMessage `json:"agentTools"`
+		MCPServers json.RawMessage   `json:"mcpServers"`
+	} `json:"contributes"`
+}
+
+type rawTool struct {
+	Name            string          `json:"name"`
+	Description     string          `json:"description"`
+	InputSchema     json.RawMessage `json:"inputSchema"`
+	Risk            json.RawMessage `json:"risk"`
+	PlanSafeActions json.RawMessage `json:"planSafeActions"`
+}
+
+// invalid is a PLUGIN_INVALID error naming the manifest field.
+func invalid(field, format string, a ...any) error {
+	return errs.New(errs.PluginInvalid, "plugin.json: "+format, a...).With("field", field)
+}
+
+// ParseManifest parses and validates plugin.json. Every problem is
+// PLUGIN_INVALID with the field in its details; a risk that is missing or
+// not low|medium|high becomes medium with a warning.
+func ParseManifest(data []byte) (Manifest, error) {
+	if len(data) > MaxManifestBytes {
+		return Manifest{}, invalid("", "the file is larger than %d bytes", MaxManifestBytes)
+	}
+	if !utf8.Valid(data) {
+		return Manifest{}, invalid("", "the file is not valid UTF-8")
+	}
+	var raw rawManifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return Manifest{}, invalid("", "not a JSON object of the plugin manifest's shape (%s); see the id, name, version, permissions, command and contributes fields", jsonProblem(err))
+	}
+	if dec.More() {
+		return Manifest{}, invalid("", "text follows the manifest's JSON object; remove it")
+	}
+	m := Manifest{Description: strings.TrimSpace(raw.Description), Command: raw.Command, Args: raw.Args, Permissions: raw.Permissions}
+	switch {
+	case raw.ID == nil:
+		return Manifest{}, invalid("id", "\"id\" is missing; use a reverse-DNS id like dev.acme.tools or a plain name of [a-z0-9.-]")
+	case len(*raw.ID) > maxIDLen || !idPattern.MatchString(*raw.ID):
+		return Manifest{}, invalid("id", "id %q must be at most %d characters of a-z, 0-9, '.' and '-', each dot-separated part starting and ending with a letter or digit (like dev.acme.tools)", clip(*raw.ID), maxIDLen)
+	}
+	m.ID = *raw.ID
+	if raw.Name == nil || strings.TrimSpace(*raw.Name) == "" || utf8.RuneCountInString(*raw.Name) > maxNameLen || hasControl(*raw.Name) {
+		return Manifest{}, invalid("name", "\"name\" must be a non-empty single line of at most %d characters", maxNameLen)
+	}
+	m.Name = strings.TrimSpace(*raw.Name)
+	if raw.Version == nil || len(*raw.Version) > maxVersionLen || !versionPattern.MatchString(*raw.Version) {
+		v := ""
+		if raw.Version != nil {
+			v = *raw.Version
+		}
+		return Manifest{}, invalid("version", "version %q is not a semantic version like 1.2.0 (https://semver.org)", clip(v))
+	}
+	m.Version = *raw.Version
+	if len(m.Description) > maxDescriptionLen {
+		return Manifest{}, invalid("description", "\"description\" is longer than %d bytes", maxDescriptionLen)
+	}
+	author, err := parseAuthor(raw.Author)
+	if err != nil {
+		return Manifest{}, err
+	}
+	m.Author = author
+	if err := checkPermissions(raw.Permissions); err != nil {
+		return Manifest{}, err
+	}
+	if len(raw.Contributes.AgentTools) > maxTools {
+		return Manifest{}, invalid("contributes.agentTools", "a plugin contributes at most %d agent tools, this one %d", maxTools, len(raw.Contributes.AgentTools))
+	}
+	seen := map[string]bool{}
+	for i, rt := range raw.Contributes.AgentTools {
+		t, warn, err := parseTool(m.ID, i, rt)
+		if err != nil {
+			return Manifest{}, err
+		}
+		if seen[t.Name] {
+			return Manifest{}, invalid("contributes.agentTools", "two agent tools are named %q; tool names must be unique", t.Name)
+		}
+		seen[t.Name] = true
+		if warn != "" {
+			m.Warnings = append(m.Warnings, warn)
+		}
+		m.Tools = append(m.Tools, t)
+	}
+	if err := checkCommand(m, len(m.Tools) > 0); err != nil {
+		return Manifest{}, err
+	}
+	if servers, err := parseMCPServers(raw.Contributes.MCPServers); err != nil {
+		return Manifest{}, err
+	} else {
+		m.MCPServers = servers
+	}
+	return m, nil
+}
+
+func parseAuthor(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s), nil
+	}
+	// npm's {"name": …, "email": …} shape.
+	var o struct {
+		Name  string `json:"name"`
+		Email string `json:"email"`
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return "", invalid("author", "\"author\" must be a string or {\"name\", \"email\"}")
+	}
+	if o.Email != "" {
+		return strings.TrimSpace(o.Name + " <" + o.Email + ">"), nil
+	}
+	return strings.TrimSpace(o.Name), nil
+}
+
+// checkPermissions fails closed: a permission the host does not know could
+// not be shown to the user for what it is.
+func checkPermissions(perms []string) error {
+	has := false
+	for _, p := range perms {
+		switch p {
+		case PermToolRegister:
+			has = true
+		default:
+			return invalid("permissions", "unknown permission %q; the only one a plugin may ask for is %q", clip(p), PermToolRegister)
+		}
+	}
+	if !has {
+		return invalid("permissions", "\"permissions\" must include %q", PermToolRegister)
+	}
+	return nil
+}
+
+func parseTool(pluginID string, i int, raw json.RawMessage) (AgentTool, string, error) {
+	field := "contributes.agentTools"
+	var rt rawTool
+	if err := json.Unmarshal(raw, &rt); err != nil {
+		return AgentTool{}, "", invalid(field, "agent tool %d must be an object with name, description, inputSchema and risk (%s)", i+1, jsonProblem(err))
+	}
+	if !toolNamePattern.MatchString(rt.Name) {
+		return AgentTool{}, "", invalid(field, "agent tool %d: name %q must be 1–64 characters of A-Z, a-z, 0-9, '_' and '-'", i+1, clip(rt.Name))
+	}
+	if n := ModelName(pluginID, rt.Name); len(n) > mcp.MaxToolNameLen {
+		return AgentTool{}, "", invalid(field, "agent tool %q: the model-facing name %s is longer than %d characters; shorten the tool's name or the plugin's id", rt.Name, n, mcp.MaxToolNameLen)
+	}
+	t := AgentTool{Name: rt.Name, Description: strings.TrimSpace(rt.Description)}
+	if t.Description == "" || len(t.Description) > maxDescriptionLen {
+		return AgentTool{}, "", invalid(field, "agent tool %q needs a description of at most %d bytes", rt.Name, maxDescriptionLen)
+	}
+	schema, hasAction, err := checkSchema(rt.Name, rt.InputSchema)
+	if err != nil {
+		return AgentTool{}, "", err
+	}
+	t.InputSchema, t.HasAction = schema, hasAction
+	warn := ""
+	var risk string
+	if json.Unmarshal(rt.Risk, &risk) == nil && (risk == "low" || risk == "medium" || risk == "high") {
+		t.Risk = permission.Risk(risk)
+	} else {
+		t.Risk = permission.Medium
+		warn = "agent tool " + rt.Name + ": risk is missing or not low, medium or high; it counts as medium"
+	}
+	if t.PlanSafeActions, err = parseActions(rt.Name, rt.PlanSafeActions); err != nil {
+		return AgentTool{}, "", err
+	}
+	return t, warn, nil
+}
+
+// checkSchema requires an object schema and reports whether it declares an
+// "action" property.
+func checkSchema(tool string, raw json.RawMessage) (json.RawMessage, bool, error) {
+	field := "contributes.agentTools"
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return json.RawMessage(`{"type":"object"}`), false, nil
+	}
+	if len(raw) > maxToolSchemaBytes {
+		return nil, false, invalid(field, "agent tool %q: inputSchema is larger than %d bytes", tool, maxToolSchemaBytes)
+	}
+	var s struct {
+		Type       json.RawMessage            `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, false, invalid(field, "agent tool %q: inputSchema must be a JSON Schema object (%s)", tool, jsonProblem(err))
+	}
+	if !bytes.Equal(bytes.TrimSpace(s.Type), []byte(`"object"`)) {
+		return nil, false, invalid(field, "agent tool %q: inputSchema must have \"type\": \"object\"", tool)
+	}
+	_, hasAction := s.Properties["action"]
+	return json.RawMessage(bytes.Clone(raw)), hasAction, nil
+}
+
+func parseActions(tool string, raw json.RawMessage) ([]string, error) {
+	field := "contributes.agentTools"
+	if len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, invalid(field, "agent tool %q: planSafeActions must be an array of action strings", tool)
+	}
+	if len(list) > maxActions {
+		return nil, invalid(field, "agent tool %q: at most %d planSafeActions", tool, maxActions)
+	}
+	for _, a := range list {
+		if strings.TrimSpace(a) == "" || len(a) > maxActionLen || hasControl(a) {
+			return nil, invalid(field, "agent tool %q: every planSafeActions entry must be a non-empty single line of at most %d bytes", tool, maxActionLen)
+		}
+	}
+	return list, nil
+}
+
+// checkCommand: tools need a process; its command is a program on the
+// PATH or a relative path inside the plugin folder, never outside it.
+func checkCommand(m Manifest, needed bool) error {
+	if m.Command == "" {
+		if needed {
+			return invalid("command", "a plugin with agent tools needs \"command\" (and \"args\"): the program serving them over MCP stdio, run in the plugin folder")
+		}
+		return nil
+	}
+	if hasNUL(m.Command) || hasControl(m.Command) {
+		return invalid("command", "\"command\" must be a single line without NUL bytes")
+	}
+	if isAbs(m.Command) || escapes(m.Command) {
+		return invalid("command", "\"command\" %q must be a program on the PATH or a path inside the plugin folder (no absolute path, no ..)", clip(m.Command))
+	}
+	for _, a := range m.Args {
+		if hasNUL(a) {
+			return invalid("args", "an argument must not contain NUL bytes")
+		}
+	}
+	return nil
+}
+
+func parseMCPServers(raw json.RawMessage) ([]mcp.Server, error) {
+	if len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, nil
+	}
+	wrapped := append(append([]byte(`{"mcpServers":`), raw...), '}')
+	cfg, err := mcp.ParseProjectConfig(wrapped)
+	if err != nil {
+		return nil, invalid("contributes.mcpServers", "mcpServers must be an object of servers in .mcp.json's shape")
+	}
+	if len(cfg.Problems) > 0 {
+		return nil, invalid("contributes.mcpServers", "%s", cfg.Problems[0].Message)
+	}
+	return cfg.Servers, nil
+}
+
+func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }
+
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0
+}
+
+func isAbs(p string) bool {
+	return strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) >= 2 && p[1] == ':')
+}
+
+// escapes reports a path with a ".." element, in either separator.
+func escapes(p string) bool {
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string) string { return truncate.BytesEllipsis(strings.ToValidUTF8(s, "?"), 80) }
+
+func jsonProblem(err error) string {
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		return "syntax error at byte " + strconv.FormatInt(e.Offset, 10)
+	case *json.UnmarshalTypeError:
+		f := e.Field
+		if f == "" {
+			f = "the value"
+		}
+		return f + " must be " + e.Type.String() + ", not " + e.Value
+	}
+	return "unreadable"
+}

@@ -1,0 +1,178 @@
+package plugin_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/plugin"
+)
+
+// manifest is a valid manifest with edit applied to its JSON object.
+func manifest(t testing.TB, edit func(m map[string]any)) []byte {
+	t.Helper()
+	m := map[string]any{
+		"id": "dev.acme.tools", "name": "Acme tools", "version": "1.2.0", "description": "d", "author": "Acme",
+		"permissions": []any{"agent.tool.register"}, "command": "bin/server", "args": []any{"--stdio"},
+		"contributes": map[string]any{"agentTools": []any{
+			map[string]any{"name": "look", "description": "Look.", "risk": "low", "planSafeActions": []any{"list"},
+				"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"action": map[string]any{"type": "string"}}}},
+			map[string]any{"name": "ship", "description": "Ship.", "risk": "high", "inputSchema": map[string]any{"type": "object"}},
+		}},
+	}
+	if edit != nil {
+		edit(m)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func tool(m map[string]any, i int) map[string]any {
+	return m["contributes"].(map[string]any)["agentTools"].([]any)[i].(map[string]any)
+}
+
+func TestParseManifestValid(t *testing.T) {
+	m, err := plugin.ParseManifest(manifest(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != "dev.acme.tools" || m.Version != "1.2.0" || m.Command != "bin/server" || len(m.Tools) != 2 || len(m.Warnings) != 0 {
+		t.Fatalf("manifest = %+v", m)
+	}
+	look, ship := m.Tools[0], m.Tools[1]
+	if look.Risk != permission.Low || !look.HasAction || !slices.Equal(look.PlanSafeActions, []string{"list"}) {
+		t.Errorf("look = %+v", look)
+	}
+	if ship.Risk != permission.High || ship.HasAction || ship.PlanSafeActions != nil {
+		t.Errorf("ship = %+v", ship)
+	}
+}
+
+// A missing or invalid risk is medium with a warning, and never grants
+// the tool Plan/Goal access: only planSafeActions does.
+func TestParseManifestRiskDefaultsToMedium(t *testing.T) {
+	for _, risk := range []any{nil, "extreme", "LOW", 3, ""} {
+		m, err := plugin.ParseManifest(manifest(t, func(m map[string]any) {
+			if risk == nil {
+				delete(tool(m, 1), "risk")
+			} else {
+				tool(m, 1)["risk"] = risk
+			}
+		}))
+		if err != nil {
+			t.Fatalf("risk %v: %v", risk, err)
+		}
+		if m.Tools[1].Risk != permission.Medium || len(m.Tools[1].PlanSafeActions) != 0 || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "ship") {
+			t.Errorf("risk %v: tool %+v, warnings %q", risk, m.Tools[1], m.Warnings)
+		}
+	}
+}
+
+func TestParseManifestRefuses(t *testing.T) {
+	cases := []struct {
+		name  string
+		field string
+		edit  func(m map[string]any)
+	}{
+		{"no id", "id", func(m map[string]any) { delete(m, "id") }},
+		{"upper-case id", "id", func(m map[string]any) { m["id"] = "Dev.Acme" }},
+		{"id with a slash", "id", func(m map[string]any) { m["id"] = "dev/acme" }},
+		{"id ..", "id", func(m map[string]any) { m["id"] = ".." }},
+		{"id with empty part", "id", func(m map[string]any) { m["id"] = "dev..acme" }},
+		{"id ending in a dot", "id", func(m map[string]any) { m["id"] = "dev.acme." }},
+		{"id too long", "id", func(m map[string]any) { m["id"] = strings.Repeat("a", 65) }},
+		{"no name", "name", func(m map[string]any) { m["name"] = " " }},
+		{"version not semver", "version", func(m map[string]any) { m["version"] = "1.2" }},
+		{"version with a v", "version", func(m map[string]any) { m["version"] = "v1.2.0" }},
+		{"version with a slash", "version", func(m map[string]any) { m["version"] = "1.2.0+a/b" }},
+		{"no permissions", "permissions", func(m map[string]any) { delete(m, "permissions") }},
+		{"unknown permission", "permissions", func(m map[string]any) { m["permissions"] = []any{"agent.tool.register", "fs.write"} }},
+		{"tool name with a space", "contributes.agentTools", func(m map[string]any) { tool(m, 0)["name"] = "look around" }},
+		{"duplicate tool", "contributes.agentTools", func(m map[string]any) { tool(m, 1)["name"] = "look" }},
+		{"model name too long", "contributes.agentTools", func(m map[string]any) { tool(m, 1)["name"] = strings.Repeat("x", 60) }},
+		{"no description", "contributes.agentTools", func(m map[string]any) { delete(tool(m, 0), "description") }},
+		{"schema not an object", "contributes.agentTools", func(m map[string]any) { tool(m, 0)["inputSchema"] = map[string]any{"type": "string"} }},
+		{"planSafeActions a string", "contributes.agentTools", func(m map[string]any) { tool(m, 0)["planSafeActions"] = "list" }},
+		{"planSafeActions empty entry", "contributes.agentTools", func(m map[string]any) { tool(m, 0)["planSafeActions"] = []any{""} }},
+		{"no command", "command", func(m map[string]any) { delete(m, "command") }},
+		{"absolute command", "command", func(m map[string]any) { m["command"] = "/usr/bin/python3" }},
+		{"command escaping", "command", func(m map[string]any) { m["command"] = "../evil" }},
+		{"bad mcp server", "contributes.mcpServers", func(m map[string]any) {
+			m["contributes"].(map[string]any)["mcpServers"] = map[string]any{"x": map[string]any{"type": "ftp"}}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := plugin.ParseManifest(manifest(t, c.edit))
+			if !errs.Is(err, errs.PluginInvalid) {
+				t.Fatalf("err = %v, want PLUGIN_INVALID", err)
+			}
+			if got := errs.ToPayload(err).Details["field"]; got != c.field {
+				t.Errorf("field = %v, want %q (%v)", got, c.field, err)
+			}
+		})
+	}
+	for _, bad := range []string{``, `[]`, `{"id":`, `{} {}`, "{\"id\":\"a\xff\"}"} {
+		if _, err := plugin.ParseManifest([]byte(bad)); !errs.Is(err, errs.PluginInvalid) {
+			t.Errorf("ParseManifest(%q) = %v, want PLUGIN_INVALID", bad, err)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	cases := []struct{ id, tool, model, internal string }{
+		{"dev.acme.tools", "look", "plugin_dev_acme_tools_look", "plugin.dev.acme.tools.look"},
+		{"my-plugin", "run_it", "plugin_my_plugin_run_it", "plugin.my-plugin.run_it"},
+		{"x", "y", "plugin_x_y", "plugin.x.y"},
+	}
+	for _, c := range cases {
+		if got := plugin.ModelName(c.id, c.tool); got != c.model {
+			t.Errorf("ModelName(%q, %q) = %q, want %q", c.id, c.tool, got, c.model)
+		}
+		if got := plugin.InternalName(c.id, c.tool); got != c.internal {
+			t.Errorf("InternalName(%q, %q) = %q, want %q", c.id, c.tool, got, c.internal)
+		}
+	}
+}
+
+// FuzzParseManifest: any input either parses into a manifest that keeps
+// the rules (a path-safe id and version, known permissions, tools with a
+// known risk and provider-legal names) or is refused with PLUGIN_INVALID.
+func FuzzParseManifest(f *testing.F) {
+	f.Add(manifest(f, nil))
+	f.Add(manifest(f, func(m map[string]any) { delete(tool(m, 1), "risk") }))
+	f.Add(manifest(f, func(m map[string]any) { m["id"] = "../x" }))
+	f.Add([]byte(`{"id":"a","name":"A","version":"0.0.1","permissions":["agent.tool.register"]}`))
+	f.Add([]byte(`{"contributes":{"agentTools":[null]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := plugin.ParseManifest(data)
+		if err != nil {
+			if !errs.Is(err, errs.PluginInvalid) {
+				t.Fatalf("error with code %s: %v", errs.CodeOf(err), err)
+			}
+			return
+		}
+		if m.ID == "" || strings.Contains(m.ID, "..") || strings.ContainsAny(m.ID+m.Version, `/\`) || m.ID == "." {
+			t.Fatalf("unsafe id or version %q %q", m.ID, m.Version)
+		}
+		if !slices.Contains(m.Permissions, plugin.PermToolRegister) {
+			t.Fatalf("permissions %q", m.Permissions)
+		}
+		for _, x := range m.Tools {
+			if x.Risk != permission.Low && x.Risk != permission.Medium && x.Risk != permission.High {
+				t.Fatalf("risk %q", x.Risk)
+			}
+			if n := plugin.ModelName(m.ID, x.Name); len(n) > 64 || strings.ContainsFunc(n, func(r rune) bool {
+				return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+			}) {
+				t.Fatalf("model name %q", n)
+			}
+		}
+	})
+}
