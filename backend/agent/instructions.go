@@ -123,7 +123,7 @@ func withInstructions(text string, files []InstructionFile) string {
 			b.WriteByte('\n')
 		}
 		if f.Truncated {
-			fmt.Fprintf(&b, "[truncated: kept the first %d of %d bytes of %s; limit %d KB per file, %d KB per prompt. Read %s with offset/limit for the rest.]\n",
+			fmt.Fprintf(&b, "[truncated: kept the first %d of %d bytes of %s; limit %d KB per file, %d KB per prompt. Read %s for the rest.]\n",
 				f.Loaded, f.Size, f.Path, InstructionFileMax>>10, InstructionPromptMax>>10, f.Path)
 		}
 	}

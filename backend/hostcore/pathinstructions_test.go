@@ -1,7 +1,9 @@
 package hostcore_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+	"github.com/pi-desktop/pi-desktop/backend/provider/providertest"
 )
 
 // instructionTree is a project with instructions at several depths:
@@ -167,5 +170,84 @@ func TestPathInstructionsOfATemporarySessionAreNone(t *testing.T) {
 	write(t, filepath.Join(scratch, "pkg", "AGENTS.md"), "scratch rules\n")
 	if got := hostcore.PathInstructionsForTest(t.Context(), e.core, s, "Read", map[string]any{"path": "pkg/f.go"}); len(got) != 0 {
 		t.Errorf("a temporary session's scratch folder gave instructions: %+v", got)
+	}
+}
+
+func TestPathInstructionsReachTheNextRequestOverTheWire(t *testing.T) {
+	srv := providertest.NewAnthropicServer(t,
+		providertest.Turn{Text: "Let me look.", ToolCalls: []providertest.Call{
+			{Name: "Read", Input: map[string]any{"path": "pkg/sub/x.go"}},
+			{Name: "Grep", Input: map[string]any{"pattern": "package", "path": "pkg"}},
+		}, Stop: "tool_use"},
+		providertest.Turn{ToolCalls: []providertest.Call{
+			{Name: "Read", Input: map[string]any{"path": "pkg/sub/deeper/main.go"}},
+		}, Stop: "tool_use"},
+		providertest.Turn{Text: "Read them.", Stop: "end_turn"},
+	)
+	core, _, s, project := e2e(t, srv)
+	instructionTree(t, &env{t: t, project: project})
+	if _, err := core.RunTurn(t.Context(), s.ID, "Look at pkg"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	first, second, third := string(reqs[0].Body), string(reqs[1].Body), string(reqs[2].Body)
+	if strings.Contains(first, "pkg rules") || strings.Contains(first, "sub claude rules") {
+		t.Error("the first request carries path instructions before any call named a path")
+	}
+	// The Read, first in source order, carries both files of its chain;
+	// the Grep under pkg/ carries nothing more.
+	for _, want := range []string{`## pkg/AGENTS.md\n\npkg rules\n`, `## pkg/sub/CLAUDE.md\n\nsub claude rules\n`} {
+		if strings.Count(second, want) != 1 {
+			t.Errorf("the second request has %q %d times, want once", want, strings.Count(second, want))
+		}
+	}
+	if strings.Contains(second, "shadowed") {
+		t.Error("pkg/CLAUDE.md was loaded beside pkg/AGENTS.md")
+	}
+	if strings.Count(third, "loaded once for this prompt") != 1 {
+		t.Errorf("the third request has %d instruction blocks, want the one already sent", strings.Count(third, "loaded once for this prompt"))
+	}
+	tr, err := core.Transcript(t.Context(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded []string
+	for _, m := range tr.Messages {
+		for _, c := range m.ToolCalls {
+			for _, in := range c.Instructions {
+				loaded = append(loaded, fmt.Sprintf("%s %s %d", c.Tool, in.Path, in.Size))
+			}
+		}
+	}
+	if want := []string{"Read pkg/AGENTS.md 10", "Read pkg/sub/CLAUDE.md 17"}; strings.Join(loaded, ",") != strings.Join(want, ",") {
+		t.Errorf("transcript instructions = %q, want %q", loaded, want)
+	}
+}
+
+func TestPathInstructionsOfAnIsolatedSessionComeFromItsWorktree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed (apt-get install git)")
+	}
+	e := newEnv(t)
+	instructionTree(t, e)
+	gitInit(t, e.project)
+	s, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Changed in the main checkout after the worktree was made: the
+	// worktree's committed file is the one that counts.
+	write(t, filepath.Join(e.project, "pkg", "AGENTS.md"), "main checkout rules\n")
+	got := brief(hostcore.PathInstructionsForTest(t.Context(), e.core, s.ID, "Read", map[string]any{"path": "pkg/f.go"}))
+	if strings.Join(got, "\n") != "pkg/AGENTS.md: pkg rules" {
+		t.Errorf("isolated session's instructions = %q", got)
+	}
+	// An absolute path into the main checkout is outside the worktree.
+	got = brief(hostcore.PathInstructionsForTest(t.Context(), e.core, s.ID, "Read", map[string]any{"path": filepath.Join(e.project, "pkg", "f.go")}))
+	if len(got) != 0 {
+		t.Errorf("a path in the main checkout gave %q", got)
 	}
 }
