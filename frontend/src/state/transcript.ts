@@ -9,6 +9,7 @@ import type {
   Delegation,
   DelegationPage,
   DelegationState,
+  InstructionFile,
   MessageRecord,
   PermissionEvent,
   ToolCallRecord,
@@ -74,6 +75,8 @@ export interface ToolItem {
   output: OutputChunk[];
   /** The live stream stopped (size limit) or older chunks were dropped. */
   outputPaused: boolean;
+  /** Path instruction files (AGENTS.md, CLAUDE.md) loaded with the result. */
+  instructions: InstructionFile[];
 }
 
 export interface ApprovalItem {
@@ -287,6 +290,7 @@ function newTool(p: { turnId: string; messageId: string; toolCallId: string; too
     isError: false,
     output: [],
     outputPaused: false,
+    instructions: [],
   };
 }
 
@@ -300,6 +304,7 @@ function toolFromRecord(c: ToolCallRecord, fallbackTool: string, fallbackArgs: u
     result: c.result,
     modelText: c.modelText,
     isError: c.isError,
+    instructions: c.instructions,
   };
 }
 
@@ -615,6 +620,7 @@ function onToolResult(state: TranscriptState, e: Extract<AgentEvent, { type: 'to
     result: e.result,
     modelText: e.modelText,
     isError: e.isError,
+    instructions: e.instructions,
     startedAt: t.startedAt || at,
     finishedAt: at,
   }));
