@@ -248,6 +248,8 @@ type run struct {
 	delegation *delegateScope
 	// writers are the writing delegates the current batch started.
 	writers *batchWriters
+	// instr is what this prompt loaded of path-scoped instructions.
+	instr pathInstructions
 }
 
 // outcome is how a turn ends.

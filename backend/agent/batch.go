@@ -24,11 +24,15 @@ type prepared struct {
 	result                       tools.Result
 	modelText                    string
 	isError                      bool
+	// instructions are the path instruction files preflight loaded for
+	// this call; finish appends them to the model's text.
+	instructions []InstructionFile
 }
 
 func (c *prepared) finish(state string, res tools.Result) {
 	c.settled, c.state, c.result = true, state, res
 	c.modelText, c.isError = ModelText(c.tool, res)
+	c.modelText = withInstructions(c.modelText, c.instructions)
 }
 
 // prepare turns the tool_use blocks of a response into calls, in source
@@ -95,6 +99,10 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 	r.writers = &batchWriters{}
 	terminate := false
 	if parallel && len(runnable) > 1 {
+		// Every call is prepared, in source order, before any starts (§0).
+		for _, c := range runnable {
+			r.preflight(ctx, c)
+		}
 		done := make(chan *prepared, len(runnable))
 		for _, c := range runnable {
 			r.start(ctx, c)
@@ -127,6 +135,7 @@ func (r *run) runBatch(ctx context.Context, calls []*prepared) bool {
 				c.finish(CallSkipped, tools.Failure(errs.New(errs.ToolAborted, "not run: the turn was stopped before this %s call started", c.tool)))
 				break
 			}
+			r.preflight(ctx, c)
 			r.start(ctx, c)
 			r.exec(ctx, c)
 			terminate = guardTerminates(c.result)
@@ -158,15 +167,7 @@ func (r *run) start(ctx context.Context, c *prepared) {
 // anything else (a started Write or Edit drains).
 func (r *run) exec(ctx context.Context, c *prepared) {
 	done := make(chan tools.Result, 1)
-	call := ToolCall{SessionID: c.sessionID, TurnID: c.turnID, ToolCallID: c.id, MessageID: c.messageID, PromptID: c.turnID,
-		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect,
-		Turn: callTurn{r: r, c: c}, BatchSize: c.batch}
-	if d := r.delegation; d != nil {
-		// A call outside its tools goes to the host too: the host refuses
-		// it, given the allowed set, and audits the refusal.
-		call.Delegate, call.DelegationID, call.PermissionOverride = d.name, d.id, d.override
-		call.AllowedTools = slices.Clone(d.allowed)
-	}
+	call := r.toolCall(c)
 	go func() { done <- r.a.host.Execute(ctx, call) }()
 	var res tools.Result
 	select {
@@ -193,6 +194,20 @@ func (r *run) exec(ctx context.Context, c *prepared) {
 	c.finish(callState(res))
 }
 
+// toolCall is c as the host receives it.
+func (r *run) toolCall(c *prepared) ToolCall {
+	call := ToolCall{SessionID: c.sessionID, TurnID: c.turnID, ToolCallID: c.id, MessageID: c.messageID, PromptID: c.turnID,
+		Tool: c.tool, Args: c.args, ShellID: r.info.ShellID, ShellDialect: r.info.ShellDialect,
+		Turn: callTurn{r: r, c: c}, BatchSize: c.batch}
+	if d := r.delegation; d != nil {
+		// A call outside its tools goes to the host too: the host refuses
+		// it, given the allowed set, and audits the refusal.
+		call.Delegate, call.DelegationID, call.PermissionOverride = d.name, d.id, d.override
+		call.AllowedTools = slices.Clone(d.allowed)
+	}
+	return call
+}
+
 // callState is the persisted state of a finished call.
 func callState(res tools.Result) (string, tools.Result) {
 	switch {
@@ -216,5 +231,6 @@ func (r *run) settle(ctx context.Context, c *prepared) {
 	}
 	r.countTool()
 	r.emit(EventToolResult, ToolResultEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
-		ToolUseID: c.toolUseID, Tool: c.tool, State: c.state, Result: s.result, ModelText: s.modelText, IsError: c.isError})
+		ToolUseID: c.toolUseID, Tool: c.tool, State: c.state, Result: s.result, ModelText: s.modelText, IsError: c.isError,
+		Instructions: c.instructions})
 }

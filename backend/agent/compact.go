@@ -222,6 +222,9 @@ func (r *run) compact(ctx context.Context) error {
 		msgs = appendMessage(msgs, m)
 	}
 	r.msgs, r.prompts, r.reported = msgs, retained, 0
+	// The results that carried path instructions are summarized away: the
+	// next call under those folders loads them again.
+	r.instr = pathInstructions{}
 	if live != nil {
 		r.prompts = append(slices.Clone(retained), r.prompt)
 	}

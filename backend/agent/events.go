@@ -105,6 +105,8 @@ type ToolResultEvent struct {
 	// DelegationID is set on the events of a delegate's own run, so the
 	// window nests them under its Task row.
 	DelegationID string `json:"delegationId,omitempty"`
+	// Instructions are the path instruction files loaded with this result.
+	Instructions []InstructionFile `json:"instructions,omitempty"`
 }
 
 // ContextEvent reports a compaction: State compacting, then done or failed.

@@ -178,6 +178,9 @@ type fakeHost struct {
 	audits         []auditRow
 	runtime        *tools.Registry // the runtime tools, run as Execute runs them
 	ended          []string        // delegation ids DelegationEnded was told of
+
+	pathInstr  func(call ToolCall, path string) []InstructionFile // PathInstructions' answer
+	preflights []ToolCall                                         // the calls PathInstructions was asked about
 }
 
 // DelegationEnded records the ids, as host-core drops its per-delegation state.
@@ -568,4 +571,20 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// PathInstructions answers from pathInstr (nil: none), keyed by the call's
+// path argument, and records the calls it was asked about.
+func (h *fakeHost) PathInstructions(ctx context.Context, call ToolCall) []InstructionFile {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.preflights = append(h.preflights, call)
+	if h.pathInstr == nil {
+		return nil
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	_ = json.Unmarshal(call.Args, &a)
+	return slices.Clone(h.pathInstr(call, a.Path))
 }

@@ -26,6 +26,15 @@ type Host interface {
 	// CLAUDE.md), bounded by host-core with a truncation note; "" when
 	// there is none.
 	Instructions(ctx context.Context, sessionID string) (string, error)
+	// PathInstructions returns the instruction files of the folders between
+	// the workspace root (exclusive) and the folder of the path call names,
+	// outermost first: each folder's AGENTS.md, else its CLAUDE.md. The
+	// path is resolved as Execute resolves it (canonical, in the call's own
+	// workspace: an isolated session's or delegate's worktree); a path
+	// outside the workspace, a temporary session or a call naming no path
+	// gives none. Each file's Text holds at most InstructionFileMax+1
+	// bytes; a file that cannot be read comes with Skipped set.
+	PathInstructions(ctx context.Context, call ToolCall) []InstructionFile
 	// Tools returns the tools mode offers up front (the policy decides
 	// which), in the order the model sees them; the runtime's own tools
 	// among them act on the turn through ToolCall.Turn.

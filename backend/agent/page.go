@@ -212,7 +212,7 @@ func (s *store) readMessages(ctx context.Context, sessionID string, turnIDs []st
 func (s *store) readCalls(ctx context.Context, sessionID, filter string, args []any, msgs []Message, index map[string]int) error {
 	rows, err := s.db.QueryContext(ctx,
 		`SELECT id, turn_id, message_id, tool_use_id, position, tool, args, state, result, model_text, is_error, error_code, images,
-		        created_at, COALESCE(started_at, 0), COALESCE(finished_at, 0)
+		        instructions, created_at, COALESCE(started_at, 0), COALESCE(finished_at, 0)
 		 FROM agent_tool_calls WHERE session_id = ?`+filter+` ORDER BY message_id, position`, args...)
 	if err != nil {
 		return storageErr(err, "load the transcript")
@@ -220,10 +220,15 @@ func (s *store) readCalls(ctx context.Context, sessionID, filter string, args []
 	defer rows.Close()
 	for rows.Next() {
 		var c ToolCallRecord
-		var args, result, images string
+		var args, result, images, instr string
 		if err := rows.Scan(&c.ID, &c.TurnID, &c.MessageID, &c.ToolUseID, &c.Position, &c.Tool, &args, &c.State,
-			&result, &c.ModelText, &c.IsError, &c.ErrorCode, &images, &c.CreatedAt, &c.StartedAt, &c.FinishedAt); err != nil {
+			&result, &c.ModelText, &c.IsError, &c.ErrorCode, &images, &instr, &c.CreatedAt, &c.StartedAt, &c.FinishedAt); err != nil {
 			return storageErr(err, "load the transcript")
+		}
+		if instr != "" {
+			if err := json.Unmarshal([]byte(instr), &c.Instructions); err != nil {
+				return errs.Wrap(err, errs.StorageCorrupt, "the instruction files of tool call %s cannot be read", c.ID)
+			}
 		}
 		if images != "" {
 			if err := json.Unmarshal([]byte(images), &c.images); err != nil {

@@ -101,6 +101,9 @@ type ToolCallRecord struct {
 	ModelText string          `json:"modelText"`
 	IsError   bool            `json:"isError"`
 	ErrorCode string          `json:"errorCode,omitempty"`
+	// Instructions are the path instruction files loaded with this call's
+	// result (their text is in ModelText).
+	Instructions []InstructionFile `json:"instructions,omitempty"`
 	// images are the result's stored images (also in Result), read on
 	// their own so building a request parses no result.
 	images     []tools.ImageRef
@@ -259,8 +262,8 @@ func (s *store) finishCall(ctx context.Context, c *prepared) error {
 		return errs.Wrap(err, errs.Internal, "cannot encode the result of %s", c.tool)
 	}
 	if _, err := s.db.ExecContext(ctx,
-		`UPDATE agent_tool_calls SET state = ?, result = ?, model_text = ?, is_error = ?, error_code = ?, images = ?, finished_at = ? WHERE id = ?`,
-		c.state, string(res), c.modelText, c.isError, string(c.result.Code), imagesColumn(c.result.Images), s.ms(), c.id); err != nil {
+		`UPDATE agent_tool_calls SET state = ?, result = ?, model_text = ?, is_error = ?, error_code = ?, images = ?, instructions = ?, finished_at = ? WHERE id = ?`,
+		c.state, string(res), c.modelText, c.isError, string(c.result.Code), imagesColumn(c.result.Images), instructionsColumn(c.instructions), s.ms(), c.id); err != nil {
 		return storageErr(err, "save a tool result")
 	}
 	return nil
@@ -272,6 +275,14 @@ func imagesColumn(refs []tools.ImageRef) string {
 		return ""
 	}
 	return mustJSON(refs)
+}
+
+// instructionsColumn is a call's instruction files as stored ("" for none).
+func instructionsColumn(files []InstructionFile) string {
+	if len(files) == 0 {
+		return ""
+	}
+	return mustJSON(files)
 }
 
 func (s *store) insertCheckpoint(ctx context.Context, sessionID string, cp Checkpoint) error {

@@ -115,6 +115,7 @@ export type ToolResult = Out<typeof w.ToolResult>;
 export type ImageRef = Out<typeof w.ImageRef>;
 export type ToolCallState = (typeof w.TOOL_CALL_STATES)[number];
 export type ToolCallRecord = Out<typeof w.ToolCallRecord>;
+export type InstructionFile = Out<typeof w.InstructionFile>;
 export type MessageKind = (typeof w.MESSAGE_KINDS)[number];
 export type MessageRecord = Out<typeof w.MessageRecord>;
 export type Transcript = Out<typeof w.Transcript>;

@@ -642,6 +642,19 @@ export const Block = record({
   isError: bool,
 });
 
+/** A path-scoped instruction file (AGENTS.md, else CLAUDE.md) loaded with a tool call's result. */
+export const InstructionFile = record({
+  /** Workspace-relative, forward slashes. */
+  path: str,
+  /** Bytes on disk. */
+  size: num,
+  /** Bytes the model received (the bounds may cut a file); 0 when skipped. */
+  loaded: num,
+  truncated: bool,
+  /** Why it was not loaded; '' when it was. */
+  skipped: str,
+});
+
 export const ToolCallRecord = record({
   id: str,
   turnId: str,
@@ -659,6 +672,7 @@ export const ToolCallRecord = record({
   createdAt: num,
   startedAt: num,
   finishedAt: num,
+  instructions: list(InstructionFile),
 });
 
 export const MessageRecord = record({
@@ -1060,6 +1074,8 @@ export const agentEvents = {
     result: ToolResult,
     modelText: str,
     isError: bool,
+    /** Path instruction files loaded with this result. */
+    instructions: list(InstructionFile),
   }),
   [EVENT.agentContext]: tagged('context', {
     ...inTurn,

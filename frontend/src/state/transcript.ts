@@ -9,6 +9,7 @@ import type {
   Delegation,
   DelegationPage,
   DelegationState,
+  InstructionFile,
   MessageRecord,
   PermissionEvent,
   ToolCallRecord,
@@ -86,6 +87,8 @@ export interface ToolItem {
   outputPaused: boolean;
   /** Its model response's tokens and cost, when the message has no text to carry them. */
   usage?: MessageUsage;
+  /** Path instruction files (AGENTS.md, CLAUDE.md) loaded with the result. */
+  instructions: InstructionFile[];
 }
 
 export interface ApprovalItem {
@@ -299,6 +302,7 @@ function newTool(p: { turnId: string; messageId: string; toolCallId: string; too
     isError: false,
     output: [],
     outputPaused: false,
+    instructions: [],
   };
 }
 
@@ -312,6 +316,7 @@ function toolFromRecord(c: ToolCallRecord, fallbackTool: string, fallbackArgs: u
     result: c.result,
     modelText: c.modelText,
     isError: c.isError,
+    instructions: c.instructions,
   };
 }
 
@@ -657,6 +662,7 @@ function onToolResult(state: TranscriptState, e: Extract<AgentEvent, { type: 'to
     result: e.result,
     modelText: e.modelText,
     isError: e.isError,
+    instructions: e.instructions,
     startedAt: t.startedAt || at,
     finishedAt: at,
   }));

@@ -108,6 +108,26 @@ export namespace agent {
 	        this.mergeState = source["mergeState"];
 	    }
 	}
+	export class InstructionFile {
+	    path: string;
+	    size: number;
+	    loaded: number;
+	    truncated?: boolean;
+	    skipped?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InstructionFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.size = source["size"];
+	        this.loaded = source["loaded"];
+	        this.truncated = source["truncated"];
+	        this.skipped = source["skipped"];
+	    }
+	}
 	export class ToolCallRecord {
 	    id: string;
 	    turnId: string;
@@ -121,6 +141,7 @@ export namespace agent {
 	    modelText: string;
 	    isError: boolean;
 	    errorCode?: string;
+	    instructions?: InstructionFile[];
 	    createdAt: number;
 	    startedAt?: number;
 	    finishedAt?: number;
@@ -143,10 +164,29 @@ export namespace agent {
 	        this.modelText = source["modelText"];
 	        this.isError = source["isError"];
 	        this.errorCode = source["errorCode"];
+	        this.instructions = this.convertValues(source["instructions"], InstructionFile);
 	        this.createdAt = source["createdAt"];
 	        this.startedAt = source["startedAt"];
 	        this.finishedAt = source["finishedAt"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Message {
 	    seq: number;
@@ -264,6 +304,7 @@ export namespace agent {
 		    return a;
 		}
 	}
+	
 	
 	export class Option {
 	    label: string;

@@ -11,7 +11,7 @@ function item(tool: string, args: unknown, result: Record<string, unknown> | nul
   return {
     kind: 'tool', key: `tool:${tool}`, turnId: 't1', messageId: 'm1', toolCallId: 'c1', toolUseId: 'u1', tool, mcp: null, args, argsText: '',
     status, startedAt: 1000, finishedAt: 2000, result: result ? norm.toolResult(result) : null, modelText: '', isError: false,
-    output: [], outputPaused: false,
+    output: [], outputPaused: false, instructions: [],
   };
 }
 

@@ -23,6 +23,7 @@ import { escapeName } from '../../lib/names';
 import { useMCPToolName } from '../mcp/MCPCatalog';
 import type { MCPToolName } from '../mcp/toolNames';
 import { ToolImages } from './ToolImages';
+import { InstructionsNote } from './InstructionsNote';
 
 /** Characters shown of a result's text; the model saw the full (bounded) result. */
 export const RESULT_VIEW_CHARS = 20_000;
@@ -131,6 +132,7 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
       {showLive && <LiveOutput chunks={commandChunks} paused={item.outputPaused} />}
       {decision && <DecisionSummary item={item} />}
       {images.length > 0 && <ToolImages tool={mcp?.tool || item.tool} images={images} />}
+      <InstructionsNote files={item.instructions} />
       {expanded && (
         <div id={detailsId} className="tool-details">
           {decision && <DecisionDetails item={item} />}
