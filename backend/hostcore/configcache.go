@@ -28,8 +28,9 @@ type configCache struct {
 	stored   *settings.Stored
 }
 
-func newConfigCache(ctx context.Context, db *sql.DB) (*configCache, error) {
-	g := &genReader{db: db}
+// newConfigCache reads the generation of db, the database file at path.
+func newConfigCache(ctx context.Context, db *sql.DB, path string) (*configCache, error) {
+	g := &genReader{db: db, path: path}
 	// Opened now, so a database that cannot answer fails the start.
 	if err := g.open(ctx); err != nil {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "could not prepare a settings query: the database did not answer; restart PI-Desktop")
@@ -38,6 +39,9 @@ func newConfigCache(ctx context.Context, db *sql.DB) (*configCache, error) {
 }
 
 func (cc *configCache) close() { cc.gen.close() }
+
+// closeFiles is called once the database is closed.
+func (cc *configCache) closeFiles() { cc.gen.closeFiles() }
 
 // configView is one read of the generation; lookups through it are fresh
 // as of that read.

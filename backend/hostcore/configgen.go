@@ -24,14 +24,33 @@ const configGenQuery = "SELECT n FROM config_generation WHERE id = 1"
 // The read is not cancellable: a one-row read of a WAL database never
 // waits on a writer, and a cancellable context makes the driver start a
 // watcher goroutine and a progress handler per query.
+//
+// Most reads need no query at all: the WAL index header in the -shm file
+// changes with every commit of any process, so while it is the same as just
+// before the last query, nothing can have changed the generation since and
+// the value read then is still current. Reading the header is two loads
+// from a mapping, against SQLite's read transaction, whose WAL locks are
+// system calls: on a busy two-core machine those were a third of the
+// host's share of an MCP call (issue #15). Any commit (an audit batch
+// too) makes the next read query again.
 type genReader struct {
-	db *sql.DB
+	db   *sql.DB
+	path string // the database file; "" = query on every read
 
 	mu     sync.Mutex // one query at a time; guards the fields below
 	conn   *sql.Conn  // nil after a failure: the next read opens another
 	stmt   driver.Stmt
 	dest   []driver.Value
 	closed bool
+
+	wal    *walIndex // mapped after the first query; nil = none
+	mapped bool      // the mapping was tried (once: a failure is for good)
+	last   int64     // the generation the last query read
+	mark   walMark   // the WAL index header just before that query
+	marked bool      // last and mark are usable: no failure since
+	// queries counts the queries run (the tests check which reads were
+	// served from the mark).
+	queries int
 }
 
 func (g *genReader) read() (int64, error) {
@@ -40,22 +59,38 @@ func (g *genReader) read() (int64, error) {
 	if g.closed {
 		return 0, errors.New("the host is closed")
 	}
+	if g.marked {
+		if m, ok := g.wal.header(); ok && m == g.mark {
+			return g.last, nil // nothing committed since the last query
+		}
+	}
 	if g.conn == nil {
 		if err := g.open(context.Background()); err != nil {
 			return 0, err
 		}
 	}
+	// The mark is taken before the query: a commit in between is either
+	// seen by the query or makes the next read query again.
+	mark, ok := g.wal.header()
 	n, err := g.query()
 	if err != nil {
 		g.release() // a connection that failed is not trusted again
+		return n, err
 	}
-	return n, err
+	if !g.mapped && g.path != "" {
+		// Now that the connection has the database open in WAL mode, its
+		// -shm file exists and stays while the connection does.
+		g.mapped, g.wal = true, openWALIndex(g.path)
+	}
+	g.last, g.mark, g.marked = n, mark, ok
+	return n, nil
 }
 
 // query runs the statement on the driver's connection. The statement was
 // prepared on that very connection, which the held sql.Conn keeps; Raw
 // holds it for the call.
 func (g *genReader) query() (n int64, err error) {
+	g.queries++
 	err = g.conn.Raw(func(any) error {
 		rows, err := g.stmt.(driver.StmtQueryContext).QueryContext(context.Background(), nil)
 		if err != nil {
@@ -112,6 +147,11 @@ func (g *genReader) open(ctx context.Context) error {
 // release finalises the statement and gives the connection back. Called
 // with mu held.
 func (g *genReader) release() {
+	// The mapping is only safe to read while this reader's connection
+	// keeps the -shm file as it is; after a failure it is not trusted
+	// again, and every read queries.
+	g.marked = false
+	g.wal.unmap()
 	if g.conn == nil {
 		return
 	}
@@ -125,4 +165,13 @@ func (g *genReader) close() {
 	defer g.mu.Unlock()
 	g.closed = true
 	g.release()
+}
+
+// closeFiles closes the -shm file, once the database is closed (see
+// walIndex: closing it earlier would drop SQLite's locks on it).
+func (g *genReader) closeFiles() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.wal.closeFile()
+	g.wal = nil
 }

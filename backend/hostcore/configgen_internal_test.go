@@ -11,8 +11,15 @@ import (
 // TestGenReader: the generation read on its own connection sees a commit
 // made through another connection pool (another process) on the very next
 // read, fails closed when the row is unreadable, recovers on a fresh
-// connection once it is back, and refuses to read after close.
+// connection once it is back, and refuses to read after close; with the
+// WAL index mapped as without it.
 func TestGenReader(t *testing.T) {
+	for _, mapped := range []bool{false, true} {
+		t.Run(map[bool]string{false: "queried", true: "mapped"}[mapped], func(t *testing.T) { testGenReader(t, mapped) })
+	}
+}
+
+func testGenReader(t *testing.T, mapped bool) {
 	file := filepath.Join(t.TempDir(), "pi.db")
 	own, err := store.Open(t.Context(), file, store.Options{})
 	if err != nil {
@@ -31,9 +38,13 @@ func TestGenReader(t *testing.T) {
 		}
 	}
 	g := &genReader{db: own.DB()}
+	if mapped {
+		g.path = file
+	}
 	if err := g.open(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	defer g.closeFiles()
 	first, err := g.read()
 	if err != nil {
 		t.Fatal(err)
@@ -86,10 +97,11 @@ func TestGenReaderConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	g := &genReader{db: own.DB()}
+	g := &genReader{db: own.DB(), path: file}
 	if err := g.open(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	defer g.closeFiles()
 	defer g.close()
 	const bumps = 50
 	var wg sync.WaitGroup

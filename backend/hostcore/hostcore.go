@@ -223,9 +223,16 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		_, err := shells.Resolve(id, cfg.Shells)
 		return err == nil
 	}
-	if c.cfgCache, err = newConfigCache(ctx, st.DB()); err != nil {
+	if c.cfgCache, err = newConfigCache(ctx, st.DB(), layout.Database()); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			c.cfgCache.close()
+			_ = st.Close() // before the -shm file's descriptor (closed again below: a no-op)
+			c.cfgCache.closeFiles()
+		}
+	}()
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
 	if c.checkpoints, err = newCheckpoints(cfg, st.DB(), log); err != nil {
 		return nil, fmt.Errorf("prepare checkpoints: %w", err)
@@ -361,6 +368,7 @@ func (c *Core) Close() error {
 	c.log.Info("stopped")
 	c.cfgCache.close()
 	err := c.store.Close()
+	c.cfgCache.closeFiles() // only now: see walIndex
 	if cerr := c.logFile.Close(); err == nil {
 		err = cerr
 	}

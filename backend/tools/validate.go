@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -108,24 +109,63 @@ func validateArgs(t Tool, cs *compiledSchema, raw json.RawMessage) (json.RawMess
 			return nil, nil, errs.New(errs.InvalidArgument, "%s needs %q", name, req).With("field", req)
 		}
 	}
-	// Validate the decoded JSON value tree, with numbers as float64 as the
-	// validator expects.
+	// The canonical bytes are encoded from the tree, numbers as written;
+	// then the tree itself becomes what decoding those bytes would give
+	// (numbers as float64, as the validator and the tools expect), without
+	// decoding them again (issue #15: a third JSON pass per call).
 	folded, err := json.Marshal(args)
 	if err != nil {
 		return nil, nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be encoded", name)
 	}
-	var instance any
-	if err := json.Unmarshal(folded, &instance); err != nil {
+	if err := floatNumbers(args); err != nil {
 		return nil, nil, errs.Wrap(err, errs.InvalidArgument, "%s arguments cannot be decoded", name)
 	}
 	if custom {
-		return folded, instance.(map[string]any), nil
+		return folded, args, nil
 	}
-	if err := cs.resolved.Validate(instance); err != nil {
+	if err := cs.resolved.Validate(args); err != nil {
 		field := fieldOf(err.Error(), cs.props, args)
 		return nil, nil, errs.New(errs.InvalidArgument, "invalid %s arguments: %s", name, cleanMessage(err.Error())).With("field", field)
 	}
-	return folded, instance.(map[string]any), nil
+	return folded, args, nil
+}
+
+// floatNumbers replaces, in place, every json.Number in v (a tree
+// decoded with UseNumber) by its float64, as json.Unmarshal into any would
+// decode it, and fails where it would: a number out of float64's range.
+func floatNumbers(v any) error {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			f, err := floatNumber(e)
+			if err != nil {
+				return err
+			}
+			t[k] = f
+		}
+	case []any:
+		for i, e := range t {
+			f, err := floatNumber(e)
+			if err != nil {
+				return err
+			}
+			t[i] = f
+		}
+	}
+	return nil
+}
+
+// floatNumber is e with its numbers as float64: a number converted, a
+// container converted in place.
+func floatNumber(e any) (any, error) {
+	if n, ok := e.(json.Number); ok {
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %s does not fit a float64", n)
+		}
+		return f, nil
+	}
+	return e, floatNumbers(e)
 }
 
 var propertyInMessage = regexp.MustCompile(`/properties/([A-Za-z_][A-Za-z0-9_]*)`)
