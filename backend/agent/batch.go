@@ -161,6 +161,17 @@ func (r *run) start(ctx context.Context, c *prepared) {
 		ToolUseID: c.toolUseID, Tool: c.tool, Phase: PhaseRunning, Args: c.args, MCP: r.origin(c.tool)})
 }
 
+// RunStarted restarts a call's clock once the user allowed it: its stored
+// start and the window's timer then measure the run, not the wait.
+func (t callTurn) RunStarted(ctx context.Context, waited time.Duration) {
+	r, c := t.r, t.c
+	// Called on the host's goroutine: a failed write costs only the shown
+	// time (the call's outcome is written by settle), so it is not kept.
+	_ = r.a.st.startCall(context.WithoutCancel(ctx), c.id)
+	r.emit(EventToolCall, ToolCallEvent{SessionID: r.sessionID, TurnID: r.turnID, MessageID: c.messageID, ToolCallID: c.id,
+		ToolUseID: c.toolUseID, Tool: c.tool, Phase: PhaseStarted, WaitedMs: waited.Milliseconds(), MCP: r.origin(c.tool)})
+}
+
 // exec runs one call through the host. On Stop it aborts the call and
 // waits as the spec says (§3): not at all for Read/Glob/Grep, up to
 // bashGrace for Bash's collected output, and until the host returns for

@@ -169,7 +169,7 @@ func ModelText(tool string, res tools.Result) (string, bool) {
 	if res.OK && res.Content == "" {
 		// A tool without text (none today): its structured fields.
 		plain := res
-		plain.TraceID, plain.Decision = "", ""
+		plain.TraceID, plain.Decision, plain.Approval = "", "", nil
 		if d, err := json.Marshal(plain); err == nil {
 			b.Write(d)
 		}

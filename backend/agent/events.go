@@ -68,6 +68,9 @@ const (
 	PhaseStreaming = "streaming" // the model started the call; ArgsDelta may follow
 	PhaseReady     = "ready"     // the arguments are complete (Args)
 	PhaseRunning   = "running"   // the host is executing it
+	// PhaseStarted: a call that waited on a card starts its run after the
+	// user's answer (WaitedMs is the wait); its run time counts from here.
+	PhaseStarted = "started"
 )
 
 // ToolCallEvent reports a tool call as it streams and starts.
@@ -87,6 +90,8 @@ type ToolCallEvent struct {
 	// DelegationID is set on the events of a delegate's own run, so the
 	// window nests them under its Task row.
 	DelegationID string `json:"delegationId,omitempty"`
+	// WaitedMs is, on PhaseStarted, how long the call waited for the user.
+	WaitedMs int64 `json:"waitedMs,omitempty"`
 }
 
 // ToolResultEvent reports a finished call; events of a parallel batch may

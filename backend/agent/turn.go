@@ -22,7 +22,10 @@ type callTurn struct {
 	c *prepared
 }
 
-var _ tools.Turn = callTurn{}
+var (
+	_ tools.Turn       = callTurn{}
+	_ tools.RunStarter = callTurn{}
+)
 
 func (t callTurn) Offered(tool string) bool { return t.r.offered(tool) }
 

@@ -87,6 +87,11 @@ type callState struct {
 	canonical json.RawMessage
 	// command is what the command rules said of a Bash call (nil otherwise).
 	command *commandCheck
+	// carded: a card was shown for the call (its answer is the decision).
+	carded bool
+	// allowedBy names what spared a card ask mode would have shown
+	// (tools.ApprovedBy*); "" when nothing needed allowing.
+	allowedBy string
 	// settled: the tool decided the call itself (the user's answer or
 	// decision on a proposal, a refusal of its own); its result then states
 	// the outcome, not the policy's decision.
@@ -114,6 +119,7 @@ func (c *Core) Execute(ctx context.Context, req ToolRequest) tools.Result {
 	res.TraceID = st.row.TraceID
 	if !st.settled {
 		res.Decision = st.row.Decision
+		res.Approval = st.approval()
 	}
 	total := time.Since(start)
 	st.row.OK, st.row.ErrorCode = res.OK, string(res.Code)
@@ -365,6 +371,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 				st.row.Decision = decisionGranted
 			}
 		}
+		st.allowedBy = allowedBy(in, st)
 	}
 	if call.Target != nil && !prechecked {
 		if err := precheck(tool, spec, call); err != nil {
@@ -402,6 +409,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		call.Target = &again
 	}
 	c.checkpointBefore(ctx, req, spec, binding)
+	if s, ok := req.Turn.(tools.RunStarter); ok && st.carded {
+		s.RunStarted(ctx, st.waitDur) // the row's run time starts now, not at the card
+	}
 	res := c.run(ctx, tool, spec, call, st)
 	c.checkpointAfter(ctx, req, spec, binding, call, res)
 	st.note(*call.Outcome)
@@ -439,6 +449,49 @@ func (st *callState) note(o tools.Outcome) {
 	}
 }
 
+// allowedBy names what let an allowed call run without the card ask mode
+// would have shown: an earlier allow-for-session answer, the command
+// rules, or the permission mode; "" when no card was due anyway (a Read).
+func allowedBy(in permission.Input, st *callState) string {
+	switch {
+	case st.row.Decision == decisionGranted:
+		return tools.ApprovedBySession
+	case st.command != nil && st.command.byRules:
+		return tools.ApprovedByRule
+	}
+	in.PermissionMode, in.SessionMode = api.PermissionAsk, ""
+	in.Granted, in.ProtectedGranted = false, false
+	if permission.Evaluate(in).Decision == permission.Ask {
+		return tools.ApprovedByMode
+	}
+	return ""
+}
+
+// approval is the result's account of the call's permission for the
+// window (nil when nothing needed allowing).
+func (st *callState) approval() *tools.Approval {
+	by := st.allowedBy
+	if st.carded {
+		by = tools.ApprovedByUser
+	}
+	if by == "" {
+		return nil
+	}
+	a := &tools.Approval{By: by, Mode: st.row.PermissionMode}
+	if st.carded {
+		a.WaitMs = st.waitDur.Milliseconds()
+	}
+	if st.command != nil {
+		switch {
+		case st.command.saved != nil:
+			a.Rules = []string{st.command.saved.String()}
+		case by == tools.ApprovedByRule:
+			a.Rules = st.command.matched()
+		}
+	}
+	return a
+}
+
 // verdictError is a policy denial as the model receives it.
 func verdictError(v permission.Verdict) error {
 	e := errs.New(v.Code, "%s", v.Reason)
@@ -469,7 +522,7 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 	card := permission.Request{
 		ID: req.SessionID + "/" + req.ToolCallID, SessionID: req.SessionID, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
 		Tool: spec.Name, Risk: spec.Risk, Reason: v.Reason, Preview: audit.Preview(req.Args), External: v.External,
-		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant,
+		Workspace: b.Workspace, Delegate: req.Delegate, Grant: v.Grant, Protected: v.Protected(),
 	}
 	if p, ok := tool.(pluginOrigin); ok {
 		id, name, own := p.Plugin()
@@ -496,7 +549,7 @@ func (c *Core) approve(ctx context.Context, req ToolRequest, tool tools.Tool, b 
 			}
 		}
 	}
-	st.row.Prompted = true
+	st.row.Prompted, st.carded = true, true
 	waitStart := time.Now()
 	if w, ok := req.Turn.(tools.ApprovalWaiter); ok {
 		w.WaitingForApproval(true) // a delegate's row says it waits for the user

@@ -146,8 +146,8 @@ func TestProtectedPathsAlwaysAsk(t *testing.T) {
 			}
 			before, src := snapshot(watch), snapshot(e.abs(s.path))
 			res, card := e.callAnswering(e.session.ID, s.tool, e.protectedArgs(s), permission.Denied)
-			if card.Reason != s.class.Reason() {
-				t.Errorf("%s/%s: card reason %q; want %q", pm, s.name, card.Reason, s.class.Reason())
+			if card.Reason != s.class.Reason() || !card.Protected {
+				t.Errorf("%s/%s: card reason %q (protected %v); want %q", pm, s.name, card.Reason, card.Protected, s.class.Reason())
 			}
 			if res.OK || res.Code != errs.ToolDenied {
 				t.Errorf("%s/%s: denied call = %+v", pm, s.name, res)
@@ -187,7 +187,7 @@ func TestProtectedGrantsAreSeparate(t *testing.T) {
 
 	// ask: the ordinary grant first.
 	_, card := e.callAnswering(e.session.ID, "Write", map[string]any{"path": "a.txt", "content": "a"}, permission.AllowSession)
-	if card.Reason == reason {
+	if card.Reason == reason || card.Protected {
 		t.Fatalf("an ordinary Write got the protected card: %+v", card)
 	}
 	if res := e.call(e.session.ID, "Write", map[string]any{"path": "b.txt", "content": "b"}); !res.OK || res.Decision != "granted" {

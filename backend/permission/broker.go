@@ -38,11 +38,14 @@ type Request struct {
 	Tool       string `json:"tool"`
 	Risk       Risk   `json:"risk"`
 	Reason     string `json:"reason"`
-	Preview    string `json:"preview"`   // bounded, secrets redacted
-	Path       string `json:"path"`      // the resolved target, when there is one
-	External   bool   `json:"external"`  // outside the session's roots
-	Workspace  string `json:"workspace"` // the session's workspace root
-	Delegate   string `json:"delegate,omitempty"`
+	Preview    string `json:"preview"`  // bounded, secrets redacted
+	Path       string `json:"path"`     // the resolved target, when there is one
+	External   bool   `json:"external"` // outside the session's roots
+	// Protected: the change reaches a protected path (.git, the agent's
+	// own configuration), which asks in every mode; the card says so.
+	Protected bool   `json:"protected,omitempty"`
+	Workspace string `json:"workspace"` // the session's workspace root
+	Delegate  string `json:"delegate,omitempty"`
 	// Server, ServerTool and ToolTitle name an MCP tool's origin: the
 	// server's id and the tool's own name and title there.
 	Server     string `json:"server,omitempty"`

@@ -42,6 +42,12 @@ func ProtectedGrant(tool string, p Protected, external bool) string {
 	return k
 }
 
+// Protected reports whether v asks because the change reaches a protected
+// path: only then does it carry a protected grant key.
+func (v Verdict) Protected() bool {
+	return strings.Contains(v.Grant, "\x00protected:")
+}
+
 // ProtectedName classifies a '/'-separated path by its components, anywhere
 // in the tree and in any case spelling (a case-insensitive disk treats .GIT
 // as .git). workspaceTop says rel is relative to the workspace root, where

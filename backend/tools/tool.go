@@ -165,6 +165,10 @@ type Result struct {
 	Notice    string         `json:"notice,omitempty"`
 	TraceID   string         `json:"traceId,omitempty"`
 	Decision  string         `json:"decision,omitempty"`
+	// Approval says what let the call run (or who stopped it) when a card
+	// was shown or would have been, for the window's tool row; never for
+	// the model. Stored with the result, so a reload shows the same.
+	Approval *Approval `json:"approval,omitempty"`
 	// Images are the result's pictures, stored content-addressed by the
 	// host (<data dir>/attachments/<sha256>); only references travel and
 	// persist. The model sees them only when it accepts images.
@@ -176,6 +180,26 @@ type Result struct {
 	// Fields holds tool-specific results (tag, totalLines, tags, …); they are
 	// flattened into the top-level JSON object.
 	Fields map[string]any `json:"-"`
+}
+
+// Who allowed a call, in Approval.By.
+const (
+	ApprovedByUser    = "user"    // a card was shown; Decision is the answer
+	ApprovedByRule    = "rule"    // command rules spared the card
+	ApprovedByMode    = "mode"    // the permission mode allowed what ask would ask
+	ApprovedBySession = "session" // an earlier allow-for-session answer
+)
+
+// Approval is the story of a call's permission, as its tool row tells it.
+type Approval struct {
+	By string `json:"by"`
+	// Mode is the permission mode in effect (ask, accept-edits, auto).
+	Mode string `json:"mode,omitempty"`
+	// Rules are the command rules that matched (By rule), or the one an
+	// "Always allow" answer saved.
+	Rules []string `json:"rules,omitempty"`
+	// WaitMs is how long the card waited for the user's answer.
+	WaitMs int64 `json:"waitMs,omitempty"`
 }
 
 // ImageRef names a stored image.

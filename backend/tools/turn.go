@@ -36,6 +36,12 @@ type ApprovalWaiter interface {
 	WaitingForApproval(waiting bool)
 }
 
+// RunStarter is a Turn told when a call that waited on a card starts its
+// run after the answer, so the window times the run apart from the wait.
+type RunStarter interface {
+	RunStarted(ctx context.Context, waited time.Duration)
+}
+
 // Outcome is what a tool that settles a call with the user itself
 // (asktool, a proposal), or refuses it on its own, reports for the call's
 // audit row; Execute writes it there.

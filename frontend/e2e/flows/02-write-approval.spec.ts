@@ -22,13 +22,22 @@ test('Allow once writes the file; Rollback restores it', async ({ ui, workspace,
 
   const card = await ui.pendingCard('Write');
   await expect(card).toContainText('notes.txt');
-  await expect(card.getByLabel('Preview')).toContainText('changed by the agent');
-  // Nothing is written while the card waits.
+  await expect(card).toContainText('Overwrite notes.txt');
+  await expect(card.getByRole('region', { name: 'Proposed changes to notes.txt' })).toContainText('changed by the agent');
+  // Nothing is written while the card waits, and the window says it waits for you.
   expect(workspace.read('notes.txt')).toBe(ORIGINAL);
+  await expect(ui.tools('Write').locator('.tool-status')).toHaveText('Waiting for your approval');
+  await expect(ui.composer.getByText('Waiting for your approval')).toBeVisible();
+  await expect(ui.sidebar.getByText('Waiting for your approval')).toBeVisible();
+  await expect(ui.page).toHaveTitle('Waiting for your approval — PI-Desktop');
   await shot('write card');
 
-  await ui.answer('Write', 'Allow once');
-  await expect(card.getByRole('status')).toHaveText('Allowed once');
+  // Keyboard: the new card has the focus on Allow once; Enter answers it.
+  await expect(card.getByRole('button', { name: 'Allow once' })).toBeFocused();
+  await ui.page.keyboard.press('Enter');
+  // One piece: the answered card leaves the row, which tells the decision.
+  await expect(card).toHaveCount(0);
+  await expect(ui.tools('Write').locator('.tool-approval')).toHaveText('Allowed once by you');
   await expect(ui.assistantText().last()).toHaveText('Updated notes.txt.');
   await ui.waitIdle();
   expect(workspace.read('notes.txt')).toBe(CHANGED);
@@ -38,6 +47,14 @@ test('Allow once writes the file; Rollback restores it', async ({ ui, workspace,
 
   const write = ui.tools('Write');
   await expect(write.locator('.tool-status')).toHaveText('Done');
+  await expect(ui.page).toHaveTitle('PI-Desktop');
+  // The same row after a reload, read from the stored result.
+  await ui.page.reload();
+  await expect(ui.sidebar.getByText('Loading…')).toHaveCount(0);
+  await ui.openSession(workspace.name);
+  await expect(ui.tools('Write').locator('.tool-approval')).toHaveText('Allowed once by you');
+  await expect(ui.tools('Write').locator('.tool-wait')).toHaveText(/^waited [\d.]+ m?s for approval$/);
+  await expect(ui.transcript.locator('section.approval-card')).toHaveCount(0);
   const change = write.getByRole('list', { name: 'Changes' }).getByRole('listitem');
   await expect(change).toHaveCount(1);
   await expect(change).toContainText('notes.txt');
@@ -61,8 +78,12 @@ test('Deny leaves the file absent and says so to the user and the model', async 
   );
   await ui.send('Create denied.txt');
 
-  const card = await ui.answer('Write', 'Deny');
-  await expect(card.getByRole('status')).toHaveText('Denied');
+  // Keyboard: Esc denies the focused card.
+  const card = await ui.pendingCard('Write');
+  await expect(card.getByRole('button', { name: 'Allow once' })).toBeFocused();
+  await ui.page.keyboard.press('Escape');
+  await expect(card).toHaveCount(0);
+  await expect(ui.tools('Write').locator('.tool-approval')).toHaveText('Denied by you');
   const write = ui.tools('Write');
   await expect(write.locator('.tool-status')).toHaveText('TOOL_DENIED');
   await expect(ui.assistantText().last()).toHaveText('Understood, I did not create denied.txt.');

@@ -15,14 +15,15 @@ test('Allow for session covers later Writes of that session only', async ({ ui, 
   await ui.send('Create a.txt and b.txt, then run a command');
 
   const first = await ui.answer('Write', 'Allow for session');
-  await expect(first.getByRole('status')).toHaveText('Allowed for this session');
+  await expect(first).toHaveCount(0);
+  await expect(ui.tools('Write').first().locator('.tool-approval')).toHaveText('Allowed for this session by you');
 
   // The second Write runs without a card; a different tool (Bash) still asks.
   const bashCard = await ui.pendingCard('Bash');
   await expect(ui.tools('Write')).toHaveCount(2);
   await expect(ui.tools('Write').nth(1).locator('.tool-status')).toHaveText('Done');
   expect(workspace.read('b.txt')).toBe('B\n');
-  await expect(ui.transcript.locator('section.approval-card')).toHaveCount(2);
+  await expect(ui.transcript.locator('section.approval-card')).toHaveCount(1);
   await shot('second write without a card, bash asks');
 
   await bashCard.getByRole('button', { name: 'Deny' }).click();
@@ -30,9 +31,9 @@ test('Allow for session covers later Writes of that session only', async ({ ui, 
   await ui.waitIdle();
   expect(workspace.read('a.txt')).toBe('A\n');
   expect(workspace.exists('bash.txt')).toBe(false);
-  const cards = ui.transcript.locator('section.approval-card');
-  await expect(cards).toHaveCount(2);
-  await expect(cards.getByRole('heading')).toHaveText(['Write', 'Bash']);
+  await expect(ui.transcript.locator('section.approval-card')).toHaveCount(0);
+  await expect(ui.tools('Write').locator('.tool-approval')).toHaveText(['Allowed for this session by you', 'Allowed for this session by you']);
+  await expect(ui.tools('Bash').locator('.tool-approval')).toHaveText('Denied by you');
 
   // A new session of the same project starts without the grant.
   await ui.newSession(workspace.name);

@@ -71,12 +71,13 @@ test('add a stdio server, test it, let the agent call its tools, see a long call
 
   const card = await ui.pendingCard('echo (Echo Tool) from everything');
   await expect(card.locator('.approval-reason')).toHaveText('MCP server tool requires approval');
-  await expect(card.locator('.badge-risk')).toHaveText('medium risk');
+  // Not coloured as risky: no outside path, no protected path, no command.
+  await expect(card.locator('.badge-risk')).toHaveCount(0);
   await expect(card.getByLabel('Preview')).toContainText(MESSAGE);
   await shot('mcp card');
 
   await ui.answer('echo (Echo Tool) from everything', 'Allow once');
-  await expect(card.getByRole('status')).toHaveText('Allowed once');
+  await expect(ui.tools('mcp_everything_echo').locator('.tool-approval')).toHaveText('Allowed once by you');
   await expect(ui.assistantText().last()).toHaveText('The server echoed your message.');
   await ui.waitIdle();
 

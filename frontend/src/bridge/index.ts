@@ -14,7 +14,7 @@ import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
 import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
 import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
 import * as HistoryApi from '../../wailsjs/go/desktop/History';
-import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, WindowSetTitle } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
@@ -271,6 +271,16 @@ export function onSettingsChanged(cb: (s: Settings) => void): Unsubscribe {
 
 export function openExternalURL(url: string): void {
   BrowserOpenURL(url);
+}
+
+/** Titles the window (and the page, which a browser or a screen reader reads). */
+export function setWindowTitle(title: string): void {
+  document.title = title;
+  try {
+    WindowSetTitle(title);
+  } catch {
+    // No Wails runtime here (a plain browser): the page title is all there is.
+  }
 }
 
 // --- agent -----------------------------------------------------------------

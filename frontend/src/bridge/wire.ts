@@ -574,6 +574,18 @@ export const ImageRef = record({
   bytes: num,
 });
 
+/** tools.Approval: what let a call run, for its tool row (never the model's). */
+export const Approval = record({
+  /** user (a card was answered; the result's decision is the answer) | rule | mode | session */
+  by: str,
+  /** The permission mode in effect: ask | accept-edits | auto. */
+  mode: str,
+  /** The command rules that allowed it, or the one an "Always allow" answer saved. */
+  rules: strList,
+  /** How long the card waited for the answer. */
+  waitMs: num,
+});
+
 /** The keys of tools.Result read by name; every other key is kept in `fields`. */
 const toolResultEntries = {
   ok: bool,
@@ -588,6 +600,7 @@ const toolResultEntries = {
   notice: str,
   traceId: str,
   decision: str,
+  approval: v.nullish(Approval, null),
   exitCode: v.fallback(v.optional(v.number()), undefined),
   stdout: v.fallback(v.optional(v.string()), undefined),
   stderr: v.fallback(v.optional(v.string()), undefined),
@@ -828,6 +841,8 @@ export const ApprovalRequest = record({
   preview: str,
   path: str,
   external: bool,
+  /** The change reaches a protected path (.git, the agent's configuration): it asks in every mode. */
+  protected: bool,
   workspace: str,
   delegate: str,
   /** An MCP tool's server id, and the tool's own name and title there; "" for other tools. */
@@ -1058,11 +1073,14 @@ export const agentEvents = {
     toolCallId: str,
     toolUseId: str,
     tool: str,
-    phase: oneOf(['streaming', 'ready', 'running'], 'streaming'),
+    /** started: a call that waited on a card starts its run after the answer. */
+    phase: oneOf(['streaming', 'ready', 'running', 'started'], 'streaming'),
     argsDelta: str,
     args: raw,
     /** An MCP tool's origin: the server's id, the tool's own name and title; null for other tools. */
     mcp: v.nullish(ToolOrigin, null),
+    /** On started: how long the call waited for the user's answer. */
+    waitedMs: num,
   }),
   [EVENT.agentToolResult]: tagged('tool_result', {
     ...inRun,

@@ -59,3 +59,6 @@ export function effectivePermissionMode(sessionMode: string, defaultMode: Permis
   const own = PERMISSION_MODES.find((m) => m.value === sessionMode);
   return own ? own.value : defaultMode ?? 'ask';
 }
+
+/** What the window says while a turn waits on a permission card: row, footer, sidebar, title. */
+export const WAITING_FOR_APPROVAL = 'Waiting for your approval';

@@ -75,9 +75,14 @@ export interface ToolItem {
   /** Raw argument JSON as it streams. */
   argsText: string;
   status: ToolStatus;
-  /** Unix ms; 0 when unknown. */
+  /**
+   * Unix ms; 0 when unknown. A call that waited on a card counts from the user's answer
+   * (its run), not from the card: the wait is waitedMs.
+   */
   startedAt: number;
   finishedAt: number;
+  /** How long its approval card waited for the user (0: no card, or not known yet). */
+  waitedMs: number;
   result: ToolResult | null;
   modelText: string;
   isError: boolean;
@@ -297,6 +302,7 @@ function newTool(p: { turnId: string; messageId: string; toolCallId: string; too
     status: 'streaming',
     startedAt: 0,
     finishedAt: 0,
+    waitedMs: 0,
     result: null,
     modelText: '',
     isError: false,
@@ -313,6 +319,7 @@ function toolFromRecord(c: ToolCallRecord, fallbackTool: string, fallbackArgs: u
     status: toolStatus(c.state),
     startedAt: c.startedAt,
     finishedAt: c.finishedAt,
+    waitedMs: c.result?.approval?.waitMs ?? 0,
     result: c.result,
     modelText: c.modelText,
     isError: c.isError,
@@ -647,6 +654,10 @@ function onToolCall(state: TranscriptState, e: Extract<AgentEvent, { type: 'tool
         if (status === t.status && t.startedAt !== 0) return t;
         return { ...t, status, startedAt: t.startedAt || at };
       }
+      case 'started':
+        // The user's answer came: the run is timed from here, the wait apart.
+        if (isTerminal(t.status)) return t;
+        return { ...t, status: 'running', startedAt: at, waitedMs: e.waitedMs };
     }
   });
 }
@@ -665,6 +676,7 @@ function onToolResult(state: TranscriptState, e: Extract<AgentEvent, { type: 'to
     instructions: e.instructions,
     startedAt: t.startedAt || at,
     finishedAt: at,
+    waitedMs: e.result?.approval?.waitMs || t.waitedMs,
   }));
 }
 

@@ -270,6 +270,7 @@ const names = [
   'sessionCost', 'spendPerDay',
   'searchHistory', 'exportSession',
   'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
+  'setWindowTitle',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -578,6 +579,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.onSessionsChanged.mockImplementation((cb) => on('sessions:changed', (p) => cb(p as SessionsChangedEvent)));
   b.onSettingsChanged.mockImplementation((cb) => on('settings:changed', (p) => cb(p as Settings)));
   b.openExternalURL.mockImplementation(() => {});
+  b.setWindowTitle.mockImplementation((title) => {
+    document.title = title;
+  });
 
   const emit = (event: string, payload?: unknown) => {
     for (const cb of [...(listeners.get(event) ?? [])]) cb(payload);

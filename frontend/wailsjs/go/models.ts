@@ -2238,6 +2238,7 @@ export namespace permission {
 	    preview: string;
 	    path: string;
 	    external: boolean;
+	    protected?: boolean;
 	    workspace: string;
 	    delegate?: string;
 	    server?: string;
@@ -2265,6 +2266,7 @@ export namespace permission {
 	        this.preview = source["preview"];
 	        this.path = source["path"];
 	        this.external = source["external"];
+	        this.protected = source["protected"];
 	        this.workspace = source["workspace"];
 	        this.delegate = source["delegate"];
 	        this.server = source["server"];

@@ -6,11 +6,13 @@ import { SettingsView } from '../settings/SettingsView';
 import { Sidebar } from '../sidebar/Sidebar';
 import { SessionPane } from '../transcript/SessionPane';
 import { useTheme } from './useTheme';
+import { useWindowTitle } from './useWindowTitle';
 import { Welcome } from './Welcome';
 
 export function Shell() {
   const { settings } = useApp();
   useTheme(settings?.theme);
+  useWindowTitle();
   const ws = useWorkspace();
   const { toasts, dismiss } = useToasts();
   const { selected, view, projects } = ws.state;

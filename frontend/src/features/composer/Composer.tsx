@@ -1,4 +1,5 @@
 import { ArrowUp, Settings2, Square } from 'lucide-react';
+import { WAITING_FOR_APPROVAL } from '../../lib/labels';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { BridgeError, toBridgeError } from '../../bridge/errors';
@@ -36,6 +37,8 @@ export interface ComposerProps {
   onStop: () => Promise<void>;
   /** A turn is running: Stop replaces Send. */
   running: boolean;
+  /** The running turn waits for the user's answer on a permission card. */
+  waiting?: boolean;
   /** Controls shown in the bar (mode selector, permission chip). */
   toolbar?: ReactNode;
   placeholder?: string;
@@ -51,7 +54,7 @@ export interface ComposerProps {
   slash?: SlashActions;
 }
 
-export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash }: ComposerProps) {
+export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash }: ComposerProps) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -200,7 +203,11 @@ export function Composer({ onSend, onStop, running, toolbar, placeholder = 'Ask 
           <div className="composer-tools">{toolbar}</div>
           <span className="composer-hint">
             {running ? (
-              'The agent is working…'
+              waiting ? (
+                <strong className="composer-waiting">{WAITING_FOR_APPROVAL}</strong>
+              ) : (
+                'The agent is working…'
+              )
             ) : (
               <>
                 <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line

@@ -10,7 +10,7 @@ vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.brid
 function item(tool: string, args: unknown, result: Record<string, unknown> | null, status: ToolItem['status'] = 'done'): ToolItem {
   return {
     kind: 'tool', key: `tool:${tool}`, turnId: 't1', messageId: 'm1', toolCallId: 'c1', toolUseId: 'u1', tool, mcp: null, args, argsText: '',
-    status, startedAt: 1000, finishedAt: 2000, result: result ? norm.toolResult(result) : null, modelText: '', isError: false,
+    status, startedAt: 1000, finishedAt: 2000, waitedMs: 0, result: result ? norm.toolResult(result) : null, modelText: '', isError: false,
     output: [], outputPaused: false, instructions: [],
   };
 }

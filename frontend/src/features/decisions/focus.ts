@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 
-function typingElsewhere(): boolean {
+/** The user is typing in a text field that holds text: a new card must not take the focus. */
+export function typingElsewhere(): boolean {
   const el = document.activeElement;
   if (!(el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement)) return false;
   return el.value.trim() !== '';

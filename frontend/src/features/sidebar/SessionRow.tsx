@@ -3,7 +3,7 @@ import { sessionBranch } from '../../bridge/types';
 import { useEffect, useRef, useState } from 'react';
 import type { Session } from '../../bridge/types';
 import { useNow } from '../../lib/useNow';
-import { cleanTitle, sessionTitle } from '../../lib/labels';
+import { cleanTitle, sessionTitle, WAITING_FOR_APPROVAL } from '../../lib/labels';
 import { formatDateTime, formatRelativeTime } from '../../lib/time';
 import { useSessionActivity } from '../../state/SessionActivityContext';
 import { useWorkspace } from '../../state/WorkspaceContext';
@@ -94,6 +94,7 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
             </span>
           )}
           {subtitle && <span className="session-subtitle">{subtitle}</span>}
+          {approvals > 0 && <span className="session-subtitle session-waiting">{WAITING_FOR_APPROVAL}</span>}
           {running && <span className="session-running" role="img" aria-label="Running" title="A turn is running" />}
           {pending > 0 && (
             <span

@@ -1,5 +1,5 @@
-import { ExternalLink, ShieldAlert } from 'lucide-react';
-import { memo, useState } from 'react';
+import { ShieldAlert } from 'lucide-react';
+import { memo, useState, type KeyboardEvent } from 'react';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { ApprovalAnswer, ApprovalOutcome } from '../../bridge/types';
 import { clip } from '../../lib/tools';
@@ -9,6 +9,7 @@ import { ApprovalCommand } from './ApprovalCommand';
 import { ALLOW_RULE_ANSWER } from '../../bridge/wire';
 import { escapeName } from '../../lib/names';
 import { useMCPToolName } from '../mcp/MCPCatalog';
+import { cardSummary, riskNote, shownPath } from './cardSummary';
 
 export const PREVIEW_CHARS = 2_000;
 
@@ -25,15 +26,30 @@ const OUTCOME_LABEL: Record<ApprovalOutcome, string> = {
 export interface ApprovalCardProps {
   item: ApprovalItem;
   onResolve: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
+  /**
+   * The card lives inside its tool row, which tells the answer once given: the card then
+   * takes no room at all. A card on its own (a delegate's, in the composer) keeps a
+   * one-line outcome instead.
+   */
+  inRow?: boolean;
 }
 
-/** An inline permission card; buttons only while the request is pending. */
-export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: ApprovalCardProps) {
+/** The keys that answer a pending card while the focus is in it; shown on its buttons. */
+export const CARD_KEYS = { once: 'Enter', session: 'Shift+Enter', deny: 'Escape' } as const;
+
+/**
+ * An inline permission card: what the call will do in words (Create FILE, Run COMMAND in
+ * FOLDER), the diff or the command, the raw arguments behind "Details", and the answers
+ * (Enter allows once, Shift+Enter for the session, Esc denies). The transcript moves the
+ * focus to a new card (to its data-autofocus answer). Risk colour only for outside
+ * paths, protected paths and commands.
+ */
+export const ApprovalCard = memo(function ApprovalCard({ item, onResolve, inRow = false }: ApprovalCardProps) {
   const { request: r, outcome } = item;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<BridgeError | null>(null);
-  const preview = clip(r.preview, PREVIEW_CHARS);
   const answer = async (a: ApprovalAnswer) => {
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -44,63 +60,107 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
       setBusy(false);
     }
   };
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (outcome !== null || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      void answer('deny');
+    } else if (e.key === 'Enter' && e.shiftKey) {
+      e.preventDefault();
+      void answer('allow-session');
+    } else if (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement) && !(e.target instanceof HTMLElement && e.target.closest('summary'))) {
+      // On a button Enter presses that button, as everywhere else.
+      e.preventDefault();
+      void answer('allow-once');
+    }
+  };
   const titleId = `approval-title-${r.id}`;
   const command = r.command.dialect !== '';
   // An MCP tool is named by its own name and its server, not mcp_<server>_<tool>; the
   // request names them itself.
   const mcp = useMCPToolName(r.tool, r.server ? { server: r.server, tool: r.serverTool, title: r.toolTitle } : null);
   const toolLabel = mcp ? `${mcp.tool}${mcp.title && mcp.title !== mcp.tool ? ` (${mcp.title})` : ''}${mcp.server ? ` from ${mcp.server}` : ''}` : r.tool;
+  if (inRow && outcome !== null) return null;
+  const summary = cardSummary(r);
+  const risk = riskNote(r);
+  const hasBody = command || r.diff !== '' || r.diffNote !== '';
+  // The raw arguments repeat what the diff or the command shows: details only, then.
+  const rawArgs = r.preview && r.preview !== r.path ? r.preview : '';
   return (
     <section
-      className={`approval-card risk-${r.risk || 'unknown'}${outcome ? ' is-resolved' : ''}${r.external ? ' is-external' : ''}`}
+      className={`approval-card${risk ? ' is-risky' : ''}${outcome ? ' is-resolved' : ''}${r.external ? ' is-external' : ''}${inRow ? ' in-row' : ''}`}
       aria-labelledby={titleId}
       data-request-id={r.id}
+      onKeyDown={onKeyDown}
     >
       <header className="approval-head">
         <ShieldAlert size={15} aria-hidden="true" />
         <h3 id={titleId} className="approval-title">
           {outcome ? toolLabel : `Allow ${toolLabel}?`}
         </h3>
-        {r.risk && <span className={`badge badge-risk risk-${r.risk}`}>{r.risk} risk</span>}
+        {risk && <span className="badge badge-risk">{risk}</span>}
         {r.delegate && <span className="approval-delegate">requested by {r.delegate}</span>}
       </header>
-      {r.reason && <p className="approval-reason">{r.reason}</p>}
-      {r.path && (
-        <p className={r.external ? 'approval-path is-external' : 'approval-path'}>
-          {r.external && (
-            <span className="badge badge-external">
-              <ExternalLink size={11} aria-hidden="true" /> Outside the workspace
-            </span>
+      {summary ? (
+        <p className="approval-what">
+          {summary.verb}{' '}
+          {summary.target && (
+            <code className="selectable" title={summary.command ? undefined : escapeName(r.path)}>
+              {summary.target}
+            </code>
           )}
-          <code className="selectable">{escapeName(r.path)}</code>
+          {summary.folder && (
+            <>
+              {' '}
+              in <span title={r.workspace}>{summary.folder}</span>
+            </>
+          )}
         </p>
+      ) : (
+        r.path && (
+          <p className="approval-path">
+            <code className="selectable">{shownPath(r.path, r.workspace)}</code>
+          </p>
+        )
       )}
-      {r.preview && r.preview !== r.path && (
-        <pre className="approval-preview selectable" aria-label="Preview" tabIndex={0}>
-          {preview.text}
-          {preview.clipped > 0 && `\n… ${preview.clipped.toLocaleString('en-US')} more characters`}
-        </pre>
-      )}
+      {r.reason && (risk || !summary) && <p className="approval-reason">{r.reason}</p>}
       {command && <ApprovalCommand effect={r.command} />}
-      {(r.diff || r.diffNote) && <ApprovalDiff diff={r.diff} note={r.diffNote} path={r.path} />}
-      {r.workspace && (
-        <p className="approval-workspace">
-          Workspace <code>{r.workspace}</code>
-        </p>
-      )}
+      {(r.diff || r.diffNote) && <ApprovalDiff diff={r.diff} note={r.diffNote === 'new file' ? '' : r.diffNote} path={r.path} />}
+      {rawArgs && !hasBody && <Preview text={rawArgs} />}
+      {(rawArgs && hasBody) || r.workspace ? (
+        <details className="approval-details">
+          <summary>Details</summary>
+          {rawArgs && hasBody && <Preview text={rawArgs} />}
+          {summary?.command !== true && r.path && summary?.target !== escapeName(r.path) && <p className="approval-workspace">File <code className="selectable">{escapeName(r.path)}</code></p>}
+          {r.workspace && (
+            <p className="approval-workspace">
+              Workspace <code>{r.workspace}</code>
+            </p>
+          )}
+        </details>
+      ) : null}
       {outcome === null ? (
         <div className="approval-actions" role="group" aria-label="Answer">
-          <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => void answer('allow-once')}>
-            Allow once
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={busy}
+            onClick={() => void answer('allow-once')}
+            aria-keyshortcuts={CARD_KEYS.once}
+            data-autofocus
+          >
+            Allow once <kbd aria-hidden="true">Enter</kbd>
           </button>
           <button
             type="button"
             className="btn btn-secondary btn-sm"
             disabled={busy}
             onClick={() => void answer('allow-session')}
+            aria-keyshortcuts={CARD_KEYS.session}
             title={command ? 'Allows every command for the rest of this session, not only this one' : undefined}
           >
-            {command ? 'Allow every command for session' : 'Allow for session'}
+            {command ? 'Allow every command for session' : 'Allow for session'} <kbd aria-hidden="true">Shift+Enter</kbd>
           </button>
           {r.ruleChoices.map((c) => (
             <button
@@ -113,8 +173,8 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
               {c.label}
             </button>
           ))}
-          <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void answer('deny')}>
-            Deny
+          <button type="button" className="btn btn-secondary btn-sm approval-deny" disabled={busy} onClick={() => void answer('deny')} aria-keyshortcuts={CARD_KEYS.deny}>
+            Deny <kbd aria-hidden="true">Esc</kbd>
           </button>
         </div>
       ) : (
@@ -130,3 +190,13 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve }: Appr
     </section>
   );
 });
+
+function Preview({ text }: { text: string }) {
+  const preview = clip(text, PREVIEW_CHARS);
+  return (
+    <pre className="approval-preview selectable" aria-label="Preview" tabIndex={0}>
+      {preview.text}
+      {preview.clipped > 0 && `\n… ${preview.clipped.toLocaleString('en-US')} more characters`}
+    </pre>
+  );
+}

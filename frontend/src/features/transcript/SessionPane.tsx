@@ -7,6 +7,7 @@ import { queryKeys } from '../../state/queryKeys';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
 import { useTranscript } from '../../state/useTranscript';
+import { pendingApprovalCount } from '../../state/transcript';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
@@ -190,6 +191,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         onSend={onSend}
         onStop={t.stop}
         running={t.running}
+        waiting={pendingApprovalCount(t.state) > 0}
         onOpenSettings={() => ws.showView('settings')}
         dock={<TasksContainer sessionId={session.id} />}
         decisions={

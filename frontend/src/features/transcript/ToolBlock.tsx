@@ -6,6 +6,7 @@ import {
   CircleDashed,
   ExternalLink,
   FileDiff,
+  Hand,
   Loader2,
   RotateCcw,
   SkipForward,
@@ -14,16 +15,19 @@ import {
 } from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
-import type { ReviewChange } from '../../bridge/types';
+import type { ApprovalAnswer, ReviewChange } from '../../bridge/types';
 import { useNow } from '../../lib/useNow';
 import { clip, formatDuration, isExternal, toolTarget } from '../../lib/tools';
-import type { OutputChunk, ToolItem, ToolStatus } from '../../state/transcript';
+import type { ApprovalItem, OutputChunk, ToolItem, ToolStatus } from '../../state/transcript';
 import { DecisionDetails, DecisionSummary, decisionStatus, decisionTarget, isDecisionTool } from '../decisions/ToolDecision';
 import { escapeName } from '../../lib/names';
 import { useMCPToolName } from '../mcp/MCPCatalog';
 import type { MCPToolName } from '../mcp/toolNames';
 import { ToolImages } from './ToolImages';
 import { InstructionsNote } from './InstructionsNote';
+import { ApprovalCard } from './ApprovalCard';
+import { approvalStory, type ApprovalStory } from './approvalStory';
+import { WAITING_FOR_APPROVAL } from '../../lib/labels';
 
 /** Characters shown of a result's text; the model saw the full (bounded) result. */
 export const RESULT_VIEW_CHARS = 20_000;
@@ -60,7 +64,14 @@ function StatusIcon({ status }: { status: ToolStatus }) {
   }
 }
 
-function Duration({ item }: { item: ToolItem }) {
+/**
+ * The call's own run time. A call that waited on a card counts from the answer (the wait
+ * is shown apart), and shows no time while it waits or between the answer and its start.
+ */
+function Duration({ item, card, story }: { item: ToolItem; card: ApprovalItem | undefined; story: ApprovalStory | null }) {
+  if (card && card.outcome === null) return null;
+  if (story && !story.ran) return null;
+  if (item.status === 'running' && card && item.waitedMs === 0) return null;
   if (item.status === 'running' && item.startedAt > 0) return <LiveDuration since={item.startedAt} />;
   if (item.startedAt > 0 && item.finishedAt >= item.startedAt) {
     return <span className="tool-duration">{formatDuration(item.finishedAt - item.startedAt)}</span>;
@@ -77,16 +88,32 @@ export interface ToolBlockProps {
   item: ToolItem;
   reviews: Record<string, ReviewChange>;
   onRollback: (change: ReviewChange) => Promise<void>;
+  /** The permission card of this call, if one was shown in this window: the row holds it. */
+  card?: ApprovalItem;
+  onResolve?: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
 }
 
-export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: ToolBlockProps) {
+export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback, card, onResolve }: ToolBlockProps) {
   const [expanded, setExpanded] = useState(false);
+  const waiting = card !== undefined && card.outcome === null;
+  const story = waiting ? null : approvalStory(item, card);
+  const headRef = useRef<HTMLButtonElement>(null);
+  const wasWaiting = useRef(waiting);
+  useLayoutEffect(() => {
+    // The answered card leaves the row: its focus goes to the row, not to the page.
+    if (wasWaiting.current && !waiting && (document.activeElement === null || document.activeElement === document.body)) {
+      headRef.current?.focus({ preventScroll: true });
+    }
+    wasWaiting.current = waiting;
+  }, [waiting]);
   const decision = isDecisionTool(item.tool);
   const target = (decision && decisionTarget(item)) || toolTarget(item.tool, item.args, item.argsText, item.result);
   const external = isExternal(item.result);
   const failed = item.result !== null && !item.result.ok;
   const code = item.result?.code ?? '';
-  const statusLabel = (decision && decisionStatus(item)) || (item.status === 'failed' && code ? code : STATUS_LABEL[item.status]);
+  const statusLabel = waiting
+    ? WAITING_FOR_APPROVAL
+    : (decision && decisionStatus(item)) || (item.status === 'failed' && code ? code : STATUS_LABEL[item.status]);
   const progressChunks = item.output.filter((c) => c.stream === 'progress');
   const commandChunks = progressChunks.length === 0 ? item.output : item.output.filter((c) => c.stream !== 'progress');
   const showLive = commandChunks.length > 0 && item.result === null;
@@ -98,8 +125,9 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
   const images = item.result?.images ?? [];
 
   return (
-    <div className={`tool-block tool-${item.status}${external ? ' tool-external' : ''}`} data-tool={item.tool}>
+    <div className={`tool-block tool-${item.status}${external ? ' tool-external' : ''}${waiting ? ' tool-waiting' : ''}`} data-tool={item.tool}>
       <button
+        ref={headRef}
         type="button"
         className="tool-head"
         aria-expanded={expanded}
@@ -108,7 +136,7 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
       >
         <ChevronRight size={13} className={expanded ? 'chevron chevron-open' : 'chevron'} aria-hidden="true" />
         <span className={`tool-status-icon status-${item.status}`}>
-          <StatusIcon status={item.status} />
+          {waiting ? <Hand size={14} aria-hidden="true" /> : <StatusIcon status={item.status} />}
         </span>
         {mcp ? <MCPName name={mcp} modelName={item.tool} /> : <span className="tool-name">{item.tool || 'Tool'}</span>}
         {target && (
@@ -121,9 +149,12 @@ export const ToolBlock = memo(function ToolBlock({ item, reviews, onRollback }: 
             <ExternalLink size={11} aria-hidden="true" /> Outside workspace
           </span>
         )}
-        <span className={`tool-status status-${item.status}`}>{statusLabel}</span>
-        <Duration item={item} />
+        {story && <span className={`tool-approval tone-${story.tone}`}>{story.text}</span>}
+        {story?.wait && <span className="tool-wait">{story.wait}</span>}
+        <span className={`tool-status status-${item.status}${waiting ? ' tool-waiting-label' : ''}`}>{statusLabel}</span>
+        <Duration item={item} card={card} story={story} />
       </button>
+      {waiting && onResolve && <ApprovalCard item={card} onResolve={onResolve} inRow />}
       {progress && (
         <p className="tool-progress" role="status">
           {progress}

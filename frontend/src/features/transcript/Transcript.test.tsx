@@ -251,7 +251,9 @@ describe('Approval cards', () => {
     backend.approvals.push(request('r1'));
     const { user } = await openSession();
     const card = await log().findByRole('region', { name: 'Allow Write?' });
-    expect(card).toHaveTextContent('medium risk');
+    // Risk is said where it is earned (an outside path), not as a level.
+    expect(card).not.toHaveTextContent('medium risk');
+    expect(card).toHaveClass('is-risky');
     expect(card).toHaveTextContent('creates a file outside the workspace');
     expect(card).toHaveTextContent('Outside the workspace');
     expect(within(card).getByText('/etc/hosts')).toBeInTheDocument();
@@ -287,8 +289,10 @@ describe('Approval cards', () => {
     expect(within(edit).queryByText(/diff truncated/)).not.toBeInTheDocument();
     expect(within(edit).queryByRole('button', { name: /Expand diff/ })).not.toBeInTheDocument();
 
+    expect(edit).toHaveTextContent('Edit 1 line in src/greet.go');
     const write = log().getByRole('region', { name: 'Allow Write?' });
-    expect(write).toHaveTextContent('new file');
+    expect(write).toHaveTextContent('Create big.txt');
+    expect(write).not.toHaveClass('is-risky');
     expect(within(write).getByText('[diff truncated: 4,800 more lines]')).toBeInTheDocument();
     const big = within(write).getByRole('region', { name: 'Proposed changes to big.txt' });
     expect(within(big).getAllByRole('row').filter((r) => r.classList.contains('diff-line-add'))).toHaveLength(30);

@@ -1,13 +1,16 @@
 import { ArrowDown, ArrowUp, Loader2, MessageSquareDashed, RefreshCw } from 'lucide-react';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ApprovalAnswer, ReviewChange } from '../../bridge/types';
 import { delegatesByCall } from '../../state/delegates';
-import { pendingApprovalCount, type DelegateRun, type TranscriptItem, type TranscriptState } from '../../state/transcript';
+import { pendingApprovalCount, type ApprovalItem, type DelegateRun, type TranscriptItem, type TranscriptState } from '../../state/transcript';
 import { Button } from '../../ui/Button';
 import { ApprovalCard } from './ApprovalCard';
 import { DelegateRow } from './DelegateRow';
 import { MessageUsageLine } from './MessageUsageLine';
 import { ToolBlock } from './ToolBlock';
+import { WAITING_FOR_APPROVAL } from '../../lib/labels';
+import { cardSummary } from './cardSummary';
+import { typingElsewhere } from '../decisions/focus';
 import { AssistantText, Notice, PromptRow, Thinking, TurnStatus } from './TranscriptRows';
 import { useTranscriptScroll } from './useTranscriptScroll';
 
@@ -36,18 +39,38 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
   const scroll = useTranscriptScroll(ref, state.items, listed, running, state.hasOlder && !state.loadingOlder ? onLoadOlder : undefined);
   const { virtualizer } = scroll;
   const byCall = useMemo(() => delegatesByCall(state.delegates), [state.delegates]);
+  // A card and its tool row are one thing: the row holds the card of its call.
+  const cards = useMemo(() => cardsByCall(state.items), [state.items]);
   // Rows holding a waiting card: the parent's cards, and Task rows whose delegate waits.
   const pending = useMemo(() => {
     const out: number[] = [];
     state.items.forEach((it, i) => {
-      if (it.kind === 'approval' && it.outcome === null) out.push(i);
+      if (it.kind === 'approval' && it.outcome === null && !cards.rows.has(it.request.toolCallId)) out.push(i);
+      else if (it.kind === 'tool' && cards.byCall[it.toolCallId]?.outcome === null) out.push(i);
       else if (it.kind === 'tool') {
         const d = byCall[it.toolCallId];
         for (let n = d ? pendingApprovalCount(d.run) : 0; n > 0; n--) out.push(i);
       }
     });
     return out;
-  }, [state.items, byCall]);
+  }, [state.items, byCall, cards]);
+  const newest = newestPending(state.items);
+  const newestKey = newest?.key ?? null;
+  // A card that arrives takes the focus (its "Allow once"), unless the user is typing; the
+  // cards already there when the transcript first shows do not.
+  const seenNewest = useRef<string | null | undefined>(undefined);
+  const { reveal } = scroll;
+  useEffect(() => {
+    const before = seenNewest.current;
+    seenNewest.current = newestKey;
+    if (before === undefined || newestKey === null || newestKey === before || typingElsewhere()) return;
+    const card = state.items.find((it) => it.key === newestKey);
+    if (card?.kind !== 'approval') return;
+    const row = cards.rows.has(card.request.toolCallId)
+      ? state.items.findIndex((it) => it.kind === 'tool' && it.toolCallId === card.request.toolCallId)
+      : state.items.indexOf(card);
+    if (row >= 0) reveal(row);
+  }, [newestKey, state.items, cards, reveal]);
 
   let body;
   if (state.status === 'loading') {
@@ -94,6 +117,8 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
               >
                 <Row
                   item={item}
+                  card={item.kind === 'tool' ? cards.byCall[item.toolCallId] : undefined}
+                  inRow={item.kind === 'approval' && cards.rows.has(item.request.toolCallId)}
                   delegate={item.kind === 'tool' ? byCall[item.toolCallId] : undefined}
                   reviews={reviews}
                   onResolve={onResolve}
@@ -106,7 +131,13 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
         </div>
         {running && (
           <div className="working" role="status">
-            <Loader2 size={14} aria-hidden="true" className="spin" /> Working…
+            {pending.length > 0 ? (
+              WAITING_FOR_APPROVAL
+            ) : (
+              <>
+                <Loader2 size={14} aria-hidden="true" className="spin" /> Working…
+              </>
+            )}
           </div>
         )}
       </>
@@ -136,6 +167,9 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
       >
         {body}
       </div>
+      <p className="visually-hidden" aria-live="polite">
+        {newest ? `${WAITING_FOR_APPROVAL}: ${announce(newest)}` : ''}
+      </p>
       {listed && state.loadingOlder && (
         <div className="transcript-older" role="status">
           <Loader2 size={13} aria-hidden="true" className="spin" /> Loading earlier messages…
@@ -160,8 +194,42 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
   );
 }
 
+/** The cards that belong to a tool row of this transcript, and those rows' call ids. */
+function cardsByCall(items: TranscriptItem[]): { byCall: Record<string, ApprovalItem>; rows: Set<string> } {
+  const tools = new Set<string>();
+  for (const it of items) if (it.kind === 'tool') tools.add(it.toolCallId);
+  const byCall: Record<string, ApprovalItem> = {};
+  const rows = new Set<string>();
+  for (const it of items) {
+    if (it.kind !== 'approval' || !tools.has(it.request.toolCallId)) continue;
+    // A newer card for the same call (a retry) wins.
+    byCall[it.request.toolCallId] = it;
+    rows.add(it.request.toolCallId);
+  }
+  return { byCall, rows };
+}
+
+function newestPending(items: TranscriptItem[]): ApprovalItem | null {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    if (it.kind === 'approval' && it.outcome === null) return it;
+  }
+  return null;
+}
+
+/** What the live region reads for a new card: "Write: Create notes.md". */
+function announce(card: ApprovalItem): string {
+  const s = cardSummary(card.request);
+  const what = s ? [s.verb, s.target, s.folder && `in ${s.folder}`].filter(Boolean).join(' ') : card.request.path;
+  return what ? `${card.request.tool}: ${what}` : card.request.tool;
+}
+
 interface RowProps {
   item: TranscriptItem;
+  /** A tool row's permission card. */
+  card: ApprovalItem | undefined;
+  /** An approval item its tool row shows: nothing of its own. */
+  inRow: boolean;
   /** The delegate a Task call started. */
   delegate: DelegateRun | undefined;
   reviews: Record<string, ReviewChange>;
@@ -170,7 +238,7 @@ interface RowProps {
   onLoadDelegate: TranscriptProps['onLoadDelegate'];
 }
 
-const Row = memo(function Row({ item, delegate, reviews, onResolve, onRollback, onLoadDelegate }: RowProps) {
+const Row = memo(function Row({ item, card, inRow, delegate, reviews, onResolve, onRollback, onLoadDelegate }: RowProps) {
   switch (item.kind) {
     case 'prompt':
       return <PromptRow item={item} />;
@@ -182,7 +250,7 @@ const Row = memo(function Row({ item, delegate, reviews, onResolve, onRollback, 
       const block = delegate ? (
         <DelegateRow item={item} delegate={delegate} reviews={reviews} onResolve={onResolve} onRollback={onRollback} onLoad={onLoadDelegate} />
       ) : (
-        <ToolBlock item={item} reviews={reviews} onRollback={onRollback} />
+        <ToolBlock item={item} reviews={reviews} onRollback={onRollback} card={card} onResolve={onResolve} />
       );
       // A response without text shows its usage under its last call.
       return item.usage ? (
@@ -195,7 +263,7 @@ const Row = memo(function Row({ item, delegate, reviews, onResolve, onRollback, 
       );
     }
     case 'approval':
-      return <ApprovalCard item={item} onResolve={onResolve} />;
+      return inRow ? null : <ApprovalCard item={item} onResolve={onResolve} />;
     case 'turn-status':
       return <TurnStatus item={item} />;
     case 'notice':

@@ -166,7 +166,8 @@ export function useTranscriptScroll(
     if (revealKey === null) return;
     const row = ref.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(revealKey)}"]`);
     if (!row) return;
-    const target = row.querySelector<HTMLElement>('button:not(:disabled)') ?? row;
+    // A card's primary answer first (it marks itself), else the row's first button.
+    const target = row.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)') ?? row.querySelector<HTMLElement>('button:not(:disabled)') ?? row;
     target.focus();
     setRevealKey(null);
   });
