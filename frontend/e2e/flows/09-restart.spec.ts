@@ -1,9 +1,12 @@
 // Flow 9: quit the app (SIGTERM) and start it again on the same data dir: the project,
 // the session, its transcript and its review records are back, the change can still be
-// rolled back, and the model gets the earlier conversation as context.
+// rolled back, and the model gets the earlier conversation as context. The reopened
+// session exports from its menu as Markdown and as JSON.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '../fixtures/test';
 
-test('after a restart the session, transcript and review records are back', async ({ ui, app, workspace, provider, shot }) => {
+test('after a restart the session, transcript and review records are back', async ({ ui, app, workspace, provider, exportDir, shot }) => {
   workspace.write('README.md', '# demo\n');
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
@@ -52,4 +55,29 @@ test('after a restart the session, transcript and review records are back', asyn
   const users = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
   expect(users).toEqual(expect.arrayContaining(['Create hello.txt', 'Did you create a file?']));
   expect(req.toolResult('call_write')).toMatch(/hello\.txt#[0-9A-Fa-f]{4}/);
+
+  // Export from the session's menu; the dev build writes into exportDir instead of
+  // asking with a save dialog, and the toast names the file.
+  const exportAs = async (item: string, file: string): Promise<string> => {
+    // The row's actions button shows on hover, as for a mouse user.
+    const row = ui.sessionsIn(workspace.name).first();
+    await row.hover();
+    await row.getByRole('button', { name: `Session actions for ${title}` }).click();
+    await ui.page.getByRole('menu', { name: `Actions for ${title}` }).getByRole('menuitem', { name: item }).click();
+    const written = path.join(exportDir, file);
+    await expect(ui.page.locator('.toast[role="status"]').filter({ hasText: 'Exported to' }).last()).toHaveText(`Exported to ${written}`);
+    return readFileSync(written, 'utf8');
+  };
+  const md = await exportAs('Export as Markdown…', `${title}.md`);
+  expect(md).toContain(`# ${title}`);
+  expect(md).toContain('Create hello.txt');
+  expect(md).toContain('Did you create a file?');
+  expect(md).toContain('Yes, I created hello.txt earlier.');
+  const json = JSON.parse(await exportAs('Export as JSON…', `${title}.json`)) as {
+    session: { title: string };
+    turns: { prompt: string }[];
+  };
+  expect(json.session.title).toBe(title);
+  expect(json.turns.map((t) => t.prompt)).toEqual(['Create hello.txt', 'Did you create a file?']);
+  await shot('exported');
 });

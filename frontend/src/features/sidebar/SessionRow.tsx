@@ -1,4 +1,6 @@
-import { Archive, ArchiveRestore, GitBranch, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, Download, GitBranch, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import * as bridge from '../../bridge';
+import type { ExportFormat } from '../../bridge/history';
 import { sessionBranch } from '../../bridge/types';
 import { useEffect, useRef, useState } from 'react';
 import type { Session } from '../../bridge/types';
@@ -6,6 +8,7 @@ import { useNow } from '../../lib/useNow';
 import { cleanTitle, sessionTitle, WAITING_FOR_APPROVAL } from '../../lib/labels';
 import { formatDateTime, formatRelativeTime } from '../../lib/time';
 import { useSessionActivity } from '../../state/SessionActivityContext';
+import { useToasts } from '../../state/ToastContext';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { IconButton } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
@@ -20,6 +23,7 @@ export interface SessionRowProps {
 export function SessionRow({ session, subtitle }: SessionRowProps) {
   const ws = useWorkspace();
   const confirm = useConfirm();
+  const { notify, reportError } = useToasts();
   const now = useNow();
   const activity = useSessionActivity();
   const approvals = activity.pending[session.id]?.length ?? 0;
@@ -55,11 +59,23 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
     if (ok) await ws.deleteSession(session);
   };
 
+  const exportAs = async (format: ExportFormat) => {
+    try {
+      const { path } = await bridge.exportSession(session.id, format);
+      // An empty path means the save dialog was cancelled: nothing to say.
+      if (path !== '') notify(`Exported to ${path}`);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
   const items: MenuItem[] = [
     { label: 'Rename', icon: <Pencil size={14} aria-hidden="true" />, onSelect: () => setEditing(true) },
     archived
       ? { label: 'Restore', icon: <ArchiveRestore size={14} aria-hidden="true" />, onSelect: () => void ws.restoreSession(session) }
       : { label: 'Archive', icon: <Archive size={14} aria-hidden="true" />, onSelect: () => void ws.archiveSession(session) },
+    { label: 'Export as Markdown…', icon: <Download size={14} aria-hidden="true" />, onSelect: () => void exportAs('md') },
+    { label: 'Export as JSON…', icon: <Download size={14} aria-hidden="true" />, onSelect: () => void exportAs('json') },
     { label: 'Delete', icon: <Trash2 size={14} aria-hidden="true" />, danger: true, onSelect: () => void askDelete() },
   ];
   const menu = useMenu(`Actions for ${title}`, items);

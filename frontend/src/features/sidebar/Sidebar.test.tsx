@@ -157,7 +157,60 @@ describe('Sidebar', () => {
     const row = await sessionsIn('Sessions in alpha-app').findByText('Fix login bug');
     await user.pointer({ keys: '[MouseRight]', target: row });
     expect(screen.getByRole('menu', { name: 'Actions for Fix login bug' })).toBeInTheDocument();
-    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Rename', 'Archive', 'Delete']);
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      'Rename',
+      'Archive',
+      'Export as Markdown…',
+      'Export as JSON…',
+      'Delete',
+    ]);
+  });
+
+  it.each([
+    ['Export as Markdown…', 'md', '/home/dev/Exports/Fix login bug.md'],
+    ['Export as JSON…', 'json', '/home/dev/Exports/Fix login bug.json'],
+  ] as const)('%s exports the session in that format and names the file it wrote', async (item, format, path) => {
+    bridge.exportSession.mockResolvedValueOnce({ path, bytes: 1234 });
+    const { user } = await renderApp();
+    await sessionsIn('Sessions in alpha-app').findByText('Fix login bug');
+    await openSessionMenu(user, 'Fix login bug');
+    await user.click(screen.getByRole('menuitem', { name: item }));
+    expect(bridge.exportSession).toHaveBeenCalledExactlyOnceWith('s-new', format);
+    const toast = (await screen.findByText(`Exported to ${path}`)).closest('.toast');
+    expect(toast).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says nothing when the save dialog is cancelled', async () => {
+    let settled = false;
+    bridge.exportSession.mockImplementationOnce(async () => {
+      settled = true;
+      return { path: '', bytes: 0 };
+    });
+    const { user } = await renderApp();
+    await sessionsIn('Sessions in alpha-app').findByText('Fix login bug');
+    await openSessionMenu(user, 'Fix login bug');
+    await user.click(screen.getByRole('menuitem', { name: 'Export as Markdown…' }));
+    expect(bridge.exportSession).toHaveBeenCalledExactlyOnceWith('s-new', 'md');
+    await waitFor(() => expect(settled).toBe(true));
+    // Let the resolved promise's continuation run before looking for a toast.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(document.querySelector('.toast')).toBeNull();
+  });
+
+  it('shows why an export failed', async () => {
+    bridge.exportSession.mockRejectedValueOnce(
+      new BridgeError('INTERNAL', 'cannot write /readonly/Fix login bug.md: permission denied; choose another folder'),
+    );
+    const { user } = await renderApp();
+    await sessionsIn('Sessions in alpha-app').findByText('Fix login bug');
+    await openSessionMenu(user, 'Fix login bug');
+    await user.click(screen.getByRole('menuitem', { name: 'Export as JSON…' }));
+    expect(bridge.exportSession).toHaveBeenCalledExactlyOnceWith('s-new', 'json');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('cannot write /readonly/Fix login bug.md: permission denied; choose another folder');
+    expect(alert).toHaveTextContent('INTERNAL');
+    expect(screen.queryByText(/Exported to/)).not.toBeInTheDocument();
   });
 
   it('cancels a rename with Escape', async () => {
