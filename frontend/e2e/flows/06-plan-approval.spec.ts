@@ -81,3 +81,36 @@ test('Approve a plan with accept-edits: Agent mode, and the next Write runs with
   expect(files).toEqual([path.split('/').pop()]);
   expect(readFileSync(workspace.path(path)).equals(Buffer.from(PLAN, 'utf8'))).toBe(true);
 });
+
+// Issue 21 item 6, in a real layout: each mode says what it changes where it is chosen,
+// and the permission menu opens beside its chip (the composer is at the window's bottom)
+// instead of over it.
+test('The mode choices explain themselves and the permission menu leaves its chip visible', async ({ ui, workspace, page, shot }) => {
+  await ui.addProjectByPath(workspace.dir, workspace.name);
+  await ui.newSession(workspace.name);
+
+  const plan = ui.modeSelector.getByRole('radio', { name: 'Plan' });
+  await expect(plan).toHaveAccessibleDescription(/Cannot edit files/);
+  await expect(ui.modeSelector.getByRole('radio', { name: 'Goal' })).toHaveAccessibleDescription(/acceptance criteria/);
+  await plan.hover();
+  const hint = plan.locator('.segment-hint');
+  await expect(hint).toBeVisible();
+  const hintBox = (await hint.boundingBox())!;
+  const planBox = (await plan.boundingBox())!;
+  // Above the segment, inside the window.
+  expect(hintBox.y).toBeGreaterThanOrEqual(0);
+  expect(hintBox.y + hintBox.height).toBeLessThanOrEqual(planBox.y);
+  await shot('plan explained');
+
+  await ui.permissionChip.click();
+  const menu = page.getByRole('menu', { name: 'Permission mode' });
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitemradio', { name: 'Accept edits' })).toHaveAccessibleDescription(/commands and paths outside it still ask/);
+  const menuBox = (await menu.boundingBox())!;
+  const chipBox = (await ui.permissionChip.boundingBox())!;
+  const overlaps = menuBox.y < chipBox.y + chipBox.height && chipBox.y < menuBox.y + menuBox.height;
+  expect(overlaps).toBe(false);
+  await shot('permission menu beside its chip');
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+});

@@ -15,10 +15,17 @@ export function operatingModeLabel(mode: string): string {
   }
 }
 
+// Each line says what runs without a card (backend/permission Evaluate): reads
+// inside the project never ask, and .git or the agent's own configuration
+// always ask, in every mode.
 export const PERMISSION_MODES: ReadonlyArray<{ value: PermissionMode; label: string; description: string }> = [
-  { value: 'ask', label: 'Ask', description: 'Show a permission card before every file change or command.' },
-  { value: 'accept-edits', label: 'Accept edits', description: 'Write and edit workspace files without asking; still ask before commands.' },
-  { value: 'auto', label: 'Auto', description: 'Allow edits, commands and outside paths without asking. Path rules still apply.' },
+  { value: 'ask', label: 'Ask', description: 'Asks before every file change and command. Reading the project never asks.' },
+  { value: 'accept-edits', label: 'Accept edits', description: 'Edits files inside the project without asking; commands and paths outside it still ask.' },
+  {
+    value: 'auto',
+    label: 'Auto',
+    description: 'Runs edits, commands and outside paths without asking; changes to .git or the agent’s own configuration still ask.',
+  },
 ];
 
 export const THEMES: ReadonlyArray<{ value: ThemeSetting; label: string }> = [

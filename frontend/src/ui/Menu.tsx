@@ -30,7 +30,11 @@ const ITEM_SELECTOR = '[role="menuitem"], [role="menuitemradio"]';
 export interface MenuPosition {
   x: number;
   y: number;
+  /** The trigger's top edge: when the menu does not fit below y it opens above this line, so it never covers its trigger. */
+  flipAbove?: number;
 }
+
+type Placement = 'above' | 'below' | 'point';
 
 export interface MenuProps {
   label: string;
@@ -44,15 +48,24 @@ export interface MenuProps {
 export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) {
   const ref = useRef<HTMLDivElement>(null);
   const idBase = useId();
-  const [pos, setPos] = useState(position);
+  const [pos, setPos] = useState<{ x: number; y: number; placement: Placement }>({ ...position, placement: 'point' });
 
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     const r = el.getBoundingClientRect();
     const x = Math.max(4, Math.min(position.x, window.innerWidth - r.width - 4));
-    const y = Math.max(4, Math.min(position.y, window.innerHeight - r.height - 4));
-    setPos({ x, y });
+    const clampedY = Math.max(4, Math.min(position.y, window.innerHeight - r.height - 4));
+    const flip = position.flipAbove;
+    const roomBelow = window.innerHeight - 4 - position.y;
+    if (flip === undefined) {
+      setPos({ x, y: clampedY, placement: 'point' });
+    } else if (r.height <= roomBelow || roomBelow >= flip - 4) {
+      setPos({ x, y: clampedY, placement: 'below' });
+    } else {
+      // Above the trigger (more room there); a menu too tall even for that keeps its top on screen.
+      setPos({ x, y: Math.max(4, flip - r.height), placement: 'above' });
+    }
     (el.querySelector<HTMLElement>('[aria-checked="true"]') ?? el.querySelector<HTMLElement>(ITEM_SELECTOR))?.focus();
   }, [position]);
 
@@ -113,7 +126,7 @@ export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) 
       ref={ref}
       role="menu"
       aria-label={label}
-      className="menu"
+      className={pos.placement === 'point' ? 'menu' : `menu menu-${pos.placement}`}
       style={{ left: pos.x, top: pos.y }}
       onKeyDown={onKeyDown}
     >
@@ -164,7 +177,7 @@ export function useMenu(label: string, items: MenuItem[]) {
 
   const openAtTrigger = () => {
     const r = triggerRef.current?.getBoundingClientRect();
-    setPosition(r ? { x: r.left, y: r.bottom + 4 } : { x: 0, y: 0 });
+    setPosition(r ? { x: r.left, y: r.bottom + 4, flipAbove: r.top - 4 } : { x: 0, y: 0 });
   };
 
   const onContextMenu = (e: ReactMouseEvent) => {

@@ -1,9 +1,11 @@
 // Segmented control with radio semantics: one tab stop, arrow keys move the choice.
-import { useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 
 export interface SegmentedOption<T extends string> {
   value: T;
   label: string;
+  /** One line on what choosing it changes: the option's accessible description, shown while it is hovered or focused. */
+  hint?: string;
 }
 
 export interface SegmentedProps<T extends string> {
@@ -17,6 +19,7 @@ export interface SegmentedProps<T extends string> {
 
 export function Segmented<T extends string>({ label, value, options, onChange, describedBy, invalid }: SegmentedProps<T>) {
   const ref = useRef<HTMLDivElement>(null);
+  const idBase = useId();
   const index = options.findIndex((o) => o.value === value);
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -48,11 +51,18 @@ export function Segmented<T extends string>({ label, value, options, onChange, d
             type="button"
             role="radio"
             aria-checked={checked}
+            aria-describedby={o.hint ? `${idBase}-${i}` : undefined}
             tabIndex={checked || (index < 0 && i === 0) ? 0 : -1}
             className={checked ? 'segment segment-on' : 'segment'}
             onClick={() => onChange(o.value)}
           >
             {o.label}
+            {o.hint && (
+              // aria-hidden keeps the hint out of the name; aria-describedby still reads it.
+              <span id={`${idBase}-${i}`} className="segment-hint" aria-hidden="true">
+                {o.hint}
+              </span>
+            )}
           </button>
         );
       })}

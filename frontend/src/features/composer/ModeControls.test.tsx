@@ -57,7 +57,48 @@ describe('Permission chip', () => {
   });
 });
 
+describe('Permission chip menu', () => {
+  it('explains each mode in one line, given as the item’s accessible description', async () => {
+    const { user, composer } = await open('Inherits');
+    await user.click(composer.getByRole('button', { name: /^Permission mode: / }));
+    const menu = screen.getByRole('menu', { name: 'Permission mode' });
+    expect(within(menu).getByRole('menuitemradio', { name: 'Ask' })).toHaveAccessibleDescription(/^Asks before every file change and command/);
+    expect(within(menu).getByRole('menuitemradio', { name: 'Accept edits' })).toHaveAccessibleDescription(
+      /^Edits files inside the project without asking; commands and paths outside it still ask/,
+    );
+    expect(within(menu).getByRole('menuitemradio', { name: 'Auto' })).toHaveAccessibleDescription(/^Runs edits, commands and outside paths without asking; changes to \.git/);
+  });
+
+  it('opens above its chip at the bottom of the window, leaving the chip visible', async () => {
+    const { user, composer } = await open('Inherits');
+    const chip = composer.getByRole('button', { name: /^Permission mode: / });
+    // jsdom has no layout: the chip sits at the window's bottom (768 px high), as in the app.
+    const layout = vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+      const b = this === chip ? { top: 720, left: 300, width: 120, height: 24 } : this.getAttribute('role') === 'menu' ? { top: 0, left: 0, width: 280, height: 200 } : { top: 0, left: 0, width: 0, height: 0 };
+      return { ...b, x: b.left, y: b.top, right: b.left + b.width, bottom: b.top + b.height, toJSON: () => b } as DOMRect;
+    });
+    await user.click(chip);
+    const menu = screen.getByRole('menu', { name: 'Permission mode' });
+    layout.mockRestore();
+    expect(menu).toHaveClass('menu-above');
+    expect(parseFloat(menu.style.top) + 200).toBeLessThanOrEqual(720);
+    expect(menu.style.top).toBe('516px');
+  });
+});
+
 describe('Operating mode selector', () => {
+  it.each([
+    ['Agent', /^Reads, edits files and runs commands; the permission mode decides what asks first\.$/],
+    ['Plan', /proposes a plan for you to approve.*Cannot edit files; commands follow the permission mode\.$/],
+    ['Goal', /goal and checkable acceptance criteria.*cannot edit files before you approve\.$/],
+  ])('%s keeps its name and says in one line what it changes', async (name, line) => {
+    const { composer } = await open('Own mode');
+    const group = composer.getByRole('radiogroup', { name: 'Operating mode' });
+    const radio = within(group).getByRole('radio', { name });
+    expect(radio).toHaveAccessibleName(name);
+    expect(radio).toHaveAccessibleDescription(line);
+  });
+
   it('shows the session mode and stores a new one', async () => {
     const { user, composer } = await open('Own mode');
     const group = composer.getByRole('radiogroup', { name: 'Operating mode' });

@@ -2,12 +2,22 @@ import { ChevronDown, ShieldCheck } from 'lucide-react';
 import type { OperatingMode, PermissionMode, Session } from '../../bridge/types';
 import { PERMISSION_MODES, effectivePermissionMode, permissionModeLabel } from '../../lib/labels';
 import { useMenu } from '../../ui/Menu';
-import { Segmented } from '../../ui/Segmented';
+import { Segmented, type SegmentedOption } from '../../ui/Segmented';
 
-const OPERATING_MODES: ReadonlyArray<{ value: OperatingMode; label: string }> = [
-  { value: 'agent', label: 'Agent' },
-  { value: 'plan', label: 'Plan' },
-  { value: 'goal', label: 'Goal' },
+// What each mode changes (spec §10): Plan and Goal refuse Write/Edit in the host, but
+// Bash stays available to them under the permission mode.
+export const OPERATING_MODES: ReadonlyArray<SegmentedOption<OperatingMode>> = [
+  { value: 'agent', label: 'Agent', hint: 'Reads, edits files and runs commands; the permission mode decides what asks first.' },
+  {
+    value: 'plan',
+    label: 'Plan',
+    hint: 'Investigates and proposes a plan for you to approve, then carries it out in Agent. Cannot edit files; commands follow the permission mode.',
+  },
+  {
+    value: 'goal',
+    label: 'Goal',
+    hint: 'Agrees with you on a goal and checkable acceptance criteria, then works in Agent until each is met. Like Plan, cannot edit files before you approve.',
+  },
 ];
 
 export function ModeSelector({ session, onChange }: { session: Session; onChange: (mode: OperatingMode) => void }) {
