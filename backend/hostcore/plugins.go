@@ -191,6 +191,17 @@ func (c *Core) StagePlugin(ctx context.Context, src string) (*plugin.Staged, err
 // it an earlier consent counts only if nothing changed.
 func (c *Core) InstallPlugin(ctx context.Context, s *plugin.Staged, consent bool) (plugin.Summary, error) {
 	defer s.Discard()
+	// Model-facing names keep only [A-Za-z0-9]: dev.acme and dev-acme
+	// would offer the same tool names, and a call could reach the other.
+	installed, err := c.plugins.store.List(ctx)
+	if err != nil {
+		return plugin.Summary{}, err
+	}
+	for _, r := range installed {
+		if r.ID != s.Manifest.ID && plugin.SafeID(r.ID) == plugin.SafeID(s.Manifest.ID) {
+			return plugin.Summary{}, errs.New(errs.Conflict, "plugin %q would give its tools the same names as the installed plugin %q; remove that one first or change the id", s.Manifest.ID, r.ID).With("plugin", r.ID)
+		}
+	}
 	c.plugins.rt.Stop(s.Manifest.ID)
 	dir, err := s.Commit()
 	if err != nil {

@@ -432,3 +432,23 @@ func TestPluginProcessEnvironment(t *testing.T) {
 		t.Errorf("the process saw %q, want %q", got, want)
 	}
 }
+
+// Two ids that differ only outside [A-Za-z0-9] would offer the same tool
+// names: the second install is refused and nothing of it is written.
+func TestPluginWhoseToolNamesCollideIsRefused(t *testing.T) {
+	p := newPluginEnv(t, nil)
+	p.install(true)
+	twin := filepath.Join(t.TempDir(), "twin")
+	pluginsample.Folder(t, twin, p.log, func(m map[string]any) { m["id"] = "dev.acme-sample" })
+	s, err := p.core.StagePlugin(t.Context(), twin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.core.InstallPlugin(t.Context(), s, true); errs.CodeOf(err) != errs.Conflict {
+		t.Fatalf("install of a colliding id = %v, want CONFLICT", err)
+	}
+	list, err := p.core.Plugins(t.Context())
+	if err != nil || len(list) != 1 || list[0].ID != sampleID {
+		t.Errorf("plugins after the refused install = %+v, %v", list, err)
+	}
+}

@@ -183,6 +183,9 @@ func ParseManifest(data []byte) (Manifest, error) {
 	} else {
 		m.MCPServers = servers
 	}
+	if err := checkShown(m); err != nil {
+		return Manifest{}, err
+	}
 	return m, nil
 }
 
@@ -348,6 +351,52 @@ func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }
 
 func hasControl(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0
+}
+
+// Misleading reports text that could change how the consent card reads
+// on a terminal or in the window: control characters (C0 other than line
+// breaks and tabs, DEL, C1, which carry terminal escapes) and the
+// bidirectional overrides that reorder what is shown.
+func Misleading(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool {
+		switch {
+		case r == '\n' || r == '\t':
+			return false
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			return true
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e || r == 0x200f || r == 0x061c:
+			return true
+		}
+		return false
+	}) >= 0
+}
+
+// checkShown refuses a manifest whose displayed text could mislead: what
+// the consent card shows must be what the plugin is.
+func checkShown(m Manifest) error {
+	shown := map[string][]string{
+		"description": {m.Description}, "author": {m.Author}, "command": {m.Command}, "args": m.Args,
+	}
+	for _, a := range m.Args {
+		if hasControl(a) {
+			return invalid("args", "an argument must be one line without control characters")
+		}
+	}
+	for _, t := range m.Tools {
+		shown["contributes.agentTools"] = append(shown["contributes.agentTools"], t.Description)
+		shown["contributes.agentTools"] = append(shown["contributes.agentTools"], t.PlanSafeActions...)
+	}
+	for _, sv := range m.MCPServers {
+		shown["contributes.mcpServers"] = append(shown["contributes.mcpServers"], append([]string{sv.ID, sv.Command, sv.URL}, sv.Args...)...)
+	}
+	for field, texts := range shown {
+		for _, t := range texts {
+			if Misleading(t) {
+				return invalid(field, "%s holds control or text-direction characters that could disguise what the plugin does; remove them", field)
+			}
+		}
+	}
+	return nil
 }
 
 func isAbs(p string) bool {

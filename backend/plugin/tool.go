@@ -58,14 +58,20 @@ func (x *Tool) Action(args json.RawMessage) string {
 	if !x.t.HasAction {
 		return x.t.Name
 	}
-	var v struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if json.Unmarshal(args, &v) != nil {
+	// The key is matched exactly, as the plugin's process reads it; a
+	// differently cased "Action" beside it makes the action unknown (so
+	// Plan/Goal refuse it) rather than what a case-insensitive decode says.
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(args, &fields) != nil {
 		return ""
 	}
+	for k := range fields {
+		if k != "action" && strings.EqualFold(k, "action") {
+			return ""
+		}
+	}
 	var s string
-	if json.Unmarshal(v.Action, &s) != nil {
+	if json.Unmarshal(fields["action"], &s) != nil {
 		return ""
 	}
 	return s

@@ -205,7 +205,7 @@ func writeContributions(w io.Writer, s plugin.Summary) {
 	}
 	fmt.Fprintf(w, "\nPermissions: %s\n", strings.Join(s.Permissions, ", "))
 	if s.Command != "" {
-		fmt.Fprintf(w, "Runs (in the plugin's folder, on its first tool call): %s\n", oneLineText(strings.Join(append([]string{s.Command}, s.Args...), " ")))
+		fmt.Fprintf(w, "Runs (in the plugin's folder, on its first tool call): %s\n", oneLineText(shellWords(s.Command, s.Args)))
 	}
 	fmt.Fprintf(w, "\nAgent tools (%d):\n", len(s.Tools))
 	for _, t := range s.Tools {
@@ -232,7 +232,7 @@ func writeContributions(w io.Writer, s plugin.Summary) {
 		for _, m := range s.MCPServers {
 			what := m.URL
 			if m.Command != "" {
-				what = strings.Join(append([]string{m.Command}, m.Args...), " ")
+				what = shellWords(m.Command, m.Args)
 			}
 			fmt.Fprintf(w, "  %s  %s: %s\n", m.ID, m.Transport, oneLineText(what))
 		}
@@ -247,4 +247,21 @@ func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// shellWords is a command line as a POSIX shell would need it typed: each
+// word that is not plain is single-quoted, so ["-c", "a b"] and
+// ["-c", "a", "b"] read differently on the consent card.
+func shellWords(command string, args []string) string {
+	words := make([]string, 0, 1+len(args))
+	for _, w := range append([]string{command}, args...) {
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:=@%+,-", r))
+		}) < 0 {
+			words = append(words, w)
+			continue
+		}
+		words = append(words, "'"+strings.ReplaceAll(w, "'", `'\''`)+"'")
+	}
+	return strings.Join(words, " ")
 }

@@ -71,8 +71,13 @@ func writeSkillsTable(w io.Writer, list api.SkillList) error {
 func oneLineText(s string) string {
 	out := []rune(s)
 	for i, r := range out {
-		if r == '\n' || r == '\r' || r == '\t' {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
 			out[i] = ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			// A terminal escape or a direction override would let text
+			// rewrite what the terminal shows.
+			out[i] = '\uFFFD'
 		}
 	}
 	return string(out)
