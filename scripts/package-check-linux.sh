@@ -30,6 +30,11 @@ want=(/usr/bin/pi-desktop /usr/share/applications/pi-desktop.desktop /usr/share/
 for size in 16 24 32 48 64 128 256 512; do want+=("/usr/share/icons/hicolor/${size}x${size}/apps/pi-desktop.png"); done
 
 [ "$(id -u)" = 0 ] || fail "dpkg -i needs root; run as root (CI does)"
+# The check installs and then removes the package: never over a real install.
+if dpkg-query -W -f '${Status}' pi-desktop 2>/dev/null | grep -q 'install ok installed'; then
+  [ "${PI_PACKAGE_CHECK_REPLACE:-}" = 1 ] ||
+    fail "pi-desktop is installed on this machine; the check would replace and then remove it. Remove it first, or set PI_PACKAGE_CHECK_REPLACE=1"
+fi
 work=$(mktemp -d)
 cleanup() { dpkg -r pi-desktop >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap cleanup EXIT

@@ -31,7 +31,7 @@ test('after a restart the session, transcript and review records are back', asyn
   await expect(ui.sessionsIn(workspace.name)).toContainText(title ?? '');
   await ui.openSession(workspace.name);
   await expect(ui.page.locator('.pane-title')).toHaveText(title ?? '');
-  await expect(ui.transcript.locator('.msg-user')).toHaveText('Create hello.txt');
+  await expect(ui.transcript.locator('.msg-user-bubble')).toHaveText('Create hello.txt');
   await expect(ui.assistantText()).toHaveText(['Creating it.', 'Created hello.txt.']);
   const write = ui.tools('Write');
   await expect(write.locator('.tool-status')).toHaveText('Done');

@@ -1,6 +1,10 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 
-/** The user is typing in a text field that holds text: a new card must not take the focus. */
+/**
+ * The user is typing in a text field that holds text: a new card must not take the focus
+ * (their next Enter, meant to send, would answer it). Checked when a card arrives and
+ * again at the moment the focus would move.
+ */
 export function typingElsewhere(): boolean {
   const el = document.activeElement;
   if (!(el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement)) return false;

@@ -62,6 +62,20 @@ export const ApprovalCard = memo(function ApprovalCard({ item, onResolve, inRow 
   };
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (outcome !== null || e.altKey || e.ctrlKey || e.metaKey) return;
+    // The card may have taken the focus while the user meant to type a message: a
+    // letter goes back to the message box (and lands there), so a sentence never
+    // presses a button, and Space is never an answer.
+    if (e.key === ' ') {
+      e.preventDefault();
+      return;
+    }
+    if (e.key.length === 1) {
+      const composer = document.querySelector<HTMLTextAreaElement>('textarea.composer-input');
+      if (composer && !composer.disabled) {
+        composer.focus();
+        return;
+      }
+    }
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();

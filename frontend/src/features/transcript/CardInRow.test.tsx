@@ -125,3 +125,36 @@ describe('a card inside its tool row', () => {
     expect(outside).toHaveTextContent('Outside the workspace');
   });
 });
+
+describe('a card that took the focus never takes a message meant for the composer', () => {
+  it('a letter goes back to the message box and Space answers nothing', async () => {
+    const { row, user } = await openWithWaitingWrite();
+    const c = within(row).getByRole('region', { name: 'Allow Write?' });
+    await waitFor(() => expect(within(c).getByRole('button', { name: 'Allow once' })).toHaveFocus());
+    await user.keyboard(' ');
+    expect(within(c).getByRole('button', { name: 'Allow once' })).toHaveFocus();
+    await user.keyboard('run the tests');
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect(box).toHaveFocus();
+    expect(box).toHaveValue('run the tests');
+    expect(bridge.resolveApproval).not.toHaveBeenCalled();
+    expect(within(row).getByRole('region', { name: 'Allow Write?' })).toBeInTheDocument();
+  });
+
+  it('a card arriving while the user types a message leaves the focus in the message box', async () => {
+    const r = await renderApp();
+    await r.user.click(screen.getByRole('button', { name: /^Fix login bug/ }));
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Transcript' })).toHaveAttribute('aria-busy', 'false'));
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await r.user.click(box);
+    await r.user.keyboard('thanks');
+    emit('agent:turn', { ...base, state: 'running' });
+    emit('agent:message', { ...base, messageId: 'm1', role: 'assistant', kind: 'model', state: 'streaming' });
+    emit('agent:tool_call', { ...call, phase: 'ready', args: { path: 'CHANGELOG.md', content: '# Changelog\n\nfirst' } });
+    emit('permission:request', card());
+    await screen.findByRole('region', { name: 'Allow Write?' });
+    expect(box).toHaveFocus();
+    await r.user.keyboard('{Enter}');
+    expect(bridge.resolveApproval).not.toHaveBeenCalled();
+  });
+});

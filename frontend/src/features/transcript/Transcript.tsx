@@ -69,7 +69,7 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
     const row = cards.rows.has(card.request.toolCallId)
       ? state.items.findIndex((it) => it.kind === 'tool' && it.toolCallId === card.request.toolCallId)
       : state.items.indexOf(card);
-    if (row >= 0) reveal(row);
+    if (row >= 0) reveal(row, { unlessTyping: true });
   }, [newestKey, state.items, cards, reveal]);
 
   let body;

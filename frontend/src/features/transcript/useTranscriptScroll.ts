@@ -4,6 +4,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
 import type { TranscriptItem } from '../../state/transcript';
+import { typingElsewhere } from '../decisions/focus';
 
 /** Within this many pixels of the end counts as "at the bottom". */
 export const STICK_PX = 48;
@@ -33,13 +34,18 @@ export function estimateHeight(item: TranscriptItem): number {
   }
 }
 
+export interface RevealOptions {
+  /** Keep the focus where it is if, once the row is on screen, the user is typing. */
+  unlessTyping?: boolean;
+}
+
 export interface TranscriptScroll {
   virtualizer: ReturnType<typeof useVirtualizer<HTMLDivElement, HTMLDivElement>>;
   /** False once the user scrolled up: offer "Jump to latest". */
   atBottom: boolean;
   jumpToLatest: () => void;
   /** Scrolls a row into view and focuses its first enabled button. */
-  reveal: (index: number) => void;
+  reveal: (index: number, opts?: RevealOptions) => void;
   onScroll: (e: UIEvent<HTMLDivElement>) => void;
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
   onFocus: (e: FocusEvent<HTMLDivElement>) => void;
@@ -147,13 +153,15 @@ export function useTranscriptScroll(
     toBottom();
   }, [toBottom]);
 
+  const revealUnlessTyping = useRef(false);
   const reveal = useCallback(
-    (index: number) => {
+    (index: number, opts?: RevealOptions) => {
       const key = items[index]?.key;
       if (key === undefined) return;
       stick.current = false;
       setAtBottom(false);
       virtualizer.scrollToIndex(index, { align: 'center' });
+      revealUnlessTyping.current = opts?.unlessTyping ?? false;
       setRevealKey(key);
     },
     [items, virtualizer],
@@ -166,10 +174,12 @@ export function useTranscriptScroll(
     if (revealKey === null) return;
     const row = ref.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(revealKey)}"]`);
     if (!row) return;
+    setRevealKey(null);
+    // The user may have started typing since the card arrived: their Enter is theirs.
+    if (revealUnlessTyping.current && typingElsewhere()) return;
     // A card's primary answer first (it marks itself), else the row's first button.
     const target = row.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)') ?? row.querySelector<HTMLElement>('button:not(:disabled)') ?? row;
     target.focus();
-    setRevealKey(null);
   });
 
   const onKeyDown = useCallback(
