@@ -66,8 +66,8 @@ function byOf(r: ToolResult): string {
 /** The row's permission line, or null when nothing needed allowing (a Read). */
 export function approvalStory(item: ToolItem, card: ApprovalItem | undefined): ApprovalStory | null {
   const r = item.result;
-  let decision = '';
-  let by = '';
+  let decision: string;
+  let by: string;
   let mode = '';
   let rules: readonly string[] = [];
   if (r && byOf(r) !== '') {
