@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
@@ -28,24 +29,6 @@ const (
 
 // minTerm is the shortest term the trigram index can look up.
 const minTerm = 3
-
-// Hit is one message or tool call that matched, newest first.
-type Hit struct {
-	Kind         string    `json:"kind"` // message | tool_call
-	SessionID    string    `json:"sessionId"`
-	SessionTitle string    `json:"sessionTitle"`
-	ProjectID    string    `json:"projectId,omitempty"`
-	MessageID    string    `json:"messageId"` // the message to open the session at
-	CreatedAt    int64     `json:"createdAt"` // unix ms
-	Snippet      []Segment `json:"snippet"`
-}
-
-// Segment is a piece of a snippet; Match marks the text that matched, so
-// the window highlights it without parsing markup.
-type Segment struct {
-	Text  string `json:"text"`
-	Match bool   `json:"match,omitempty"`
-}
 
 // Query is a parsed search: terms the index looks up, and shorter ones
 // checked on the matches.
@@ -76,7 +59,7 @@ func ParseQuery(text string) (Query, error) {
 
 // Search finds the newest messages and tool calls that contain every term
 // of text, at most limit of them (DefaultLimit when limit <= 0).
-func Search(ctx context.Context, db *sql.DB, text string, limit int) ([]Hit, error) {
+func Search(ctx context.Context, db *sql.DB, text string, limit int) ([]api.SearchHit, error) {
 	q, err := ParseQuery(text)
 	if err != nil {
 		return nil, err
@@ -107,9 +90,9 @@ func Search(ctx context.Context, db *sql.DB, text string, limit int) ([]Hit, err
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "searching past sessions failed: %v; try again, or restart PI-Desktop", err)
 	}
 	defer rows.Close()
-	hits := []Hit{}
+	hits := []api.SearchHit{}
 	for rows.Next() {
-		var h Hit
+		var h api.SearchHit
 		var marked string
 		if err := rows.Scan(&h.Kind, &h.SessionID, &h.SessionTitle, &h.ProjectID, &h.MessageID, &h.CreatedAt, &marked); err != nil {
 			return nil, errs.Wrap(err, errs.StorageUnavailable, "reading search results failed: %v; try again", err)

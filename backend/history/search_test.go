@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/history"
 	"github.com/pi-desktop/pi-desktop/backend/store"
@@ -26,7 +27,7 @@ func seed(t *testing.T) *transcript {
 	return tr
 }
 
-func hitKeys(hits []history.Hit) []string {
+func hitKeys(hits []api.SearchHit) []string {
 	var out []string
 	for _, h := range hits {
 		out = append(out, h.SessionID+"/"+h.MessageID+"/"+h.Kind)

@@ -3,6 +3,7 @@ package history
 import (
 	"strings"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
 
@@ -22,7 +23,7 @@ const (
 
 // snippet cuts a highlighted body to a short window around its first match
 // with white space collapsed, split into plain and matched segments.
-func snippet(marked string) []Segment {
+func snippet(marked string) []api.SearchSegment {
 	marked = strings.Join(strings.Fields(marked), " ")
 	start := strings.Index(marked, markOpen)
 	lead := ""
@@ -35,10 +36,10 @@ func snippet(marked string) []Segment {
 	if len(cut) < len(marked) {
 		tail = truncate.Ellipsis
 	}
-	var segs []Segment
+	var segs []api.SearchSegment
 	add := func(text string, match bool) {
 		if text != "" {
-			segs = append(segs, Segment{Text: text, Match: match})
+			segs = append(segs, api.SearchSegment{Text: text, Match: match})
 		}
 	}
 	rest := lead + cut

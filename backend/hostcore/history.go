@@ -15,20 +15,7 @@ import (
 // SearchHistory finds the newest messages and tool calls of every session
 // that contain each term of query.
 func (c *Core) SearchHistory(ctx context.Context, query string, limit int) ([]api.SearchHit, error) {
-	hits, err := history.Search(ctx, c.store.DB(), query, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]api.SearchHit, len(hits))
-	for i, h := range hits {
-		segs := make([]api.SearchSegment, len(h.Snippet))
-		for j, s := range h.Snippet {
-			segs[j] = api.SearchSegment{Text: s.Text, Match: s.Match}
-		}
-		out[i] = api.SearchHit{Kind: h.Kind, SessionID: h.SessionID, SessionTitle: h.SessionTitle, ProjectID: h.ProjectID,
-			MessageID: h.MessageID, CreatedAt: h.CreatedAt, Snippet: segs}
-	}
-	return out, nil
+	return history.Search(ctx, c.store.DB(), query, limit)
 }
 
 // ExportSession writes a session to path as Markdown ("md") or JSON
