@@ -718,11 +718,12 @@ export function previewRestore(sessionId: string, checkpointId: string): Promise
 }
 
 /**
- * Restores the workspace to a checkpoint, keeping conflicts unless overwrite; restoring the
- * result's `before` undoes it. Rejects CHECKPOINT_NOT_FOUND, CHECKPOINT_NOT_CAPTURED.
+ * Restores the workspace to a checkpoint, keeping every conflict except the paths in
+ * `overwrite` (the user's choice, file by file); restoring the result's `before` undoes it.
+ * Rejects CHECKPOINT_NOT_FOUND, CHECKPOINT_NOT_CAPTURED.
  */
-export function restoreCheckpoint(sessionId: string, checkpointId: string, overwrite: boolean): Promise<RestoreResult> {
-  return call(async () => restoreResult(await ReviewApi.RestoreCheckpoint(sessionId, checkpointId, overwrite)));
+export function restoreCheckpoint(sessionId: string, checkpointId: string, overwrite: readonly string[]): Promise<RestoreResult> {
+  return call(async () => restoreResult(await ReviewApi.RestoreCheckpoint(sessionId, checkpointId, { paths: [...overwrite] })));
 }
 
 /** What each of the session's Bash calls changed, oldest first, each file with its diff. */

@@ -313,7 +313,7 @@ export interface FakeBackend {
   /** Checkpoints by session id, newest first; a restore adds its before-restore one. */
   checkpoints: Record<string, Checkpoint[]>;
   /** Every restore asked for, in order. */
-  restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
+  restores: Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>;
   checkpointUsage: Record<string, CheckpointUsage>;
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
@@ -406,7 +406,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     restorePlans: structuredClone(seed.restorePlans ?? {}),
     commandChanges: structuredClone(seed.commandChanges ?? {}),
     checkpointUsage: structuredClone(seed.checkpointUsage ?? {}),
-    restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>,
+    restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>,
   };
   let clock = NOW;
   let nextId = 1;
@@ -1165,7 +1165,7 @@ export function commandChangeRow(checkpointId: string, files: CommandFile[], ext
 
 /**
  * The checkpoint calls, like hostcore's: a preview lists the seeded plan; a restore keeps
- * conflicts unless overwrite and records a before-restore checkpoint whose plan undoes
+ * conflicts except the paths in overwrite and records a before-restore checkpoint whose plan undoes
  * what it restored; a clear drops the project's checkpoints and reports what they took.
  */
 function installCheckpoints(
@@ -1174,7 +1174,7 @@ function installCheckpoints(
     restorePlans: Record<string, RestoreFile[]>;
     commandChanges: Record<string, CommandChange[]>;
     checkpointUsage: Record<string, CheckpointUsage>;
-    restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
+    restores: Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>;
     projects: Project[];
     sessions: Session[];
   },
@@ -1200,9 +1200,9 @@ function installCheckpoints(
   });
   b.restoreCheckpoint.mockImplementation(async (sessionId, id, overwrite) => {
     const cp = get(sessionId, id);
-    db.restores.push({ sessionId, checkpointId: id, overwrite });
+    db.restores.push({ sessionId, checkpointId: id, overwrite: [...overwrite] });
     const files = structuredClone(db.restorePlans[id] ?? []);
-    const skipped = files.filter((f) => f.skipped !== '' || (f.conflict && !overwrite)).map((f) => ({ ...f, skipped: f.skipped || 'changed after the session\'s latest checkpoint by someone other than the agent; kept' }));
+    const skipped = files.filter((f) => f.skipped !== '' || (f.conflict && !overwrite.includes(f.path))).map((f) => ({ ...f, skipped: f.skipped || 'changed after the session\'s latest checkpoint by someone other than the agent; kept' }));
     const restored = files.filter((f) => !skipped.some((s) => s.path === f.path));
     const undo: Record<string, RestoreFile['action']> = { create: 'delete', delete: 'create', modify: 'modify' };
     const before = checkpointRow(`cp-before-${tick()}`, { sessionId, turnId: '', messageId: '', toolCallId: '', kind: 'before-restore', createdAt: tick() });

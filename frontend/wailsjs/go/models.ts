@@ -1849,6 +1849,20 @@ export namespace checkpoint {
 	        this.deletions = source["deletions"];
 	    }
 	}
+	export class Overwrite {
+	    all?: boolean;
+	    paths?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Overwrite(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.all = source["all"];
+	        this.paths = source["paths"];
+	    }
+	}
 	export class Plan {
 	    checkpoint: Checkpoint;
 	    files: FileChange[];
