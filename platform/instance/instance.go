@@ -23,8 +23,6 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
 // Request is what a later start hands over: its arguments and the folder
@@ -45,9 +43,18 @@ const (
 	ack      = "ok\n"
 )
 
-// ErrHandedOff is Acquire's answer when another app on the folder took the
-// request: the caller exits without starting.
-var ErrHandedOff = errors.New("handed over to the PI-Desktop already open on this data folder")
+// Acquire's answers besides a Primary. Any other error is the data folder
+// itself failing (not writable).
+var (
+	// ErrHandedOff: another app on the folder took the request; the caller
+	// exits without starting.
+	ErrHandedOff = errors.New("handed over to the PI-Desktop already open on this data folder")
+	// ErrNoAnswer: another process holds the folder but never took the
+	// request (hung, or still starting after the wait).
+	ErrNoAnswer = errors.New("the data folder is in use")
+	// ErrTooLarge: the request is over the hand-off's limit.
+	ErrTooLarge = errors.New("request too large")
+)
 
 // Primary is the app that holds a data folder. Close releases it.
 type Primary struct {
@@ -70,11 +77,11 @@ func Acquire(ctx context.Context, dataDir string, req Request, handle func(Reque
 // listening yet) or just have quit (the lock frees with it).
 func acquire(ctx context.Context, dataDir string, req Request, handle func(Request), wait time.Duration) (*Primary, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot create the data folder %s: %v; check that it is writable or pass --data-dir", dataDir, err)
+		return nil, fmt.Errorf("cannot create the data folder %s: %w; check that it is writable or pass --data-dir", dataDir, err)
 	}
 	line, err := json.Marshal(req)
 	if err != nil || len(line) >= maxRequest {
-		return nil, errs.New(errs.InvalidArgument, "the arguments to hand over are over %d bytes; pass fewer", maxRequest)
+		return nil, fmt.Errorf("%w: the arguments to hand over are over %d bytes; pass fewer", ErrTooLarge, maxRequest)
 	}
 	line = append(line, '\n')
 	sock := socketPath(dataDir)
@@ -82,7 +89,7 @@ func acquire(ctx context.Context, dataDir string, req Request, handle func(Reque
 	for {
 		lock, held, err := tryLock(filepath.Join(dataDir, "instance.lock"))
 		if err != nil {
-			return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot lock the data folder %s: %v; check that it is writable or pass --data-dir", dataDir, err)
+			return nil, fmt.Errorf("cannot lock the data folder %s: %w; check that it is writable or pass --data-dir", dataDir, err)
 		}
 		if held {
 			return listen(lock, sock, handle)
@@ -92,8 +99,8 @@ func acquire(ctx context.Context, dataDir string, req Request, handle func(Reque
 			return nil, ErrHandedOff
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return nil, errs.Wrap(sendErr, errs.StorageUnavailable,
-				"another PI-Desktop holds the data folder %s but did not answer (%v); close it, or start with another --data-dir", dataDir, sendErr)
+			return nil, fmt.Errorf("%w: another PI-Desktop holds the data folder %s but did not answer (%v); close it, or start with another --data-dir",
+				ErrNoAnswer, dataDir, sendErr)
 		}
 		select {
 		case <-ctx.Done():
@@ -109,7 +116,7 @@ func listen(lock *os.File, sock string, handle func(Request)) (*Primary, error) 
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		_ = lock.Close()
-		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot listen on %s for later starts: %v; check that the data folder is writable", sock, err)
+		return nil, fmt.Errorf("cannot listen on %s for later starts: %w; check that the data folder is writable", sock, err)
 	}
 	p := &Primary{lock: lock, ln: ln, sockPath: sock}
 	p.wg.Add(1)

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
 // requests collects what a Primary was handed.
@@ -91,8 +89,8 @@ func TestAFolderHeldButSilentFailsClosed(t *testing.T) {
 	}
 	defer lock.Close()
 	_, err = acquire(t.Context(), dir, Request{Args: []string{"x"}}, func(Request) {}, 300*time.Millisecond)
-	if errs.CodeOf(err) != errs.StorageUnavailable || !strings.Contains(err.Error(), "did not answer") || !strings.Contains(err.Error(), "--data-dir") {
-		t.Fatalf("err = %v, want STORAGE_UNAVAILABLE naming the next step", err)
+	if !errors.Is(err, ErrNoAnswer) || !strings.Contains(err.Error(), "did not answer") || !strings.Contains(err.Error(), "--data-dir") {
+		t.Fatalf("err = %v, want ErrNoAnswer naming the next step", err)
 	}
 }
 
@@ -104,8 +102,8 @@ func TestOversizedRequestsAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if _, err := Acquire(t.Context(), dir, Request{Args: []string{strings.Repeat("x", maxRequest)}}, nil); errs.CodeOf(err) != errs.InvalidArgument {
-		t.Errorf("oversized hand-off: err = %v, want INVALID_ARGUMENT", err)
+	if _, err := Acquire(t.Context(), dir, Request{Args: []string{strings.Repeat("x", maxRequest)}}, nil); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("oversized hand-off: err = %v, want ErrTooLarge", err)
 	}
 	// A client that sends an endless line is cut off and does not reach the handler.
 	conn, err := net.Dial("unix", socketPath(dir))
