@@ -20,6 +20,8 @@ import { subagent, subagentList, type Subagent, type SubagentInput, type Subagen
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
 import { skillList, type SkillList } from './skills';
 import { exportResult, searchHits, type ExportFormat, type ExportResult, type SearchHit } from './history';
+import { openRequests, type OpenRequest } from './opens';
+import { EVENT } from './eventNames.gen';
 import * as RulesApi from '../../wailsjs/go/desktop/Rules';
 import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
 import {
@@ -151,6 +153,19 @@ export function initialSession(): Promise<Session | null> {
     const s = await ShellApi.InitialSession();
     return s ? session(s) : null;
   });
+}
+
+/**
+ * What later starts of the app (a second launch, a file manager opening a .piplug) and this
+ * app's own command line asked the window to open, in order; each is returned once.
+ */
+export function pendingOpens(): Promise<OpenRequest[]> {
+  return call(async () => openRequests(await ShellApi.PendingOpens()));
+}
+
+/** A later start handed the app something to open: read it with pendingOpens(). */
+export function onOpenRequested(cb: () => void): Unsubscribe {
+  return EventsOn(EVENT.appOpen, () => cb());
 }
 
 export function createSession(input: CreateSessionInput): Promise<Session> {
@@ -706,6 +721,7 @@ export function exportSession(sessionId: string, format: ExportFormat): Promise<
 // --- checkpoints (issue 20) ----------------------------------------------------------
 
 export type * from './checkpoints';
+export type * from './opens';
 
 /** The session's workspace checkpoints, newest first (captured false: not taken, with the reason). */
 export function checkpoints(sessionId: string): Promise<Checkpoint[]> {

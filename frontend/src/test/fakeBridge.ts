@@ -32,6 +32,7 @@ import type { SlashCommand } from '../bridge/commands';
 import { skillList, type SkillEntry, type SkillList } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
+import type { OpenRequest } from '../bridge/opens';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -271,6 +272,7 @@ const names = [
   'searchHistory', 'exportSession',
   'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
   'setWindowTitle',
+  'pendingOpens', 'onOpenRequested',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -315,6 +317,8 @@ export interface FakeBackend {
   /** Every restore asked for, in order. */
   restores: Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>;
   checkpointUsage: Record<string, CheckpointUsage>;
+  /** What later starts handed over and the window has not read (pendingOpens drains it). */
+  opens: OpenRequest[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -407,6 +411,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     commandChanges: structuredClone(seed.commandChanges ?? {}),
     checkpointUsage: structuredClone(seed.checkpointUsage ?? {}),
     restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>,
+    opens: [] as OpenRequest[],
   };
   let clock = NOW;
   let nextId = 1;
@@ -579,6 +584,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.onSessionsChanged.mockImplementation((cb) => on('sessions:changed', (p) => cb(p as SessionsChangedEvent)));
   b.onSettingsChanged.mockImplementation((cb) => on('settings:changed', (p) => cb(p as Settings)));
   b.openExternalURL.mockImplementation(() => {});
+  b.pendingOpens.mockImplementation(async () => db.opens.splice(0).map((r) => structuredClone(r)));
+  b.onOpenRequested.mockImplementation((cb) => on('app:open', () => cb()));
   b.setWindowTitle.mockImplementation((title) => {
     document.title = title;
   });
@@ -777,6 +784,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get initialSessionId() {
       return db.initialSessionId;
+    },
+    get opens() {
+      return db.opens;
     },
     get tasks() {
       return db.tasks;
