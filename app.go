@@ -2,19 +2,25 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/desktop"
+	"github.com/pi-desktop/pi-desktop/platform/instance"
+	"github.com/pi-desktop/pi-desktop/platform/paths"
 )
 
 // App is the desktop window's lifecycle: it holds the running core (or
@@ -37,6 +43,8 @@ type App struct {
 	sigs     chan os.Signal
 	ownsTerm bool
 	stderr   io.Writer
+	// opens is what starts asked the window to open (desktop/open.go).
+	opens desktop.Opens
 }
 
 func newApp(stderr io.Writer) *App {
@@ -143,4 +151,47 @@ func (a *App) OpenBrowser(url string) error {
 	}
 	wruntime.BrowserOpenURL(ctx, url)
 	return nil
+}
+
+// holdDataDir makes this app the one on its data folder. When another app
+// already holds it, the targets (and --session) go to that one, which
+// comes to the front, and stop is true with the exit status: this start
+// ends there. A folder that cannot be resolved or locked is left to
+// openCore, which reports why in the window.
+func (a *App) holdDataDir(dataDirFlag, openSession string, targets []string) (primary *instance.Primary, exit int, stop bool) {
+	dir, err := paths.Resolve(dataDirFlag, paths.ProcessEnv(runtime.GOOS))
+	if err != nil {
+		return nil, 0, false
+	}
+	args := slices.Clone(targets)
+	if openSession != "" {
+		args = append([]string{"--session", openSession}, args...)
+	}
+	cwd, _ := os.Getwd()
+	primary, err = instance.Acquire(context.Background(), dir, instance.Request{Args: args, Dir: cwd}, a.handOff)
+	switch {
+	case errors.Is(err, instance.ErrHandedOff):
+		fmt.Fprintf(a.stderr, "pi-desktop: PI-Desktop is already open on %s; handed it over there\n", dir)
+		return nil, 0, true
+	case errors.Is(err, instance.ErrNoAnswer):
+		// Never a second app on one folder: the first may be hung.
+		fmt.Fprintf(a.stderr, "pi-desktop: %v\n", err)
+		return nil, 1, true
+	case err != nil:
+		fmt.Fprintf(a.stderr, "pi-desktop: later starts cannot reach this one: %v\n", err)
+	}
+	return primary, 0, false
+}
+
+// handOff takes a later start's request: the window reads it on app:open
+// and comes to the front.
+func (a *App) handOff(req instance.Request) {
+	a.opens.Push(req)
+	ctx := a.Window()
+	if ctx == nil {
+		return // the window reads the queue when it starts
+	}
+	a.Emit(api.EventOpenRequested, nil)
+	wruntime.WindowUnminimise(ctx)
+	wruntime.WindowShow(ctx)
 }

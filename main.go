@@ -17,12 +17,14 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/toolcli"
 	"github.com/pi-desktop/pi-desktop/desktop"
+	"github.com/pi-desktop/pi-desktop/platform/instance"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
 	"github.com/pi-desktop/pi-desktop/platform/proc"
 )
@@ -44,8 +46,11 @@ var (
 const usage = `PI-Desktop: a local-first desktop coding agent.
 
 Usage:
-  pi-desktop [--data-dir DIR] [--session ID]
-                                  open the desktop app (on that session)
+  pi-desktop [--data-dir DIR] [--session ID] [FOLDER | FILE.piplug ...]
+                                  open the desktop app (on that session, with
+                                  that folder as a project, installing that
+                                  plugin); when it is already open on DIR,
+                                  hand it these and exit
   pi-desktop run ... "prompt"     run one agent turn headless (pi-desktop run --help)
   pi-desktop tool ...             run tool calls headless (pi-desktop tool --help)
   pi-desktop mcp ...              add, list, test and remove MCP servers (pi-desktop mcp --help)
@@ -98,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}}
 	switch fs.Arg(0) {
 	case "":
-		return runDesktop(*dataDir, *openSession, stderr)
+		return runDesktop(*dataDir, *openSession, nil, stderr)
 	case "tool":
 		// Ctrl-C stops the running call; the audit rows of finished ones are
 		// flushed as the host closes.
@@ -138,14 +143,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
+		if desktop.LooksLikeOpenTarget(fs.Arg(0)) {
+			return runDesktop(*dataDir, *openSession, fs.Args(), stderr)
+		}
 		fmt.Fprintf(stderr, "pi-desktop: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
 }
 
-func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
+// runDesktop opens the window on the data folder, or hands the targets
+// (and --session) to the app already open on it and exits.
+func runDesktop(dataDirFlag, openSession string, targets []string, stderr io.Writer) int {
 	app := newApp(stderr)
 	if !desktop.BindingsBuild { // generating bindings must not touch a data directory
+		if len(targets) > 0 {
+			cwd, _ := os.Getwd()
+			app.opens.Push(instance.Request{Args: targets, Dir: cwd})
+		}
+		primary, exit, stop := app.holdDataDir(dataDirFlag, openSession, targets)
+		if stop {
+			return exit
+		}
+		defer primary.Close()
 		app.watchSignals()
 		app.core, app.coreErr = openCore(dataDirFlag, app)
 		if app.coreErr != nil {
@@ -162,7 +181,7 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 		AssetServer: desktop.AssetOptions(assets, app, &app.guard),
 		OnStartup:   app.startup,
 		OnShutdown:  app.shutdown,
-		Bind:        desktop.Bind(app, openSession),
+		Bind:        desktop.Bind(app, openSession, &app.opens),
 		ErrorFormatter: func(err error) any {
 			if errs.CodeOf(err) == errs.Internal && app.core != nil {
 				app.core.Log().Error("bridge call failed", "err", err)
@@ -170,6 +189,8 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 			return errs.ToPayload(err)
 		},
 		Linux: &linux.Options{Icon: icon, ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		// Finder opens a .piplug by an Apple event, not by arguments.
+		Mac: &mac.Options{OnFileOpen: func(path string) { app.handOff(instance.Request{Args: []string{path}, Dir: "/"}) }},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "pi-desktop: %v\n", err)

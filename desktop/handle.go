@@ -24,10 +24,14 @@ type Handle interface {
 // Bind returns the services bound to the frontend, one per domain. Each
 // exported method of each is a bridge call; failures reach the window as
 // {code, message, details} through the error formatter in main.go.
-// openSession is the session named by --session.
-func Bind(h Handle, openSession string) []any {
+// openSession is the session named by --session; opens is what the window
+// is asked to open (nil: nothing ever is).
+func Bind(h Handle, openSession string, opens *Opens) []any {
+	if opens == nil {
+		opens = &Opens{}
+	}
 	return []any{
-		&Shell{h: h, openSession: openSession},
+		&Shell{h: h, openSession: openSession, opens: opens},
 		&Projects{h: h},
 		&Sessions{h: h},
 		&Agent{h: h},

@@ -57,9 +57,9 @@ func (r *Review) PreviewRestore(sessionID, checkpointID string) (checkpoint.Plan
 }
 
 // RestoreCheckpoint restores the workspace to a checkpoint, keeping
-// conflicts unless overwrite; restoring the result's before checkpoint
-// undoes it.
-func (r *Review) RestoreCheckpoint(sessionID, checkpointID string, overwrite bool) (checkpoint.Result, error) {
+// each conflict unless overwrite covers it (all, or the paths the user
+// chose); restoring the result's before checkpoint undoes it.
+func (r *Review) RestoreCheckpoint(sessionID, checkpointID string, overwrite checkpoint.Overwrite) (checkpoint.Result, error) {
 	return with(r.h, func(ctx context.Context, c *hostcore.Core) (checkpoint.Result, error) {
 		return c.RestoreCheckpoint(ctx, sessionID, checkpointID, overwrite)
 	})

@@ -15,6 +15,7 @@ import (
 type Shell struct {
 	h           Handle
 	openSession string // named by --session
+	opens       *Opens // what starts asked to open (open.go)
 }
 
 // Info describes the app; it fails with the startup error when the backend

@@ -52,6 +52,13 @@ out=$(HOME="$work/home" /usr/bin/pi-desktop version) || fail "the installed pi-d
 case "$out" in "pi-desktop $version "*) ;; *) fail "installed binary reports '$out', want version $version" ;; esac
 desktop-file-validate /usr/share/applications/pi-desktop.desktop 2>/dev/null || ! command -v desktop-file-validate >/dev/null ||
   fail "the installed desktop entry is not valid"
+# Opening a .piplug in a file manager starts the app with the file (it hands it to a
+# running app on the same data folder).
+grep -qx 'MimeType=application/x-pi-desktop-plugin;' /usr/share/applications/pi-desktop.desktop &&
+  grep -qx 'Exec=pi-desktop %F' /usr/share/applications/pi-desktop.desktop ||
+  fail "the desktop entry does not open .piplug files (MimeType, Exec %F)"
+grep -q 'type="application/x-pi-desktop-plugin"' /usr/share/mime/packages/pi-desktop.xml ||
+  fail "the MIME package does not define application/x-pi-desktop-plugin"
 dpkg -r pi-desktop >/dev/null || fail "dpkg -r pi-desktop failed"
 for f in "${want[@]}"; do [ ! -e "$f" ] || fail "$f is left after dpkg -r"; done
 [ "$(cat "$data/pi.sqlite")" = keep ] || fail "removing the package touched the user's data folder"

@@ -42,7 +42,7 @@ const bridgeDir = "../../frontend/src/bridge"
 // eventNames lists every event the backend emits to the UI.
 func eventNames() []string {
 	return []string{
-		api.EventProjectsChanged, api.EventSessionsChanged, api.EventSettingsChanged, api.EventProvidersChanged, api.EventDevOrdered, api.EventMCPServersChanged,
+		api.EventProjectsChanged, api.EventSessionsChanged, api.EventSettingsChanged, api.EventProvidersChanged, api.EventDevOrdered, api.EventMCPServersChanged, api.EventOpenRequested,
 		agent.EventTurn, agent.EventMessage, agent.EventText, agent.EventThinking, agent.EventToolCall,
 		agent.EventToolResult, agent.EventContext, agent.EventTodos, agent.EventQuestion, agent.EventProposal,
 		agent.EventMode, agent.EventDelegation, tools.EventToolOutput, permission.EventRequest, permission.EventResolved,

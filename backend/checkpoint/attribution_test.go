@@ -78,7 +78,7 @@ func TestUserEditDuringATurnIsAConflict(t *testing.T) {
 	if got := conflictSet(plan.Files); !sameSet(got, want) || plan.Conflicts != len(want) {
 		t.Fatalf("preview conflicts = %v (%d), want %v; files %+v", got, plan.Conflicts, want, plan.Files)
 	}
-	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestUserEditDuringATurnIsAConflict(t *testing.T) {
 
 	// The user's edits stay theirs across the restore: overwrite alone
 	// replaces them.
-	res, err = f.svc.Restore(t.Context(), session, before.ID, true)
+	res, err = f.svc.Restore(t.Context(), session, before.ID, checkpoint.OverwriteAll())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestPendingWritesAreTheAgents(t *testing.T) {
 	if got, want := conflictSet(plan.Files), map[string]bool{"u.txt": true}; !sameSet(got, want) {
 		t.Fatalf("preview conflicts = %v, want %v", got, want)
 	}
-	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func TestRestoreBringsBackWhatBashChanged(t *testing.T) {
 				t.Fatalf("preview changed the workspace:\n%s", diffStates(bashed, got))
 			}
 
-			res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+			res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestRestoreBringsBackWhatBashChanged(t *testing.T) {
 			if res.Before.Kind != checkpoint.BeforeRestore || !res.Before.Captured {
 				t.Fatalf("before = %+v", res.Before)
 			}
-			undo, err := f.svc.Restore(t.Context(), session, res.Before.ID, false)
+			undo, err := f.svc.Restore(t.Context(), session, res.Before.ID, checkpoint.Overwrite{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestConflictAfterTheTurnIsReportedAndKept(t *testing.T) {
 	if plan.Conflicts != 1 || !files["b.txt"].Conflict || files["a.txt"].Conflict {
 		t.Fatalf("conflicts = %d, files = %+v; want b.txt alone", plan.Conflicts, plan.Files)
 	}
-	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,11 +155,39 @@ func TestConflictAfterTheTurnIsReportedAndKept(t *testing.T) {
 	}
 
 	// Overwrite replaces it, and the restore before it can still be undone.
-	if _, err := f.svc.Restore(t.Context(), session, before.ID, true); err != nil {
+	if _, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.OverwriteAll()); err != nil {
 		t.Fatal(err)
 	}
 	if f.read("b.txt") != "bravo\n" {
 		t.Errorf("b.txt = %q after overwrite", f.read("b.txt"))
+	}
+}
+
+// TestOverwriteIsChosenFileByFile: with two conflicts, overwriting one of
+// them replaces that file alone; the other stays the user's and is listed
+// as kept.
+func TestOverwriteIsChosenFileByFile(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	seed(f)
+	before := f.take(checkpoint.BeforeFirstMutation)
+	f.bash(`echo agent >> a.txt; echo agent >> b.txt`)
+	f.take(checkpoint.AfterBash)
+	f.take(checkpoint.EndOfTurn)
+	f.write("a.txt", "the user's a\n", 0o644)
+	f.write("b.txt", "the user's b\n", 0o644)
+
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{Paths: []string{"b.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.read("a.txt") != "the user's a\n" || f.read("b.txt") != "bravo\n" {
+		t.Errorf("a.txt = %q (want kept), b.txt = %q (want overwritten)", f.read("a.txt"), f.read("b.txt"))
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Path != "a.txt" || !res.Skipped[0].Conflict {
+		t.Errorf("skipped = %+v, want a.txt alone", res.Skipped)
+	}
+	if restored := changedPaths(res.Restored); !restored["b.txt"].Conflict {
+		t.Errorf("restored = %+v, want b.txt listed as an overwritten conflict", res.Restored)
 	}
 }
 
@@ -180,7 +208,7 @@ echo v2 > .venv/bin/python; head -c 3000 /dev/zero > grows.txt; head -c 3000 /de
 	for _, p := range []string{"app.log", "big.bin", "node_modules/pkg/index.js", ".venv/bin/python", "grows.txt", "newbig.bin", "new.log"} {
 		kept[p] = f.read(p)
 	}
-	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +242,7 @@ func TestDataFolderInsideTheWorkspaceIsNotCaptured(t *testing.T) {
 	f.write("a.txt", "b\n", 0o644) // the agent's Write
 	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "a.txt"))
 	f.take(checkpoint.EndOfTurn)
-	if _, err := f.svc.Restore(t.Context(), session, before.ID, false); err != nil {
+	if _, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{}); err != nil {
 		t.Fatal(err)
 	}
 	if f.read(".pi-data/pi.db") != "db changed\n" || f.read("a.txt") != "a\n" {
@@ -235,7 +263,7 @@ func TestNestedRepositoryIsLeftOut(t *testing.T) {
 	if len(plan.Files) != 0 {
 		t.Errorf("a nested repository shows in the plan: %+v", plan.Files)
 	}
-	if _, err := f.svc.Restore(t.Context(), session, before.ID, false); err != nil {
+	if _, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{}); err != nil {
 		t.Fatal(err)
 	}
 	if f.read("vendored/inner.txt") != "inner\n" {
@@ -265,7 +293,7 @@ func TestSlowSnapshotIsAbandonedAtTheCap(t *testing.T) {
 		if len(list) != 1 || list[0].Captured {
 			t.Errorf("list = %+v, want the not-captured row", list)
 		}
-		if _, err := f.svc.Restore(t.Context(), session, cp.ID, false); errs.CodeOf(err) != errs.CheckpointNotCaptured {
+		if _, err := f.svc.Restore(t.Context(), session, cp.ID, checkpoint.Overwrite{}); errs.CodeOf(err) != errs.CheckpointNotCaptured {
 			t.Errorf("restore of a not-captured checkpoint: %v", err)
 		}
 	})
@@ -324,7 +352,7 @@ func TestRetentionKeepsARestoresUndo(t *testing.T) {
 	first := f.take(checkpoint.AfterBash)
 	f.write("a.txt", "mine", 0o644)
 	f.take(checkpoint.AfterBash)
-	res, err := f.svc.Restore(t.Context(), session, first.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, first.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +423,7 @@ func TestUnknownCheckpoint(t *testing.T) {
 	}
 	f.addSession("other")
 	cp := f.take(checkpoint.AfterBash)
-	if _, err := f.svc.Restore(t.Context(), "other", cp.ID, false); errs.CodeOf(err) != errs.CheckpointNotFound {
+	if _, err := f.svc.Restore(t.Context(), "other", cp.ID, checkpoint.Overwrite{}); errs.CodeOf(err) != errs.CheckpointNotFound {
 		t.Errorf("another session's checkpoint: %v", err)
 	}
 }
@@ -417,7 +445,7 @@ func TestNewIgnoreRuleLeavesTheIndex(t *testing.T) {
 	if _, ok := files["gen/out.txt"]; ok && files["gen/out.txt"].Skipped == "" {
 		t.Errorf("a file ignored now would be restored: %+v", files["gen/out.txt"])
 	}
-	if _, err := f.svc.Restore(t.Context(), session, before.ID, false); err != nil {
+	if _, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{}); err != nil {
 		t.Fatal(err)
 	}
 	if f.read("gen/out.txt") != "v2\n" || f.read("a.txt") != "a\n" {

@@ -41,9 +41,12 @@ type CommandChange struct {
 	Reason       string        `json:"reason,omitempty"`
 	CreatedAt    int64         `json:"createdAt"` // Unix milliseconds
 	Files        []CommandFile `json:"files"`
-	// Since is the checkpoint the files are compared with. Edits made by
-	// Write or Edit between it and the call (the host takes no checkpoint
-	// before each Bash call) show here too; "" when there is none.
+	// Since is the session's captured checkpoint before the call: restoring
+	// to it undoes the command ("" when there is none). The files are
+	// compared with the snapshot taken just before the command when there
+	// is one, so a Write or Edit between Since and the call is not listed
+	// as the command's; without it (not captured) they are compared with
+	// Since.
 	Since string `json:"since,omitempty"`
 	// Truncated: more than MaxCommandFiles files changed; Files lists the
 	// first of them.
@@ -63,6 +66,10 @@ func (s *Service) CommandChanges(ctx context.Context, sessionID string) ([]Comma
 	if err != nil {
 		return nil, err
 	}
+	befores, err := s.beforeTrees(ctx, afters)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]CommandChange, 0, len(afters))
 	for _, cp := range afters {
 		c := CommandChange{CheckpointID: cp.ID, TurnID: cp.TurnID, MessageID: cp.MessageID, ToolCallID: cp.ToolCallID,
@@ -73,7 +80,11 @@ func (s *Service) CommandChanges(ctx context.Context, sessionID string) ([]Comma
 				return nil, err
 			}
 			c.Since = prev.ID
-			if c.Files, c.Truncated, err = s.filesBetween(ctx, cp, prev.tree); err != nil {
+			from := prev.tree
+			if t := befores[cp.ID]; t != "" {
+				from = t
+			}
+			if c.Files, c.Truncated, err = s.filesBetween(ctx, cp, from); err != nil {
 				return nil, err
 			}
 			if len(c.Files) == 0 {
@@ -81,6 +92,34 @@ func (s *Service) CommandChanges(ctx context.Context, sessionID string) ([]Comma
 			}
 		}
 		out = append(out, c)
+	}
+	return out, nil
+}
+
+// beforeTrees maps each captured after-bash checkpoint to the tree its
+// commit names as taken just before the command ("" when none was
+// captured), reading the commits of each shadow in one batch.
+func (s *Service) beforeTrees(ctx context.Context, afters []Checkpoint) (map[string]string, error) {
+	byShadow := map[string][]Checkpoint{}
+	for _, cp := range afters {
+		if cp.Captured && cp.commit != "" {
+			byShadow[cp.shadow] = append(byShadow[cp.shadow], cp)
+		}
+	}
+	out := map[string]string{}
+	for name, cps := range byShadow {
+		sh := &shadow{git: s.git, workspace: cps[0].Workspace, dir: filepath.Join(s.dir, name)}
+		ids := make([]string, len(cps))
+		for i, cp := range cps {
+			ids[i] = cp.commit
+		}
+		raw, err := sh.readBlobs(ctx, realIDs(ids), 1<<20)
+		if err != nil {
+			return nil, err
+		}
+		for _, cp := range cps {
+			out[cp.ID] = parseBefore(raw[cp.commit])
+		}
 	}
 	return out, nil
 }

@@ -111,3 +111,34 @@ func TestCommandChangesOfANotCapturedCall(t *testing.T) {
 		t.Fatalf("got %+v, want one not-captured call with its reason", got)
 	}
 }
+
+// TestCommandChangesLeaveOutAnEarlierWriteOfTheTurn: a Write made after the
+// turn's first checkpoint and before a command is the Write's, not the
+// command's: with the call's before-bash snapshot the command lists only
+// what it changed, while Since still names the restore target before it.
+// When that snapshot was not captured the listing falls back to Since.
+func TestCommandChangesLeaveOutAnEarlierWriteOfTheTurn(t *testing.T) {
+	f := newFixture(t, checkpoint.Options{})
+	seed(f)
+	f.gitInit()
+	start := f.takeFor(checkpoint.BeforeFirstMutation, "m1", "w1")
+	f.write("written.txt", "by the Write tool\n", 0o644)
+	f.svc.NoteWrite(session, f.ws, f.ws+"/written.txt")
+	f.takeFor(checkpoint.BeforeBash, "m1", "c1")
+	f.bash(`sed -i 's/alpha/ALPHA/' a.txt`)
+	f.takeFor(checkpoint.AfterBash, "m1", "c1")
+
+	got, err := f.svc.CommandChanges(t.Context(), session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("got %d commands: %+v", len(got), got)
+	}
+	if files := filesByPath(got[0].Files); len(files) != 1 || files["a.txt"].Status != checkpoint.StatusModified {
+		t.Errorf("files = %+v, want only a.txt (written.txt is the Write's)", got[0].Files)
+	}
+	if got[0].Since != start.ID {
+		t.Errorf("Since = %q, want the turn's first checkpoint %q", got[0].Since, start.ID)
+	}
+}

@@ -69,7 +69,7 @@ func TestHostileRepositoryRunsNothing(t *testing.T) {
 	if len(plan.Files) != 3 {
 		t.Errorf("plan = %+v, want a.txt, b.txt, c.txt", plan.Files)
 	}
-	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestHostileRepositoryRunsNothing(t *testing.T) {
 	if got := f.read("a.txt"); got != "alpha\r\nline\r\n" {
 		t.Errorf("a.txt = %q: its bytes were converted", got)
 	}
-	if _, err := f.svc.Restore(t.Context(), session, res.Before.ID, false); err != nil {
+	if _, err := f.svc.Restore(t.Context(), session, res.Before.ID, checkpoint.Overwrite{}); err != nil {
 		t.Fatal(err)
 	}
 	ran, _ := os.ReadDir(marks)
@@ -108,7 +108,7 @@ func TestRestoreDoesNotWriteThroughALinkedFolder(t *testing.T) {
 	f.take(checkpoint.EndOfTurn)
 	f.bash(`ln -s other scripts`)
 
-	res, err := f.svc.Restore(t.Context(), session, first.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, first.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRestoreDoesNotWriteThroughALinkedFolder(t *testing.T) {
 
 	// With overwrite the link goes first (deletions run first), and the
 	// file comes back in a real folder.
-	if _, err := f.svc.Restore(t.Context(), session, first.ID, true); err != nil {
+	if _, err := f.svc.Restore(t.Context(), session, first.ID, checkpoint.OverwriteAll()); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(filepath.Join(f.ws, "scripts")); err != nil || !fi.IsDir() {
@@ -171,7 +171,7 @@ func TestSwappedFolderDuringRestoreIsNotFollowed(t *testing.T) {
 		swapped = true
 		f.bash(`mv scripts scripts.moved && ln -s hooks scripts`)
 	})
-	res, err := f.svc.Restore(t.Context(), session, before.ID, false)
+	res, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func TestChangeDuringRestoreIsReportedAsConflict(t *testing.T) {
 	sh := &shadow{workspace: ws}
 	files := []FileChange{{Path: "x.txt", Action: ActionDelete, ModeNow: modeFile, nowBlob: planned}}
 	var res Result
-	if err := s.apply(t.Context(), sh, files, false, &res); err != nil {
+	if err := s.apply(t.Context(), sh, files, Overwrite{}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Skipped) != 1 || !res.Skipped[0].Conflict || res.Skipped[0].Skipped == "" {

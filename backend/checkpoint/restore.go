@@ -95,10 +95,10 @@ func (s *Service) Preview(ctx context.Context, sessionID, id string) (Plan, erro
 
 // Restore brings the workspace back to checkpoint id: it takes a
 // before-restore checkpoint first (refusing when it cannot), writes every
-// file that differs, keeps conflicts unless overwrite, never touches a path
+// file that differs, keeps each conflict unless overwrite covers it, never touches a path
 // the checkpoints exclude, then takes an after-restore checkpoint (what
 // changed between the two is the restore's own, not a conflict later).
-func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite bool) (Result, error) {
+func (s *Service) Restore(ctx context.Context, sessionID, id string, overwrite Overwrite) (Result, error) {
 	cp, err := s.restorable(ctx, sessionID, id)
 	if err != nil {
 		return Result{}, err
@@ -259,7 +259,7 @@ func addDiff(f *FileChange, blobs map[string][]byte) {
 // to a file), then the rest. Just before touching a path its current
 // content is hashed again: a change made since the plan was computed is a
 // conflict too.
-func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, overwrite bool, res *Result) error {
+func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, overwrite Overwrite, res *Result) error {
 	root, err := os.OpenRoot(sh.workspace)
 	if err != nil {
 		return errs.Wrap(err, errs.NotFound, "the workspace %s cannot be opened; it may have been moved or deleted", sh.workspace)
@@ -281,11 +281,11 @@ func (s *Service) apply(ctx context.Context, sh *shadow, files []FileChange, ove
 	})
 	for _, f := range order {
 		skip := f.Skipped
-		if skip == "" && f.Conflict && !overwrite {
+		if skip == "" && f.Conflict && !overwrite.covers(f.Path) {
 			skip = "changed after this checkpoint by someone other than the agent; kept (restore with overwrite to replace it)"
 		}
 		if skip == "" {
-			skip = s.applyOne(root, &f, blobs, overwrite)
+			skip = s.applyOne(root, &f, blobs, overwrite.covers(f.Path))
 		}
 		if skip != "" {
 			f.Skipped = skip

@@ -171,14 +171,14 @@ func (c *Core) PreviewRestore(ctx context.Context, sessionID, checkpointID strin
 }
 
 // RestoreCheckpoint brings the session's workspace back to a checkpoint,
-// keeping conflicts unless overwrite. It runs as a mutation of the session
+// keeping each conflict unless overwrite covers it. It runs as a mutation of the session
 // (after its in-flight writes, before the next), takes a checkpoint first
 // (Result.Before: restoring it undoes this) and leaves an audit row.
-func (c *Core) RestoreCheckpoint(ctx context.Context, sessionID, checkpointID string, overwrite bool) (checkpoint.Result, error) {
+func (c *Core) RestoreCheckpoint(ctx context.Context, sessionID, checkpointID string, overwrite checkpoint.Overwrite) (checkpoint.Result, error) {
 	start := time.Now()
 	preview := "checkpointId=" + clip(checkpointID)
-	if overwrite {
-		preview += " overwrite"
+	if o := overwrite.String(); o != "" {
+		preview += " " + clip(o)
 	}
 	row := audit.Row{TraceID: newTraceID(), SessionID: sessionID, Tool: "RestoreCheckpoint", ArgsHash: audit.Hash([]byte(preview)),
 		ArgsPreview: preview, Decision: "user", PathRoot: "workspace", CreatedAt: c.cfg.Now().UnixMilli()}
@@ -190,7 +190,7 @@ func (c *Core) RestoreCheckpoint(ctx context.Context, sessionID, checkpointID st
 	return res, err
 }
 
-func (c *Core) restoreCheckpoint(ctx context.Context, sessionID, checkpointID string, overwrite bool) (checkpoint.Result, error) {
+func (c *Core) restoreCheckpoint(ctx context.Context, sessionID, checkpointID string, overwrite checkpoint.Overwrite) (checkpoint.Result, error) {
 	if !c.enter() {
 		return checkpoint.Result{}, errs.New(errs.ToolAborted, "PI-Desktop is shutting down; nothing was restored")
 	}

@@ -61,7 +61,7 @@ func TestCheckpointsAroundATurnsWrites(t *testing.T) {
 	if err != nil || len(plan.Files) != 2 || plan.Conflicts != 0 {
 		t.Fatalf("preview = %+v, %v", plan, err)
 	}
-	got, err := e.core.RestoreCheckpoint(t.Context(), e.session.ID, first.ID, false)
+	got, err := e.core.RestoreCheckpoint(t.Context(), e.session.ID, first.ID, checkpoint.Overwrite{})
 	if err != nil || len(got.Restored) != 2 {
 		t.Fatalf("restore = %+v, %v", got, err)
 	}
@@ -228,7 +228,7 @@ func TestUserEditBetweenCallsIsAConflict(t *testing.T) {
 	if len(plan.Files) != 4 || plan.Conflicts != 1 || !conflicts["mine.txt"] {
 		t.Fatalf("preview: %d files, conflicts %v; want one.txt, two.txt, w.txt and mine.txt, the user's alone a conflict: %+v", len(plan.Files), conflicts, plan.Files)
 	}
-	res, err := e.core.RestoreCheckpoint(t.Context(), e.session.ID, first.ID, false)
+	res, err := e.core.RestoreCheckpoint(t.Context(), e.session.ID, first.ID, checkpoint.Overwrite{})
 	if err != nil || len(res.Restored) != 3 || len(res.Skipped) != 1 {
 		t.Fatalf("restore = %+v, %v", res, err)
 	}

@@ -16,7 +16,7 @@ func (d *driver) restore(ctx context.Context, sessionID string, line Line, n int
 		return tools.Failure(errs.New(errs.InvalidArgument, `script line %d: restore needs checkpointId; list them with {"op":"checkpoints"}`, n).With("field", "checkpointId"))
 	}
 	if line.Preview {
-		if line.Overwrite {
+		if line.Overwrite.Any() {
 			return tools.Failure(errs.New(errs.InvalidArgument, "script line %d: a preview changes nothing, so overwrite does not apply; drop one of them", n).With("field", "overwrite"))
 		}
 		plan, err := d.core.PreviewRestore(ctx, sessionID, line.CheckpointID)

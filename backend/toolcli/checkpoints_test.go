@@ -122,7 +122,12 @@ func TestCheckpointOps(t *testing.T) {
 		t.Errorf("message %q does not say how to undo", res.Message)
 	}
 
-	_, lines = f.runRaw(t, fmt.Sprintf(`{"op":"restore","checkpointId":%q,"overwrite":true}`+"\n", first))
+	// Overwrite is chosen per file: a list naming another path keeps it.
+	_, lines = f.runRaw(t, fmt.Sprintf(`{"op":"restore","checkpointId":%q,"overwrite":["notes.txt"]}`+"\n", first))
+	if l := decode(t, lines[0]); !l.OK || len(l.Restore.Skipped) != 1 || l.Restore.Skipped[0].Path != "made.txt" {
+		t.Fatalf("overwrite of another path: %s", lines[0])
+	}
+	_, lines = f.runRaw(t, fmt.Sprintf(`{"op":"restore","checkpointId":%q,"overwrite":["made.txt"]}`+"\n", first))
 	if l := decode(t, lines[0]); !l.OK {
 		t.Fatalf("overwrite: %s", lines[0])
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
@@ -39,7 +40,7 @@ JSON object per line:
   {"tool":"Read","args":{"path":"main.go"},"approve":"once|session|deny"}
   {"op":"rollback","changeId":"<review snapshotId>"}   {"op":"reviews","messageId":"<optional>"}
   {"op":"checkpoints"}   {"op":"restore","checkpointId":"<id>","preview":true}
-  {"op":"restore","checkpointId":"<id>","overwrite":true}
+  {"op":"restore","checkpointId":"<id>","overwrite":true|["conflicting/path",...]}
 One script run is one turn: its first call that may write takes a checkpoint
 of the workspace, each Bash call another, and the end of the script a last.
 Each result is printed as one JSON line as soon as it completes. A call that
@@ -71,11 +72,12 @@ type Line struct {
 	Op        string `json:"op"`
 	ChangeID  string `json:"changeId"`
 	MessageID string `json:"messageId"` // reviews: only this message's records
-	// restore: the checkpoint, whether only to preview, whether to
-	// overwrite files changed since the session's latest checkpoint.
-	CheckpointID string `json:"checkpointId"`
-	Preview      bool   `json:"preview"`
-	Overwrite    bool   `json:"overwrite"`
+	// restore: the checkpoint, whether only to preview, which conflicts
+	// (files someone else changed since) to overwrite: true for every one,
+	// or a list of their paths.
+	CheckpointID string               `json:"checkpointId"`
+	Preview      bool                 `json:"preview"`
+	Overwrite    checkpoint.Overwrite `json:"overwrite"`
 }
 
 // Env is what Run needs from the process.

@@ -1,8 +1,9 @@
 // Flow 9: quit the app (SIGTERM) and start it again on the same data dir: the project,
 // the session, its transcript and its review records are back, the change can still be
 // rolled back, and the model gets the earlier conversation as context. The reopened
-// session exports from its menu as Markdown and as JSON.
-import { readFileSync } from 'node:fs';
+// session exports from its menu as Markdown and as JSON. A second start on the same data
+// folder hands its folder to this window and exits instead of opening another app.
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '../fixtures/test';
 
@@ -80,4 +81,15 @@ test('after a restart the session, transcript and review records are back', asyn
   expect(json.session.title).toBe(title);
   expect(json.turns.map((t) => t.prompt)).toEqual(['Create hello.txt', 'Did you create a file?']);
   await shot('exported');
+
+  // `pi-desktop FOLDER` while the app is open on this data folder: the running window opens
+  // the folder as a project with a new session; the second start ends at once.
+  const second = path.join(path.dirname(workspace.dir), 'second-app');
+  mkdirSync(second, { recursive: true });
+  const again = await app.launchAgain([second]);
+  expect(again.output).toContain('already open');
+  expect(again.code).toBe(0);
+  await expect(ui.sessionsIn('second-app')).toHaveCount(1);
+  await expect(ui.page.locator('.pane-title')).toHaveText(/^New session/);
+  await shot('second start handed its folder over');
 });

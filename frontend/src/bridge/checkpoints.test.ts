@@ -37,8 +37,8 @@ describe('checkpoint bridge', () => {
     expect(plan.conflicts).toBe(1);
 
     Review.RestoreCheckpoint.mockResolvedValueOnce({ checkpoint: { id: 'cp1' }, before: { id: 'cp9', kind: 'before-restore' }, restored: null, skipped: null });
-    const res = await bridge.restoreCheckpoint('s1', 'cp1', true);
-    expect(Review.RestoreCheckpoint).toHaveBeenCalledWith('s1', 'cp1', true);
+    const res = await bridge.restoreCheckpoint('s1', 'cp1', ['a.txt']);
+    expect(Review.RestoreCheckpoint).toHaveBeenCalledWith('s1', 'cp1', { paths: ['a.txt'] });
     expect(res.before.id).toBe('cp9');
     expect(res.restored).toEqual([]);
     expect(res.skipped).toEqual([]);
@@ -46,7 +46,7 @@ describe('checkpoint bridge', () => {
 
   it('rejects with the backend code', async () => {
     Review.RestoreCheckpoint.mockRejectedValueOnce(JSON.stringify({ code: 'CHECKPOINT_NOT_CAPTURED', message: 'holds no snapshot', details: {} }));
-    const err = await bridge.restoreCheckpoint('s1', 'cp1', false).catch((e: unknown) => e);
+    const err = await bridge.restoreCheckpoint('s1', 'cp1', []).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BridgeError);
     expect((err as BridgeError).code).toBe('CHECKPOINT_NOT_CAPTURED');
   });

@@ -14,6 +14,7 @@ export const EVENT = {
   agentToolCall: 'agent:tool_call',
   agentToolResult: 'agent:tool_result',
   agentTurn: 'agent:turn',
+  appOpen: 'app:open',
   devEvent: 'dev:event',
   mcpChanged: 'mcp:changed',
   permissionRequest: 'permission:request',

@@ -20,6 +20,8 @@ import { subagent, subagentList, type Subagent, type SubagentInput, type Subagen
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
 import { skillList, type SkillList } from './skills';
 import { exportResult, searchHits, type ExportFormat, type ExportResult, type SearchHit } from './history';
+import { openRequests, type OpenRequest } from './opens';
+import { EVENT } from './eventNames.gen';
 import * as RulesApi from '../../wailsjs/go/desktop/Rules';
 import { commandCheck, commandRule, commandRules, type CommandCheck, type CommandCheckInput, type CommandRule, type CommandRuleInput } from './rules';
 import {
@@ -151,6 +153,19 @@ export function initialSession(): Promise<Session | null> {
     const s = await ShellApi.InitialSession();
     return s ? session(s) : null;
   });
+}
+
+/**
+ * What later starts of the app (a second launch, a file manager opening a .piplug) and this
+ * app's own command line asked the window to open, in order; each is returned once.
+ */
+export function pendingOpens(): Promise<OpenRequest[]> {
+  return call(async () => openRequests(await ShellApi.PendingOpens()));
+}
+
+/** A later start handed the app something to open: read it with pendingOpens(). */
+export function onOpenRequested(cb: () => void): Unsubscribe {
+  return EventsOn(EVENT.appOpen, () => cb());
 }
 
 export function createSession(input: CreateSessionInput): Promise<Session> {
@@ -706,6 +721,7 @@ export function exportSession(sessionId: string, format: ExportFormat): Promise<
 // --- checkpoints (issue 20) ----------------------------------------------------------
 
 export type * from './checkpoints';
+export type * from './opens';
 
 /** The session's workspace checkpoints, newest first (captured false: not taken, with the reason). */
 export function checkpoints(sessionId: string): Promise<Checkpoint[]> {
@@ -718,11 +734,12 @@ export function previewRestore(sessionId: string, checkpointId: string): Promise
 }
 
 /**
- * Restores the workspace to a checkpoint, keeping conflicts unless overwrite; restoring the
- * result's `before` undoes it. Rejects CHECKPOINT_NOT_FOUND, CHECKPOINT_NOT_CAPTURED.
+ * Restores the workspace to a checkpoint, keeping every conflict except the paths in
+ * `overwrite` (the user's choice, file by file); restoring the result's `before` undoes it.
+ * Rejects CHECKPOINT_NOT_FOUND, CHECKPOINT_NOT_CAPTURED.
  */
-export function restoreCheckpoint(sessionId: string, checkpointId: string, overwrite: boolean): Promise<RestoreResult> {
-  return call(async () => restoreResult(await ReviewApi.RestoreCheckpoint(sessionId, checkpointId, overwrite)));
+export function restoreCheckpoint(sessionId: string, checkpointId: string, overwrite: readonly string[]): Promise<RestoreResult> {
+  return call(async () => restoreResult(await ReviewApi.RestoreCheckpoint(sessionId, checkpointId, { paths: [...overwrite] })));
 }
 
 /** What each of the session's Bash calls changed, oldest first, each file with its diff. */

@@ -458,6 +458,16 @@ export const SearchHit = record({
   snippet: list(SearchSegment),
 });
 
+/** Something a later start of the app asked the window to open (backend/api/open.go). */
+export const OpenRequest = record({
+  kind: oneOf(['folder', 'plugin', 'session', 'refused'] as const, 'refused'),
+  /** Absolute with links resolved (folder, plugin); the argument as given (refused). */
+  path: str,
+  session: v.nullish(Session, null),
+  /** Why a request was refused, with the next step. */
+  message: str,
+});
+
 /** Where an export was written; path is '' when the user cancelled. */
 export const ExportResult = record({ path: str, bytes: num });
 

@@ -32,6 +32,7 @@ import type { SlashCommand } from '../bridge/commands';
 import { skillList, type SkillEntry, type SkillList } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
+import type { OpenRequest } from '../bridge/opens';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -271,6 +272,7 @@ const names = [
   'searchHistory', 'exportSession',
   'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
   'setWindowTitle',
+  'pendingOpens', 'onOpenRequested',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -313,8 +315,10 @@ export interface FakeBackend {
   /** Checkpoints by session id, newest first; a restore adds its before-restore one. */
   checkpoints: Record<string, Checkpoint[]>;
   /** Every restore asked for, in order. */
-  restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
+  restores: Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>;
   checkpointUsage: Record<string, CheckpointUsage>;
+  /** What later starts handed over and the window has not read (pendingOpens drains it). */
+  opens: OpenRequest[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -406,7 +410,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     restorePlans: structuredClone(seed.restorePlans ?? {}),
     commandChanges: structuredClone(seed.commandChanges ?? {}),
     checkpointUsage: structuredClone(seed.checkpointUsage ?? {}),
-    restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>,
+    restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>,
+    opens: [] as OpenRequest[],
   };
   let clock = NOW;
   let nextId = 1;
@@ -579,6 +584,8 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.onSessionsChanged.mockImplementation((cb) => on('sessions:changed', (p) => cb(p as SessionsChangedEvent)));
   b.onSettingsChanged.mockImplementation((cb) => on('settings:changed', (p) => cb(p as Settings)));
   b.openExternalURL.mockImplementation(() => {});
+  b.pendingOpens.mockImplementation(async () => db.opens.splice(0).map((r) => structuredClone(r)));
+  b.onOpenRequested.mockImplementation((cb) => on('app:open', () => cb()));
   b.setWindowTitle.mockImplementation((title) => {
     document.title = title;
   });
@@ -777,6 +784,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get initialSessionId() {
       return db.initialSessionId;
+    },
+    get opens() {
+      return db.opens;
     },
     get tasks() {
       return db.tasks;
@@ -1165,7 +1175,7 @@ export function commandChangeRow(checkpointId: string, files: CommandFile[], ext
 
 /**
  * The checkpoint calls, like hostcore's: a preview lists the seeded plan; a restore keeps
- * conflicts unless overwrite and records a before-restore checkpoint whose plan undoes
+ * conflicts except the paths in overwrite and records a before-restore checkpoint whose plan undoes
  * what it restored; a clear drops the project's checkpoints and reports what they took.
  */
 function installCheckpoints(
@@ -1174,7 +1184,7 @@ function installCheckpoints(
     restorePlans: Record<string, RestoreFile[]>;
     commandChanges: Record<string, CommandChange[]>;
     checkpointUsage: Record<string, CheckpointUsage>;
-    restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
+    restores: Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>;
     projects: Project[];
     sessions: Session[];
   },
@@ -1200,9 +1210,9 @@ function installCheckpoints(
   });
   b.restoreCheckpoint.mockImplementation(async (sessionId, id, overwrite) => {
     const cp = get(sessionId, id);
-    db.restores.push({ sessionId, checkpointId: id, overwrite });
+    db.restores.push({ sessionId, checkpointId: id, overwrite: [...overwrite] });
     const files = structuredClone(db.restorePlans[id] ?? []);
-    const skipped = files.filter((f) => f.skipped !== '' || (f.conflict && !overwrite)).map((f) => ({ ...f, skipped: f.skipped || 'changed after the session\'s latest checkpoint by someone other than the agent; kept' }));
+    const skipped = files.filter((f) => f.skipped !== '' || (f.conflict && !overwrite.includes(f.path))).map((f) => ({ ...f, skipped: f.skipped || 'changed after the session\'s latest checkpoint by someone other than the agent; kept' }));
     const restored = files.filter((f) => !skipped.some((s) => s.path === f.path));
     const undo: Record<string, RestoreFile['action']> = { create: 'delete', delete: 'create', modify: 'modify' };
     const before = checkpointRow(`cp-before-${tick()}`, { sessionId, turnId: '', messageId: '', toolCallId: '', kind: 'before-restore', createdAt: tick() });

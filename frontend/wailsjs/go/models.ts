@@ -1053,6 +1053,70 @@ export namespace api {
 		}
 	}
 	
+	export class Session {
+	    id: string;
+	    projectId: string;
+	    title: string;
+	    operatingMode: string;
+	    permissionMode: string;
+	    isolated: boolean;
+	    createdAt: number;
+	    updatedAt: number;
+	    archivedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.projectId = source["projectId"];
+	        this.title = source["title"];
+	        this.operatingMode = source["operatingMode"];
+	        this.permissionMode = source["permissionMode"];
+	        this.isolated = source["isolated"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	        this.archivedAt = source["archivedAt"];
+	    }
+	}
+	export class OpenRequest {
+	    kind: string;
+	    path?: string;
+	    session?: Session;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OpenRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.session = this.convertValues(source["session"], Session);
+	        this.message = source["message"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Project {
 	    id: string;
 	    name: string;
@@ -1162,34 +1226,7 @@ export namespace api {
 		}
 	}
 	
-	export class Session {
-	    id: string;
-	    projectId: string;
-	    title: string;
-	    operatingMode: string;
-	    permissionMode: string;
-	    isolated: boolean;
-	    createdAt: number;
-	    updatedAt: number;
-	    archivedAt: number;
 	
-	    static createFrom(source: any = {}) {
-	        return new Session(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.projectId = source["projectId"];
-	        this.title = source["title"];
-	        this.operatingMode = source["operatingMode"];
-	        this.permissionMode = source["permissionMode"];
-	        this.isolated = source["isolated"];
-	        this.createdAt = source["createdAt"];
-	        this.updatedAt = source["updatedAt"];
-	        this.archivedAt = source["archivedAt"];
-	    }
-	}
 	export class SessionConfig {
 	    operatingMode: string;
 	    permissionMode: string;
@@ -1847,6 +1884,20 @@ export namespace checkpoint {
 	        this.note = source["note"];
 	        this.additions = source["additions"];
 	        this.deletions = source["deletions"];
+	    }
+	}
+	export class Overwrite {
+	    all?: boolean;
+	    paths?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Overwrite(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.all = source["all"];
+	        this.paths = source["paths"];
 	    }
 	}
 	export class Plan {

@@ -5,6 +5,7 @@ import { Toasts } from '../../ui/Toasts';
 import { SettingsView } from '../settings/SettingsView';
 import { Sidebar } from '../sidebar/Sidebar';
 import { SessionPane } from '../transcript/SessionPane';
+import { useOpenRequests } from './useOpenRequests';
 import { useTheme } from './useTheme';
 import { useWindowTitle } from './useWindowTitle';
 import { Welcome } from './Welcome';
@@ -14,7 +15,10 @@ export function Shell() {
   useTheme(settings?.theme);
   useWindowTitle();
   const ws = useWorkspace();
-  const { toasts, dismiss } = useToasts();
+  const { toasts, dismiss, notify } = useToasts();
+  useOpenRequests({
+    onPlugin: (path) => notify(`To install the plugin ${path}, run: pi-desktop plugins install ${path}`),
+  });
   const { selected, view, projects } = ws.state;
 
   let main;

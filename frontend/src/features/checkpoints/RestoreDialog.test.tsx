@@ -81,7 +81,7 @@ describe('Restore files to before this message', () => {
     // The conflict is listed, kept by default.
     const conflicts = within(dialog.getByRole('region', { name: /Changed by someone other than the agent \(1\)/ }));
     expect(conflicts.getByRole('listitem', { name: 'notes.md' })).toBeInTheDocument();
-    expect(conflicts.getByRole('radio', { name: /Keep them as they are/ })).toBeChecked();
+    expect(conflicts.getByRole('checkbox', { name: 'Overwrite notes.md' })).not.toBeChecked();
     expect(dialog.getByRole('listitem', { name: 'big.bin' })).toHaveTextContent('left alone');
     expect(bridge.restoreCheckpoint).not.toHaveBeenCalled();
     expect(dialog.getByRole('button', { name: 'Restore 3 files' })).toBeEnabled();
@@ -93,7 +93,7 @@ describe('Restore files to before this message', () => {
     const dialog = within(await screen.findByRole('dialog'));
     await user.click(await dialog.findByRole('button', { name: 'Restore 3 files' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(backend.restores).toEqual([{ sessionId: 's1', checkpointId: 'cp-first', overwrite: false }]);
+    expect(backend.restores).toEqual([{ sessionId: 's1', checkpointId: 'cp-first', overwrite: [] }]);
     const note = await screen.findByText(/Restored 3 files/);
     expect(note.closest('[role="status"]')).toHaveTextContent('Restored 3 files · 2 files kept as they were');
     expect(note.closest('[role="status"]')).toHaveFocus();
@@ -104,18 +104,24 @@ describe('Restore files to before this message', () => {
     await screen.findByText(/Undone: 3 files back as before the restore/);
     const before = backend.restores[1]!;
     expect(before.checkpointId).toMatch(/^cp-before-/);
-    expect(before.overwrite).toBe(false);
+    expect(before.overwrite).toEqual([]);
     expect(backend.checkpoints.s1!.some((c) => c.id === before.checkpointId && c.kind === 'before-restore')).toBe(true);
   });
 
-  it('overwrites conflicts only when chosen', async () => {
+  it('overwrites conflicts only when chosen, file by file', async () => {
     const { user, log } = await openSession();
     await user.click(await promptRow(log, 'Rename the handler').findByRole('button', { name: 'Restore files to before this message' }));
     const dialog = within(await screen.findByRole('dialog'));
-    await user.click(await dialog.findByRole('radio', { name: /Overwrite them/ }));
+    const tick = await dialog.findByRole('checkbox', { name: 'Overwrite notes.md' });
+    await user.click(tick);
+    expect(dialog.getByRole('button', { name: 'Restore 4 files' })).toBeEnabled();
+    await user.click(dialog.getByRole('button', { name: 'Keep all' }));
+    expect(tick).not.toBeChecked();
+    await user.click(dialog.getByRole('button', { name: 'Overwrite all' }));
+    expect(tick).toBeChecked();
     await user.click(dialog.getByRole('button', { name: 'Restore 4 files' }));
     await screen.findByText(/Restored 4 files/);
-    expect(backend.restores).toEqual([{ sessionId: 's1', checkpointId: 'cp-first', overwrite: true }]);
+    expect(backend.restores).toEqual([{ sessionId: 's1', checkpointId: 'cp-first', overwrite: ['notes.md'] }]);
   });
 
   it('closes with Escape or Cancel without restoring, keeps the focus inside, and gives it back', async () => {

@@ -1,7 +1,7 @@
 // The preview of a restore: every file that would change with its diff, the files that
 // would be deleted (created since) and written back (gone since) named plainly, and the
-// conflicts — files someone other than the agent changed since — kept unless the user
-// chooses to overwrite them. Nothing changes until Restore.
+// conflicts — files someone other than the agent changed since — each kept unless the user
+// ticks it to be overwritten. Nothing changes until Restore.
 import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
@@ -37,21 +37,22 @@ export function RestoreDialog({ sessionId, checkpointId, title, onCancel, onRest
     gcTime: 0,
     staleTime: 0,
   });
-  const [overwrite, setOverwrite] = useState(false);
+  const [overwrite, setOverwrite] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<BridgeError | null>(null);
   const plan = preview.data;
   const files = plan?.files ?? [];
   const leftAlone = files.filter((f) => f.skipped !== '');
   const conflicts = files.filter((f) => f.conflict && f.skipped === '');
-  const changing = files.filter((f) => f.skipped === '' && (!f.conflict || overwrite));
+  const changing = files.filter((f) => f.skipped === '' && (!f.conflict || overwrite.has(f.path)));
   const loadError = preview.error ? toBridgeError(preview.error) : null;
 
   const restore = async () => {
     setBusy(true);
     setFailure(null);
     try {
-      onRestored(await bridge.restoreCheckpoint(sessionId, checkpointId, overwrite));
+      // Only paths still listed as conflicts: a choice cannot outlive the preview it was made on.
+      onRestored(await bridge.restoreCheckpoint(sessionId, checkpointId, conflicts.map((f) => f.path).filter((p) => overwrite.has(p))));
     } catch (err) {
       setFailure(toBridgeError(err));
       setBusy(false);
@@ -87,21 +88,29 @@ export function RestoreDialog({ sessionId, checkpointId, title, onCancel, onRest
               Changed by someone other than the agent ({conflicts.length})
             </h3>
             <p className="muted">
-              These files changed after the session’s latest checkpoint, for example in your editor. They are kept unless you choose to
-              overwrite them.
+              These files changed after the session’s latest checkpoint, for example in your editor. Each is kept unless you tick it to be
+              overwritten with the checkpoint.
             </p>
-            <FileList files={conflicts} />
-            <fieldset className="restore-choice">
-              <legend>Files changed by someone else</legend>
-              <label>
-                <input type="radio" name="restore-conflicts" checked={!overwrite} onChange={() => setOverwrite(false)} /> Keep them as they are
-                (skip)
-              </label>
-              <label>
-                <input type="radio" name="restore-conflicts" checked={overwrite} onChange={() => setOverwrite(true)} /> Overwrite them with the
-                checkpoint
-              </label>
-            </fieldset>
+            <div className="restore-choice" role="group" aria-label="Files changed by someone else">
+              <Button size="sm" variant="ghost" disabled={overwrite.size === conflicts.length} onClick={() => setOverwrite(new Set(conflicts.map((f) => f.path)))}>
+                Overwrite all
+              </Button>
+              <Button size="sm" variant="ghost" disabled={overwrite.size === 0} onClick={() => setOverwrite(new Set())}>
+                Keep all
+              </Button>
+            </div>
+            <FileList
+              files={conflicts}
+              chosen={overwrite}
+              onChoose={(path, on) =>
+                setOverwrite((prev) => {
+                  const next = new Set(prev);
+                  if (on) next.add(path);
+                  else next.delete(path);
+                  return next;
+                })
+              }
+            />
           </section>
         )}
         {(['delete', 'create', 'modify'] as const).map((a) => {
@@ -160,12 +169,27 @@ export function RestoreDialog({ sessionId, checkpointId, title, onCancel, onRest
   );
 }
 
-function FileList({ files }: { files: RestoreFile[] }) {
+interface FileListProps {
+  files: RestoreFile[];
+  /** For conflicts: the paths ticked to be overwritten, and how a tick changes. */
+  chosen?: ReadonlySet<string>;
+  onChoose?: (path: string, overwrite: boolean) => void;
+}
+
+function FileList({ files, chosen, onChoose }: FileListProps) {
   return (
     <ul className="restore-files">
       {files.map((f) => (
         <li key={f.path} aria-label={escapeName(f.path)}>
           <div className="restore-file-head">
+            {onChoose && (
+              <input
+                type="checkbox"
+                aria-label={`Overwrite ${escapeName(f.path)}`}
+                checked={chosen?.has(f.path) ?? false}
+                onChange={(e) => onChoose(f.path, e.currentTarget.checked)}
+              />
+            )}
             <code className="change-path">{escapeName(f.path)}</code>
             {(f.additions > 0 || f.deletions > 0) && (
               <span className="change-counts" aria-label={`${f.additions} added, ${f.deletions} removed lines`}>

@@ -41,7 +41,7 @@ export function RestoreHost({ sessionId, children }: { sessionId: string; childr
     const { result } = note;
     setNote({ ...note, undoing: true, error: null });
     bridge
-      .restoreCheckpoint(sessionId, result.before.id, false)
+      .restoreCheckpoint(sessionId, result.before.id, [])
       .then((undone) => setNote({ kind: 'undone', result: undone }))
       .catch((err: unknown) => setNote({ kind: 'restored', result, undoing: false, error: toBridgeError(err) }))
       .finally(afterRestore);

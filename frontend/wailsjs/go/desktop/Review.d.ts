@@ -16,7 +16,7 @@ export function CommandChanges(arg1:string):Promise<Array<checkpoint.CommandChan
 
 export function PreviewRestore(arg1:string,arg2:string):Promise<checkpoint.Plan>;
 
-export function RestoreCheckpoint(arg1:string,arg2:string,arg3:boolean):Promise<checkpoint.Result>;
+export function RestoreCheckpoint(arg1:string,arg2:string,arg3:checkpoint.Overwrite):Promise<checkpoint.Result>;
 
 export function ReviewChanges(arg1:string,arg2:string):Promise<Array<review.Change>>;
 

@@ -7,3 +7,5 @@ export function ChooseFolder(arg1:string):Promise<string>;
 export function Info():Promise<api.AppInfo>;
 
 export function InitialSession():Promise<api.Session>;
+
+export function PendingOpens():Promise<Array<api.OpenRequest>>;

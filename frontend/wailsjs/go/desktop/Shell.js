@@ -13,3 +13,7 @@ export function Info() {
 export function InitialSession() {
   return window['go']['desktop']['Shell']['InitialSession']();
 }
+
+export function PendingOpens() {
+  return window['go']['desktop']['Shell']['PendingOpens']();
+}
