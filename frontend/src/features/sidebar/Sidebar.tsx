@@ -5,6 +5,7 @@ import { Button, IconButton } from '../../ui/Button';
 import { AddProjectByPathDialog } from './AddProjectByPath';
 import { ProjectItem } from './ProjectItem';
 import { SessionRow } from './SessionRow';
+import { SidebarSearch } from '../search/SidebarSearch';
 
 export const TEMPORARY_HINT =
   'Temporary sessions belong to no project. Their workspace is a private scratch folder, deleted with the session.';
@@ -17,6 +18,7 @@ export function Sidebar() {
       <div className="sidebar-header">
         <span className="app-name">PI-Desktop</span>
       </div>
+      <SidebarSearch />
       {state.sidebar === 'active' ? <ActiveSessions /> : <ArchivedSessions />}
       <div className="sidebar-footer">
         <Button
