@@ -31,7 +31,7 @@ function hit(extra: Partial<SearchHit> = {}): SearchHit {
     projectId: 'p1',
     messageId: 'm3',
     createdAt: NOW - 3 * HOUR,
-    snippet: [{ text: 'the ' }, { text: 'needle', match: true }, { text: ' is in <b>config</b>.yaml' }],
+    snippet: [{ text: 'the ', match: false }, { text: 'needle', match: true }, { text: ' is in <b>config</b>.yaml', match: false }],
     ...extra,
   };
 }
