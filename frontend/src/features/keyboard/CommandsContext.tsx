@@ -2,7 +2,7 @@
 // open session registers Stop and the pane toggles), and one window key handler runs
 // them by the shortcut table. The palette lists the commands registered now.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { matchShortcut, typingTarget, type CommandId } from './shortcuts';
+import { ariaShortcut, formatShortcut, matchShortcut, shortcutFor, typingTarget, type CommandId } from './shortcuts';
 
 interface Registration {
   run: () => void;
@@ -93,4 +93,11 @@ export function useCommand(id: CommandId, run: (() => void) | undefined | false)
     if (!ctx || !on) return;
     return ctx.register(id, { run: () => latest.current && latest.current() });
   }, [ctx, id, on]);
+}
+
+/** A control's tooltip and aria-keyshortcuts for a command: "Settings (Ctrl+,)". */
+export function useShortcutHint(id: CommandId, label: string): { title: string; 'aria-keyshortcuts': string } {
+  const mac = useMac();
+  const s = shortcutFor(id);
+  return { title: `${label} (${formatShortcut(s, mac)})`, 'aria-keyshortcuts': ariaShortcut(s, mac) };
 }

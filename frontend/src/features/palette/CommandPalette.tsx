@@ -30,7 +30,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   const items = usePaletteItems(query);
   const search = useHistorySearch(query);
   const jump = useJump();
-  const hits = search.status === 'done' || search.status === 'loading' ? search.hits.slice(0, MESSAGE_HITS) : [];
+  const hits = useMemo(() => (search.status === 'done' || search.status === 'loading' ? search.hits.slice(0, MESSAGE_HITS) : []), [search]);
   const rows = useMemo<Row[]>(() => [...items.map((item) => ({ kind: 'item' as const, item })), ...hits.map((hit) => ({ kind: 'hit' as const, hit }))], [items, hits]);
   const current = Math.min(active, Math.max(0, rows.length - 1));
   const optionId = (i: number) => `${base}-option-${i}`;

@@ -6,6 +6,7 @@ import { AddProjectByPathDialog } from './AddProjectByPath';
 import { ProjectItem } from './ProjectItem';
 import { SessionRow } from './SessionRow';
 import { SidebarSearch } from '../search/SidebarSearch';
+import { useShortcutHint } from '../keyboard/CommandsContext';
 
 export const TEMPORARY_HINT =
   'Temporary sessions belong to no project. Their workspace is a private scratch folder, deleted with the session.';
@@ -13,6 +14,7 @@ export const TEMPORARY_HINT =
 export function Sidebar() {
   const ws = useWorkspace();
   const { state } = ws;
+  const settingsHint = useShortcutHint('settings', 'Settings');
   return (
     <nav className="sidebar" aria-label="Sidebar">
       <div className="sidebar-header">
@@ -34,6 +36,7 @@ export function Sidebar() {
           variant="ghost"
           size="sm"
           aria-current={state.view === 'settings' ? 'page' : undefined}
+          {...settingsHint}
           icon={<SettingsIcon size={15} aria-hidden="true" />}
           onClick={() => ws.showView('settings')}
         >
