@@ -1,4 +1,6 @@
 // Flow 1: add a project, start a session, send a prompt, watch the answer stream in.
+// Then, keyboard first: the palette (Ctrl+K) starts a second session, and the sidebar's
+// message search finds the first session's answer and opens that session at it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { API_KEY, MODEL } from '../fixtures/fakeProvider';
@@ -58,4 +60,32 @@ test('a prompt in a new project session streams the answer and is kept', async (
   await expect(ui.assistantText()).toHaveText(['Streaming from the fake model.', burst]);
   await expect(usage).toHaveText(['10 tokens in · 5 out · —', '10 tokens in · 5 out · —']);
   await shot('reloaded');
+
+  // The palette opens with Ctrl+K and runs "New session" (in the open session's project).
+  const palette = await ui.openPalette();
+  await palette.getByRole('combobox').fill('new session');
+  await expect(palette.getByRole('option').first()).toHaveAccessibleName('New session, shortcut Ctrl+N');
+  await shot('palette');
+  await ui.page.keyboard.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(ui.transcript.getByRole('heading', { name: 'No messages yet' })).toBeVisible();
+  await expect(ui.sessionsIn(workspace.name)).toHaveCount(2);
+  provider.enqueue({ text: 'Nothing about streams here.' });
+  await ui.send('A second session');
+  await expect(ui.assistantText().last()).toHaveText('Nothing about streams here.');
+  await ui.waitIdle();
+
+  // Search finds the answer in the other session; choosing it opens that session there.
+  const hits = await ui.searchMessages('fake model');
+  await expect(hits).toHaveCount(1);
+  await expect(hits.first()).toContainText('Streaming from the fake model.');
+  await expect(hits.first()).toContainText('Say hello');
+  await expect(hits.first().locator('mark')).toHaveText(['fake', 'model']);
+  await shot('search hits');
+  await hits.first().click();
+  await expect(ui.page.locator('.pane-title')).toHaveText('Say hello');
+  const target = ui.transcript.locator('.transcript-row').filter({ hasText: 'Streaming from the fake model.' });
+  await expect(target).toBeFocused();
+  await expect(target).toBeInViewport();
+  await shot('opened at the hit');
 });

@@ -9,9 +9,13 @@ import { useOpenRequests } from './useOpenRequests';
 import { useTheme } from './useTheme';
 import { useWindowTitle } from './useWindowTitle';
 import { Welcome } from './Welcome';
+import { CommandsProvider } from '../keyboard/CommandsContext';
+import { KeyboardLayer } from '../keyboard/KeyboardLayer';
+import { isMacPlatform } from '../keyboard/shortcuts';
+import { JumpProvider } from '../search/JumpContext';
 
 export function Shell() {
-  const { settings } = useApp();
+  const { settings, info } = useApp();
   useTheme(settings?.theme);
   useWindowTitle();
   const ws = useWorkspace();
@@ -27,10 +31,15 @@ export function Shell() {
   else main = <Welcome />;
 
   return (
-    <div className="shell">
-      <Sidebar />
-      <main className="main">{main}</main>
-      <Toasts toasts={toasts} onDismiss={dismiss} />
-    </div>
+    <CommandsProvider mac={isMacPlatform(info.platform)}>
+      <JumpProvider>
+        <div className="shell">
+          <Sidebar />
+          <main className="main">{main}</main>
+          <Toasts toasts={toasts} onDismiss={dismiss} />
+          <KeyboardLayer />
+        </div>
+      </JumpProvider>
+    </CommandsProvider>
   );
 }

@@ -7,6 +7,7 @@ import { MODEL_SETUP_HINT } from '../../lib/labels';
 import { FileSuggestionList, useFileSuggestions } from './FileSuggestions';
 import { BUILTIN_COMMANDS, parseSlash, type SlashEntry, type SlashSkill, type SlashSkillNotes } from './slash';
 import { SlashMenuList, useSlashMenu } from './SlashMenu';
+import { useShortcutHint } from '../keyboard/CommandsContext';
 
 /** The "/" commands of a session's composer. */
 export interface SlashActions {
@@ -80,6 +81,7 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
   }, [text]);
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
+  const stopHint = useShortcutHint('stop', 'Stop the agent');
   const [error, setError] = useState<BridgeError | null>(null);
   const errorId = useId();
   const canSend = !running && !sending && text.trim() !== '';
@@ -227,7 +229,7 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
             )}
           </span>
           {running ? (
-            <button type="button" className="btn btn-danger btn-sm composer-send" onClick={() => void stop()} disabled={stopping}>
+            <button type="button" className="btn btn-danger btn-sm composer-send" onClick={() => void stop()} disabled={stopping} {...stopHint}>
               <Square size={13} aria-hidden="true" />
               <span>{stopping ? 'Stopping…' : 'Stop'}</span>
             </button>

@@ -11,6 +11,7 @@ import type { CommandChange } from '../../bridge/checkpoints';
 import { useRestoreHost } from '../checkpoints/RestoreHost';
 import { useCommandChanges } from '../checkpoints/useCheckpoints';
 import './review.css';
+import { useShortcutHint } from '../keyboard/CommandsContext';
 
 export type SidePanel = 'review' | 'activity';
 
@@ -44,6 +45,8 @@ export function useSessionPanels(sessionId: string): SessionPanels {
 
 export function PanelButtons({ panels }: { panels: SessionPanels }) {
   const count = panels.review.changes.length + panels.commands.reduce((n, c) => n + c.files.length, 0);
+  const changesHint = useShortcutHint('toggleChanges', 'Show or hide Changes');
+  const activityHint = useShortcutHint('toggleActivity', 'Show or hide Activity');
   return (
     <div className="panel-buttons">
       <Button
@@ -54,6 +57,7 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
         aria-pressed={panels.open === 'review'}
         aria-controls={panels.open === 'review' ? panels.ids.review : undefined}
         aria-label={`Changes (${count})`}
+        {...changesHint}
         onClick={() => panels.toggle('review')}
       >
         Changes <span className="count-pill">{count}</span>
@@ -65,6 +69,7 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
         icon={<Activity size={14} aria-hidden="true" />}
         aria-pressed={panels.open === 'activity'}
         aria-controls={panels.open === 'activity' ? panels.ids.activity : undefined}
+        {...activityHint}
         onClick={() => panels.toggle('activity')}
       >
         Activity

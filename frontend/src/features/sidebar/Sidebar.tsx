@@ -5,6 +5,8 @@ import { Button, IconButton } from '../../ui/Button';
 import { AddProjectByPathDialog } from './AddProjectByPath';
 import { ProjectItem } from './ProjectItem';
 import { SessionRow } from './SessionRow';
+import { SidebarSearch } from '../search/SidebarSearch';
+import { useShortcutHint } from '../keyboard/CommandsContext';
 
 export const TEMPORARY_HINT =
   'Temporary sessions belong to no project. Their workspace is a private scratch folder, deleted with the session.';
@@ -12,11 +14,13 @@ export const TEMPORARY_HINT =
 export function Sidebar() {
   const ws = useWorkspace();
   const { state } = ws;
+  const settingsHint = useShortcutHint('settings', 'Settings');
   return (
     <nav className="sidebar" aria-label="Sidebar">
       <div className="sidebar-header">
         <span className="app-name">PI-Desktop</span>
       </div>
+      <SidebarSearch />
       {state.sidebar === 'active' ? <ActiveSessions /> : <ArchivedSessions />}
       <div className="sidebar-footer">
         <Button
@@ -32,6 +36,7 @@ export function Sidebar() {
           variant="ghost"
           size="sm"
           aria-current={state.view === 'settings' ? 'page' : undefined}
+          {...settingsHint}
           icon={<SettingsIcon size={15} aria-hidden="true" />}
           onClick={() => ws.showView('settings')}
         >

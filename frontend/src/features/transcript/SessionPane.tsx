@@ -29,11 +29,17 @@ import { Transcript } from './Transcript';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 import { escapeName } from '../../lib/names';
 import { RestoreHost, RestoreNote, RestoreTargets } from '../checkpoints/RestoreHost';
+import { useCommand } from '../keyboard/CommandsContext';
+import { useJump } from '../search/JumpContext';
+import { useToasts } from '../../state/ToastContext';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
   const temporary = session.projectId === '';
   const panels = useSessionPanels(session.id);
+  const { toggle } = panels;
+  useCommand('toggleChanges', () => toggle('review'));
+  useCommand('toggleActivity', () => toggle('activity'));
   return (
     <section className="session-pane" aria-label={sessionTitle(session)}>
       <header className="pane-header">
@@ -87,6 +93,17 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
   // The MCP servers chosen for the next prompt only.
   const [mcp, setMcp] = useState<MCPSelection[]>([]);
   const { send } = t;
+  useSessionCommands(t.running ? t.stop : undefined);
+  const jump = useJump();
+  const { notify } = useToasts();
+  const jumpDone = jump?.done;
+  const onJumped = useCallback(
+    (seq: number, found: boolean) => {
+      jumpDone?.(seq);
+      if (!found) notify('That message is no longer in this session.');
+    },
+    [jumpDone, notify],
+  );
   const onSend = useCallback(
     async (text: string) => {
       await send(text, mcp);
@@ -182,6 +199,8 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
                 onRetryLoad={t.reload}
                 onLoadOlder={t.loadOlder}
                 onLoadDelegate={t.loadDelegate}
+                jumpTo={jump?.target?.sessionId === session.id ? jump.target : null}
+                onJumped={onJumped}
               />
             </RestoreTargets>
           </ModelImagesProvider>
@@ -217,4 +236,10 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
       />
     </>
   );
+}
+
+/** The open session's global commands: Stop while a turn runs, and focusing the message box. */
+function useSessionCommands(stop: (() => Promise<void>) | undefined) {
+  useCommand('stop', stop && (() => void stop()));
+  useCommand('focusComposer', () => document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus());
 }

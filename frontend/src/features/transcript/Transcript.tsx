@@ -25,6 +25,10 @@ export interface TranscriptProps {
   onLoadOlder?: () => void;
   /** Reads a delegate's stored conversation when its Task row is opened. */
   onLoadDelegate?: (delegationId: string) => void;
+  /** A message to open at (a search hit): earlier turns are paged in until it is loaded. */
+  jumpTo?: { messageId: string; seq: number } | null;
+  /** The jump ended: at the message (found), or it is not in this transcript. */
+  onJumped?: (seq: number, found: boolean) => void;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface TranscriptProps {
  * at the bottom. Scrolled up, "Jump to latest" brings them back, and a pending
  * approval card out of view is announced by a chip that scrolls to it.
  */
-export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad, onLoadOlder, onLoadDelegate }: TranscriptProps) {
+export function Transcript({ state, running, reviews, onResolve, onRollback, onRetryLoad, onLoadOlder, onLoadDelegate, jumpTo, onJumped }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const listed = state.status !== 'loading' && !(state.status === 'error' && state.items.length === 0) && (state.items.length > 0 || running);
   const scroll = useTranscriptScroll(ref, state.items, listed, running, state.hasOlder && !state.loadingOlder ? onLoadOlder : undefined);
@@ -71,6 +75,8 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
       : state.items.indexOf(card);
     if (row >= 0) reveal(row, { unlessTyping: true });
   }, [newestKey, state.items, cards, reveal]);
+
+  useJumpToMessage(state, jumpTo ?? null, scroll.mark, onLoadOlder, onJumped);
 
   let body;
   if (state.status === 'loading') {
@@ -110,7 +116,8 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
               <div
                 key={item.key}
                 ref={virtualizer.measureElement}
-                className="transcript-row"
+                className={item.key === scroll.markedKey ? 'transcript-row is-marked' : 'transcript-row'}
+                tabIndex={item.key === scroll.jumpedKey ? -1 : undefined}
                 data-index={v.index}
                 data-key={item.key}
                 style={{ transform: `translateY(${v.start}px)` }}
@@ -192,6 +199,44 @@ export function Transcript({ state, running, reviews, onResolve, onRollback, onR
       )}
     </div>
   );
+}
+
+/**
+ * Opens the transcript at a message: once it is loaded, marks its first row; while it is
+ * not, pages earlier turns in (one page at a time); gives up when none is left or a page
+ * failed to load.
+ */
+function useJumpToMessage(
+  state: TranscriptState,
+  target: { messageId: string; seq: number } | null,
+  mark: (index: number) => void,
+  loadOlder: (() => void) | undefined,
+  onJumped: ((seq: number, found: boolean) => void) | undefined,
+) {
+  // The page asked for this jump, by the first turn it was asked before: the same first
+  // turn once loading ended means that page failed.
+  const asked = useRef<{ seq: number; before: string | null } | null>(null);
+  const finished = useRef<number | null>(null);
+  useEffect(() => {
+    if (!target || finished.current === target.seq || state.status === 'loading' || state.loadingOlder) return;
+    const finish = (found: boolean) => {
+      finished.current = target.seq;
+      onJumped?.(target.seq, found);
+    };
+    const at = state.items.findIndex((it) => 'messageId' in it && it.messageId === target.messageId);
+    if (at >= 0) {
+      mark(at);
+      finish(true);
+      return;
+    }
+    const failed = asked.current?.seq === target.seq && asked.current.before === state.firstTurnId;
+    if (state.status === 'error' || !state.hasOlder || !loadOlder || failed) {
+      finish(false);
+      return;
+    }
+    asked.current = { seq: target.seq, before: state.firstTurnId };
+    loadOlder();
+  }, [target, state.status, state.loadingOlder, state.items, state.hasOlder, state.firstTurnId, mark, loadOlder, onJumped]);
 }
 
 /** The cards that belong to a tool row of this transcript, and those rows' call ids. */

@@ -2,7 +2,7 @@
 // the latest output while the user is at the bottom, and stays put once they scroll
 // up (until they come back down or jump to the latest).
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
 import type { TranscriptItem } from '../../state/transcript';
 import { typingElsewhere } from '../decisions/focus';
 
@@ -13,6 +13,8 @@ export const ROW_GAP = 10;
 const OVERSCAN = 6;
 /** Within this many pixels of the top, earlier turns are paged in. */
 export const NEAR_TOP_PX = 800;
+/** How long a row opened from a search stays marked. */
+export const MARK_MS = 2000;
 
 /** A first guess of a row's height; every row is measured once it renders. */
 export function estimateHeight(item: TranscriptItem): number {
@@ -46,6 +48,12 @@ export interface TranscriptScroll {
   jumpToLatest: () => void;
   /** Scrolls a row into view and focuses its first enabled button. */
   reveal: (index: number, opts?: RevealOptions) => void;
+  /** Scrolls a row to the middle, focuses it and marks it for MARK_MS (a search hit opened). */
+  mark: (index: number) => void;
+  /** The key of the row marked now, or null. */
+  markedKey: string | null;
+  /** The row marked last: it stays focusable (tabIndex -1) so the focus it took stays. */
+  jumpedKey: string | null;
   onScroll: (e: UIEvent<HTMLDivElement>) => void;
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
   onFocus: (e: FocusEvent<HTMLDivElement>) => void;
@@ -182,6 +190,38 @@ export function useTranscriptScroll(
     target.focus();
   });
 
+  // A marked row: scrolled to like a revealed one, but the row itself takes the focus
+  // (it has no answer to give), and the mark fades after MARK_MS.
+  const [markedKey, setMarkedKey] = useState<string | null>(null);
+  const [markFocus, setMarkFocus] = useState<string | null>(null);
+  const [jumpedKey, setJumpedKey] = useState<string | null>(null);
+  const mark = useCallback(
+    (index: number) => {
+      const key = items[index]?.key;
+      if (key === undefined) return;
+      stick.current = false;
+      setAtBottom(false);
+      virtualizer.scrollToIndex(index, { align: 'center' });
+      setMarkedKey(key);
+      setJumpedKey(key);
+      setMarkFocus(key);
+    },
+    [items, virtualizer],
+  );
+  useEffect(() => {
+    if (markedKey === null) return;
+    const t = setTimeout(() => setMarkedKey(null), MARK_MS);
+    return () => clearTimeout(t);
+  }, [markedKey]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    if (markFocus === null) return;
+    const row = ref.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(markFocus)}"]`);
+    if (!row) return;
+    setMarkFocus(null);
+    row.focus({ preventScroll: true });
+  });
+
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLDivElement>) => {
       const el = ref.current;
@@ -219,5 +259,5 @@ export function useTranscriptScroll(
     if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focused.current = null;
   }, []);
 
-  return { virtualizer, atBottom, jumpToLatest, reveal, onScroll, onKeyDown, onFocus, onBlur };
+  return { virtualizer, atBottom, jumpToLatest, reveal, mark, markedKey, jumpedKey, onScroll, onKeyDown, onFocus, onBlur };
 }
