@@ -46,6 +46,7 @@ func Bind(h Handle, openSession string, opens *Opens) []any {
 		&Commands{h: h},
 		&Rules{h: h},
 		&History{h: h},
+		&Plugins{h: h},
 	}
 }
 

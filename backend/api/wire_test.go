@@ -168,6 +168,8 @@ func shapes() map[string]any {
 		"ProviderModelList":     hostcore.ProviderModelList{},
 		"SearchHit":             api.SearchHit{},
 		"ExportResult":          api.ExportResult{},
+		"Plugin":                api.Plugin{},
+		"PluginStaged":          api.PluginStaged{},
 
 		"Checkpoint":      checkpoint.Checkpoint{},
 		"RestorePlan":     checkpoint.Plan{},
@@ -236,6 +238,8 @@ func enums() map[string]string {
 		"CommandCheck.decision":          "deny",
 		"CommandCheck.shell":             "cmd",
 		"CommandCheck.scope":             "project",
+		"Plugin.risk":                    "high",
+		"PluginStaged.risk":              "high",
 	}
 }
 

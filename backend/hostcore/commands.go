@@ -14,7 +14,8 @@ import (
 // SlashCommandCatalog loads the commands a session rooted at projectRoot
 // sees ("" = the user's only).
 func (c *Core) SlashCommandCatalog(ctx context.Context, projectRoot string) (slashcmd.Catalog, error) {
-	return slashcmd.Load(ctx, slashcmd.Sources{Home: c.home(), DataDir: c.cfg.DataDir, ProjectRoot: projectRoot})
+	return slashcmd.Load(ctx, slashcmd.Sources{Home: c.home(), DataDir: c.cfg.DataDir, ProjectRoot: projectRoot,
+		Plugins: c.pluginFolders(ctx, projectRoot)})
 }
 
 // sessionProjectRoot is the folder a session's project commands come from:

@@ -58,6 +58,9 @@ type mcpHost struct {
 	projects map[string]string        // project root → id, for the servers it started
 	catalogs map[string]cachedCatalog // project root ("" = none) → its last catalog
 	synced   map[string]string        // scope → what it was last synced with
+	// pluginIDs are the plugin scopes handed to the manager → their
+	// plugin's id (syncPluginServers).
+	pluginIDs map[string]string
 }
 
 // cachedCatalog is a session catalog as of gen, its project's files read
@@ -111,6 +114,9 @@ func (h *mcpHost) dial(ctx context.Context, s mcp.Server, env mcp.DialEnv) (*mcp
 		return nil, err
 	}
 	base := h.loginEnviron(settings)
+	if _, ok := pluginDirOf(env.Key.Scope); ok {
+		return h.dialPlugin(ctx, s, env)
+	}
 	tokenKey, err := h.tokenKey(env.Key)
 	if err != nil {
 		return nil, err
@@ -124,6 +130,26 @@ func (h *mcpHost) dial(ctx context.Context, s mcp.Server, env mcp.DialEnv) (*mcp
 		dir = filepath.Join(env.Key.Scope, dir)
 	case dir == "":
 		dir, _ = os.UserHomeDir()
+	}
+	return mcp.Connect(ctx, s, mcp.ConnectOptions{
+		Hooks:    env.Hooks,
+		Stdio:    mcp.StdioOptions{BaseEnv: base, Dir: dir, RunnerExe: h.c.cfg.RunnerExe, Stderr: env.Stderr},
+		Tokens:   h.tokenStore(),
+		TokenKey: tokenKey,
+	})
+}
+
+// dialPlugin connects a plugin's MCP server: in the plugin folder, with
+// the plugin process's environment (the Bash policy, never a provider's
+// key), its values taken literally as the consent card showed them.
+func (h *mcpHost) dialPlugin(ctx context.Context, s mcp.Server, env mcp.DialEnv) (*mcp.Conn, error) {
+	s, dir, tokenKey, err := h.pluginPlacement(env.Key, s)
+	if err != nil {
+		return nil, err
+	}
+	base, err := h.c.plugins.environ(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return mcp.Connect(ctx, s, mcp.ConnectOptions{
 		Hooks:    env.Hooks,
@@ -323,7 +349,8 @@ func (h *mcpHost) Tools(ctx context.Context, projectRoot string) ([]MCPToolEntry
 }
 
 func (h *mcpHost) tools(ctx context.Context, projectRoot string, wait bool) ([]MCPToolEntry, error) {
-	scopes := []string{""}
+	h.syncPluginServers(ctx)
+	scopes := append(h.pluginScopes(ctx, projectRoot), "")
 	if projectRoot != "" {
 		p, err := h.c.sessions.ProjectByPath(ctx, projectRoot)
 		if err != nil {

@@ -32,6 +32,9 @@ type pluginHost struct {
 
 	mu    sync.Mutex
 	built map[string]builtPlugin // plugin id → its tools, for one record state
+	// checked is whether a plugin's folder matched its consent, by path
+	// and consent hash (verified).
+	checked map[string]bool
 }
 
 // builtPlugin is a plugin's tools made for one installed and consented
@@ -51,7 +54,7 @@ type pluginEntry struct {
 
 func newPluginHost(c *Core) *pluginHost {
 	h := &pluginHost{c: c, store: plugin.NewStore(c.store.DB(), c.cfg.Now), dir: filepath.Join(c.cfg.DataDir, "plugins"),
-		built: map[string]builtPlugin{}}
+		built: map[string]builtPlugin{}, checked: map[string]bool{}}
 	h.rt = plugin.NewRuntime(plugin.RuntimeOptions{Environ: h.environ, RunnerExe: c.cfg.RunnerExe, OnStart: func(id string, pid int) {
 		c.log.Info("plugin started", "plugin", id, "pid", pid)
 	}})
@@ -210,6 +213,7 @@ func (c *Core) InstallPlugin(ctx context.Context, s *plugin.Staged, consent bool
 	if err := c.plugins.store.Put(ctx, s, dir, consent); err != nil {
 		return plugin.Summary{}, err
 	}
+	c.mcp.pluginsChanged(ctx)
 	c.log.Info("plugin installed", "plugin", s.Manifest.ID, "version", s.Manifest.Version, "consent", consent)
 	return s.Summary(), nil
 }
@@ -224,7 +228,11 @@ func (c *Core) ConsentPlugin(ctx context.Context, id, hash string) error {
 	if now, err := plugin.Verify(r.Path); err != nil || now != hash {
 		return errs.New(errs.Conflict, "plugin %q changed on disk since it was shown; review it again before consenting", id).With("plugin", id)
 	}
-	return c.plugins.store.Consent(ctx, id, hash)
+	if err := c.plugins.store.Consent(ctx, id, hash); err != nil {
+		return err
+	}
+	c.mcp.pluginsChanged(ctx)
+	return nil
 }
 
 // PluginInfo is an installed plugin: what it contributes, and its state.
@@ -276,6 +284,7 @@ func (c *Core) SetPluginEnabled(ctx context.Context, id, projectID string, on bo
 	if !on {
 		c.plugins.rt.Stop(id)
 	}
+	c.mcp.pluginsChanged(ctx)
 	return nil
 }
 
@@ -293,6 +302,7 @@ func (c *Core) RemovePlugin(ctx context.Context, id string) error {
 	c.plugins.mu.Lock()
 	delete(c.plugins.built, r.ID)
 	c.plugins.mu.Unlock()
+	c.mcp.pluginsChanged(ctx)
 	dir := filepath.Join(c.plugins.dir, r.ID)
 	if filepath.Dir(dir) != c.plugins.dir || strings.ContainsAny(r.ID, `/\`) {
 		return errs.New(errs.Internal, "plugin %q has an id that is not a folder name; its files were left in %s", r.ID, c.plugins.dir)

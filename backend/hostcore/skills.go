@@ -18,8 +18,9 @@ import (
 
 // skillSources are where a session rooted at project finds its skills:
 // always the project path, never an isolated session's worktree (§4e).
-func (c *Core) skillSources(project string, visualize bool) skills.Sources {
-	return skills.Sources{DataDir: c.cfg.DataDir, Home: c.home(), ProjectRoot: project, Visualize: visualize}
+func (c *Core) skillSources(ctx context.Context, project string, visualize bool) skills.Sources {
+	return skills.Sources{DataDir: c.cfg.DataDir, Home: c.home(), ProjectRoot: project, Visualize: visualize,
+		Plugins: skills.PluginList(c.pluginFolders(ctx, project))}
 }
 
 // SessionSkills loads the skills sessionID sees.
@@ -32,7 +33,7 @@ func (c *Core) SessionSkills(ctx context.Context, sessionID string) (skills.Set,
 	if err != nil {
 		return skills.Set{}, err
 	}
-	return c.skillCache.Load(ctx, c.skillSources(b.Project, settings.InlineVisualizations))
+	return c.skillCache.Load(ctx, c.skillSources(ctx, b.Project, settings.InlineVisualizations))
 }
 
 // SkillsIn loads the skills of a folder that need not be a registered
@@ -43,7 +44,7 @@ func (c *Core) SkillsIn(ctx context.Context, projectRoot string) (skills.Set, er
 	if err != nil {
 		return skills.Set{}, err
 	}
-	return c.skillCache.Load(ctx, c.skillSources(projectRoot, settings.InlineVisualizations))
+	return c.skillCache.Load(ctx, c.skillSources(ctx, projectRoot, settings.InlineVisualizations))
 }
 
 // withSkillRoots re-resolves spelling, which landed outside the session's
@@ -53,7 +54,7 @@ func (c *Core) SkillsIn(ctx context.Context, projectRoot string) (skills.Set, er
 // ok is false and the first classification stands. A failure to load the
 // skills leaves the path outside (it then needs a card): fail closed.
 func (c *Core) withSkillRoots(ctx context.Context, b session.Binding, viz bool, spelling string) (*pathguard.Resolver, pathguard.Resolved, bool) {
-	set, err := c.skillCache.Load(ctx, c.skillSources(b.Project, viz))
+	set, err := c.skillCache.Load(ctx, c.skillSources(ctx, b.Project, viz))
 	if err != nil || len(set.Folders()) == 0 {
 		return nil, pathguard.Resolved{}, false
 	}

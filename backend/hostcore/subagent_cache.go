@@ -38,7 +38,8 @@ func (c *Core) cachedSubagentCatalog(ctx context.Context, projectRoot string) (s
 	if err != nil {
 		return subagent.Catalog{}, err
 	}
-	src := subagent.Sources{DataDir: c.cfg.DataDir, Home: c.home(), ProjectRoot: projectRoot, Profiles: profiles}
+	src := subagent.Sources{DataDir: c.cfg.DataDir, Home: c.home(), ProjectRoot: projectRoot, Profiles: profiles,
+		Plugins: c.pluginFolders(ctx, projectRoot)}
 	sig := catalogSignature(src)
 	sc := &c.subagents
 	sc.mu.Lock()
@@ -79,6 +80,9 @@ func catalogSignature(src subagent.Sources) string {
 	if src.ProjectRoot != "" {
 		dirs = append(dirs, filepath.Join(src.ProjectRoot, filepath.FromSlash(subagent.ClaudeProjectDir)),
 			filepath.Join(src.ProjectRoot, filepath.FromSlash(subagent.ProjectDir)))
+	}
+	for _, p := range src.Plugins {
+		dirs = append(dirs, subagent.PluginDir(p))
 	}
 	for _, dir := range dirs {
 		fmt.Fprintf(&b, "%s\x00", dir)

@@ -20,7 +20,8 @@ func (c *Core) SubagentCatalog(ctx context.Context, projectRoot string) (subagen
 	if err != nil {
 		return subagent.Catalog{}, err
 	}
-	return subagent.Load(ctx, subagent.Sources{DataDir: c.cfg.DataDir, Home: c.home(), ProjectRoot: projectRoot, Profiles: profiles})
+	return subagent.Load(ctx, subagent.Sources{DataDir: c.cfg.DataDir, Home: c.home(), ProjectRoot: projectRoot, Profiles: profiles,
+		Plugins: c.pluginFolders(ctx, projectRoot)})
 }
 
 // ListSubagents lists every definition projectID's sessions see ("" = no

@@ -58,9 +58,28 @@ func ParseProjectConfig(data []byte) (ProjectConfig, error) {
 	if file.MCPServers == nil {
 		return ProjectConfig{}, errs.New(errs.InvalidArgument, ".mcp.json has no \"mcpServers\" object; put the servers under {\"mcpServers\": {\"name\": {…}}}")
 	}
+	return parseServers(file.MCPServers), nil
+}
+
+// ParseServers parses the value of an "mcpServers" object alone, as a
+// plugin's manifest holds it under "contributes": the same entries and
+// rules as .mcp.json's. The error is INVALID_ARGUMENT when raw is not an
+// object.
+func ParseServers(raw json.RawMessage) (ProjectConfig, error) {
+	if len(raw) > MaxConfigBytes {
+		return ProjectConfig{}, errs.New(errs.InvalidArgument, "\"mcpServers\" is larger than %d bytes", MaxConfigBytes)
+	}
+	var servers map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &servers); err != nil || servers == nil {
+		return ProjectConfig{}, errs.New(errs.InvalidArgument, "\"mcpServers\" must be an object of servers: {\"name\": {\"command\": …}}")
+	}
+	return parseServers(servers), nil
+}
+
+func parseServers(servers map[string]json.RawMessage) ProjectConfig {
 	var cfg ProjectConfig
-	for _, name := range slices.Sorted(maps.Keys(file.MCPServers)) {
-		s, err := parseEntry(name, file.MCPServers[name])
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		s, err := parseEntry(name, servers[name])
 		if err != nil {
 			e := errs.As(err)
 			if e == nil {
@@ -71,7 +90,7 @@ func ParseProjectConfig(data []byte) (ProjectConfig, error) {
 		}
 		cfg.Servers = append(cfg.Servers, s)
 	}
-	return cfg, nil
+	return cfg
 }
 
 func parseEntry(name string, raw json.RawMessage) (Server, error) {

@@ -1,6 +1,8 @@
 package mcp_test
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -252,4 +254,45 @@ func FuzzParseProjectConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ParseServers reads the "mcpServers" value alone (a plugin manifest's) by
+// .mcp.json's rules: the same servers and problems.
+func TestParseServersMatchesProjectConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw string
+		servers   []string
+		problems  int
+		fails     bool
+	}{
+		{"stdio and http", `{"fs": {"command": "npx", "args": ["-y", "x"]}, "web": {"type": "http", "url": "https://example.com/mcp"}}`, []string{"fs", "web"}, 0, false},
+		{"a bad entry beside a good one", `{"ok": {"command": "x"}, "bad": {"type": "carrier-pigeon"}}`, []string{"ok"}, 1, false},
+		{"empty", `{}`, nil, 0, false},
+		{"not an object", `["fs"]`, nil, 0, true},
+		{"null", `null`, nil, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := mcp.ParseServers(json.RawMessage(tc.raw))
+			if tc.fails {
+				if !errs.Is(err, errs.InvalidArgument) {
+					t.Fatalf("err = %v, want INVALID_ARGUMENT", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, s := range cfg.Servers {
+				ids = append(ids, s.ID)
+			}
+			if !slices.Equal(ids, tc.servers) || len(cfg.Problems) != tc.problems {
+				t.Errorf("servers %v problems %v; want %v and %d", ids, cfg.Problems, tc.servers, tc.problems)
+			}
+			whole, err := mcp.ParseProjectConfig([]byte(`{"mcpServers": ` + tc.raw + `}`))
+			if err != nil || len(whole.Servers) != len(cfg.Servers) || len(whole.Problems) != len(cfg.Problems) {
+				t.Errorf("differs from .mcp.json's parse: %+v, %v", whole, err)
+			}
+		})
+	}
 }

@@ -336,8 +336,7 @@ func parseMCPServers(raw json.RawMessage) ([]mcp.Server, error) {
 	if len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, nil
 	}
-	wrapped := append(append([]byte(`{"mcpServers":`), raw...), '}')
-	cfg, err := mcp.ParseProjectConfig(wrapped)
+	cfg, err := mcp.ParseServers(raw)
 	if err != nil {
 		return nil, invalid("contributes.mcpServers", "mcpServers must be an object of servers in .mcp.json's shape")
 	}

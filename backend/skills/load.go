@@ -23,7 +23,14 @@ type Sources struct {
 	// Visualize adds the builtin pi-desktop/visualize skill (spec §4b.1: it
 	// exists only while inline visualizations are on).
 	Visualize bool
+	// Plugins are the folders of the enabled plugins the user consented
+	// to, one per line (a string keeps Sources a map key, the cache's);
+	// each one's skills/ folder comes after every user and project one.
+	Plugins string
 }
+
+// PluginList joins plugin folders for Sources.Plugins.
+func PluginList(dirs []string) string { return strings.Join(dirs, "\n") }
 
 // Folder is one source folder Load reads.
 type Folder struct {
@@ -44,6 +51,11 @@ func (s Sources) Folders() []Folder {
 	if s.ProjectRoot != "" {
 		out = append(out, Folder{filepath.Join(s.ProjectRoot, ".agents", "skills"), SourceProject},
 			Folder{filepath.Join(s.ProjectRoot, ".claude", "skills"), SourceProject})
+	}
+	if s.Plugins != "" {
+		for _, dir := range strings.Split(s.Plugins, "\n") {
+			out = append(out, Folder{filepath.Join(dir, "skills"), SourcePlugin})
+		}
 	}
 	return out
 }
@@ -84,7 +96,11 @@ func Load(ctx context.Context, src Sources) (Set, error) {
 	set := Set{Problems: problems}
 	winner := map[string]Skill{}
 	for _, k := range found {
-		if w, dup := winner[k.Name]; dup {
+		if w, dup := winner[k.Name]; dup && k.Source == SourcePlugin {
+			set.Problems = append(set.Problems, Problem{Path: k.Path, Name: k.Name, Source: k.Source, Reason: ReasonShadowed,
+				Message: fmt.Sprintf("not used: a plugin never replaces the %s skill %q (%s); it stays in use", w.Source, k.Name, where(w))})
+			continue
+		} else if dup {
 			set.Problems = append(set.Problems, Problem{Path: k.Path, Name: k.Name, Source: k.Source, Reason: ReasonShadowed,
 				Message: fmt.Sprintf("not used: the %s skill %q (%s) has the same name and takes precedence; rename one of them", w.Source, k.Name, where(w))})
 			continue

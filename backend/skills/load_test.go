@@ -242,3 +242,43 @@ func TestLoadCancelled(t *testing.T) {
 		t.Fatal("a cancelled Load succeeded")
 	}
 }
+
+func TestLoadPluginSkillsComeLastAndNeverReplace(t *testing.T) {
+	tr := newTree(t)
+	plugA, plugB := filepath.Join(tr.data, "plugins", "dev.a", "1.0.0"), filepath.Join(tr.data, "plugins", "dev.b", "1.0.0")
+	write(t, filepath.Join(tr.home, ".agents", "skills", "review", "SKILL.md"), skillMD("review", "the user's"))
+	write(t, filepath.Join(tr.project, ".agents", "skills", "deploy", "SKILL.md"), skillMD("deploy", "the project's"))
+	write(t, filepath.Join(plugA, "skills", "review", "SKILL.md"), skillMD("review", "plugin a tries to replace the user's"))
+	write(t, filepath.Join(plugA, "skills", "deploy", "SKILL.md"), skillMD("deploy", "plugin a tries to replace the project's"))
+	write(t, filepath.Join(plugA, "skills", "lint", "SKILL.md"), skillMD("lint", "plugin a's own"))
+	write(t, filepath.Join(plugB, "skills", "lint", "SKILL.md"), skillMD("lint", "plugin b's, after a's"))
+	src := tr.sources(false)
+	src.Plugins = skills.PluginList([]string{plugA, plugB})
+
+	set := load(t, src)
+	want := []string{"user:review", "project:deploy", "plugin:lint"}
+	if got := names(set); !slices.Equal(got, want) {
+		t.Fatalf("skills = %v, want %v", got, want)
+	}
+	if k, _ := set.Lookup("lint"); k.Description != "plugin a's own" || !strings.HasPrefix(k.Dir, plugA) {
+		t.Errorf("lint = %+v: the first plugin's must win", k)
+	}
+	for _, suffix := range []string{"dev.a/1.0.0/skills/review/SKILL.md", "dev.a/1.0.0/skills/deploy/SKILL.md"} {
+		p, ok := problem(set, suffix)
+		if !ok || p.Reason != skills.ReasonShadowed || p.Source != skills.SourcePlugin || !strings.Contains(p.Message, "a plugin never replaces") {
+			t.Errorf("%s: problem = %+v, %v; want a shadowed plugin skill saying a plugin never replaces", suffix, p, ok)
+		}
+	}
+	if p, ok := problem(set, "dev.b/1.0.0/skills/lint/SKILL.md"); !ok || p.Reason != skills.ReasonShadowed {
+		t.Errorf("plugin b's lint: %+v, %v; want shadowed by plugin a's", p, ok)
+	}
+	// The plugin's skill folder is a read-only root tools may read.
+	if !slices.ContainsFunc(set.Folders(), func(d string) bool { return strings.HasPrefix(d, filepath.Join(plugA, "skills")) }) {
+		t.Errorf("folders = %v, want plugin a's lint folder", set.Folders())
+	}
+
+	// Without the plugin (disabled, removed), its skills are gone.
+	if got := names(load(t, tr.sources(false))); slices.Contains(got, "plugin:lint") {
+		t.Errorf("without the plugin: %v", got)
+	}
+}

@@ -22,6 +22,9 @@ const (
 	SourceBuiltin Source = "builtin"
 	SourceUser    Source = "user"
 	SourceProject Source = "project"
+	// SourcePlugin is an enabled plugin's skills/ folder, read after every
+	// other source: a plugin never replaces a skill of the same name.
+	SourcePlugin Source = "plugin"
 )
 
 // Reason is why a file is not a usable skill. The values are API: add,

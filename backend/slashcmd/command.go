@@ -28,6 +28,9 @@ type Source string
 const (
 	SourceUser    Source = "user"
 	SourceProject Source = "project"
+	// SourcePlugin is an enabled plugin's commands/ folder: read last, and
+	// never replacing a command of the same name.
+	SourcePlugin Source = "plugin"
 )
 
 // Command is a usable command.

@@ -29,6 +29,9 @@ type Sources struct {
 	Home        string // ~/.claude/commands, ~/.agents/commands
 	DataDir     string // <DataDir>/commands
 	ProjectRoot string // .claude/commands, .agents/commands
+	// Plugins are the folders of the enabled plugins the user consented
+	// to: each one's commands/ folder, after every other source.
+	Plugins []string
 }
 
 // Load reads every source and applies the override order. Only a cancelled
@@ -47,6 +50,10 @@ func Load(ctx context.Context, src Sources) (Catalog, error) {
 	}
 	if src.ProjectRoot != "" {
 		rows = append(rows, projectRows(src.ProjectRoot)...)
+	}
+	for _, p := range src.Plugins {
+		dir := filepath.Join(p, DataDirName)
+		rows = append(rows, readTree(os.DirFS(dir), dir, SourcePlugin)...)
 	}
 	if err := ctx.Err(); err != nil {
 		return Catalog{}, err
@@ -84,7 +91,11 @@ func settle(rows []Row) Catalog {
 		if r.State == StateError {
 			continue
 		}
-		if prev, ok := winner[r.Name]; ok {
+		if prev, ok := winner[r.Name]; ok && r.Source == SourcePlugin {
+			r.State = StateOverridden
+			r.Problems = append(r.Problems, fmt.Sprintf("not used: a plugin never replaces %s (%s), which has the same name", rows[prev].Path, rows[prev].Source))
+			continue
+		} else if ok {
 			rows[prev].State = StateOverridden
 			rows[prev].Problems = append(rows[prev].Problems, fmt.Sprintf("replaced by %s (%s), which has the same name", r.Path, r.Source))
 		}

@@ -262,3 +262,50 @@ func TestBuiltin(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadPluginCommandsComeLastAndNeverReplace(t *testing.T) {
+	s := newSources(t)
+	plugins := t.TempDir()
+	plugA, plugB := filepath.Join(plugins, "dev.a"), filepath.Join(plugins, "dev.b")
+	write(t, s.home, map[string]string{".agents/commands/review.md": "the user's review"})
+	write(t, s.project, map[string]string{".agents/commands/ship.md": "the project's ship"})
+	write(t, plugA, map[string]string{"commands/review.md": "plugin a's review", "commands/ship.md": "plugin a's ship", "commands/lint.md": "plugin a's lint"})
+	write(t, plugB, map[string]string{"commands/lint.md": "plugin b's lint"})
+	src := slashcmd.Sources{Home: s.home, DataDir: s.data, ProjectRoot: s.project, Plugins: []string{plugA, plugB}}
+	cat, err := slashcmd.Load(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"review": "the user's review", "ship": "the project's ship", "lint": "plugin a's lint"} {
+		if c, ok := cat.Lookup(name); !ok || c.Template != want {
+			t.Errorf("/%s = %+v, %v; want %q", name, c, ok, want)
+		}
+	}
+	if c, _ := cat.Lookup("lint"); c.Source != slashcmd.SourcePlugin {
+		t.Errorf("lint source = %s", c.Source)
+	}
+	for _, name := range []string{"review", "ship", "lint"} {
+		for _, r := range rowsNamed(cat, name) {
+			if r.Source != slashcmd.SourcePlugin || r.State == slashcmd.StateEffective {
+				continue
+			}
+			if r.State != slashcmd.StateOverridden || len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "a plugin never replaces") {
+				t.Errorf("%s: %+v; want a left-out plugin row saying why", r.Path, r)
+			}
+		}
+	}
+	// The user's row is still the effective one: not marked overridden.
+	for _, r := range rowsNamed(cat, "review") {
+		if r.Source == slashcmd.SourceUser && r.State != slashcmd.StateEffective {
+			t.Errorf("user review = %+v", r)
+		}
+	}
+
+	src.Plugins = nil // disabled or removed
+	if cat, err = slashcmd.Load(t.Context(), src); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cat.Lookup("lint"); ok {
+		t.Error("/lint still listed without its plugin")
+	}
+}

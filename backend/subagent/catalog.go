@@ -38,7 +38,13 @@ type Sources struct {
 	Home        string // <Home>/.agents/subagents
 	ProjectRoot string // <ProjectRoot>/.claude/agents and .agents/subagents
 	Profiles    []ProfileRef
+	// Plugins are the folders of the enabled plugins the user consented
+	// to: each one's subagents/ folder, after every other source.
+	Plugins []string
 }
+
+// PluginDir is a plugin folder's subagents/ folder.
+func PluginDir(pluginDir string) string { return filepath.Join(pluginDir, UserDirName) }
 
 // State is a listed definition's standing.
 type State string
@@ -100,6 +106,10 @@ func Load(ctx context.Context, src Sources) (Catalog, error) {
 		}
 		rows = append(rows, prows...)
 	}
+	for _, p := range src.Plugins {
+		dir := PluginDir(p)
+		rows = append(rows, readDir(os.DirFS(dir), dir, File{Source: SourcePlugin}, src.Profiles, false)...)
+	}
 	if err := ctx.Err(); err != nil {
 		return Catalog{}, err
 	}
@@ -115,7 +125,11 @@ func settle(rows []Row) Catalog {
 		if r.State == StateError {
 			continue
 		}
-		if prev, ok := winner[r.Name]; ok {
+		if prev, ok := winner[r.Name]; ok && r.Source == SourcePlugin {
+			r.State, r.OverriddenBy = StateOverridden, rows[prev].Path
+			r.Warnings = append(r.Warnings, fmt.Sprintf("not used: a plugin never replaces the %s definition %q (%s)", rows[prev].Source, r.Name, rows[prev].Path))
+			continue
+		} else if ok {
 			rows[prev].State, rows[prev].OverriddenBy = StateOverridden, r.Path
 			r.Overrides = rows[prev].Path
 		}
@@ -156,6 +170,8 @@ func rank(s Source) int {
 		return 0
 	case SourceUser:
 		return 1
+	case SourcePlugin:
+		return 3
 	}
 	return 2
 }

@@ -203,3 +203,61 @@ func TestLoadStopsWhenCancelled(t *testing.T) {
 		t.Fatal("a cancelled load succeeded")
 	}
 }
+
+func TestLoadPluginDefinitionsComeLastAndNeverReplace(t *testing.T) {
+	src := copyTree(t)
+	base := t.TempDir()
+	plugA, plugB := filepath.Join(base, "dev.a"), filepath.Join(base, "dev.b")
+	def := func(name, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\n---\nDo " + name + ".\n"
+	}
+	for path, body := range map[string]string{
+		filepath.Join(subagent.PluginDir(plugA), "explore.md"):                 def("explore", "plugin a tries to replace the builtin/user explore"),
+		filepath.Join(subagent.PluginDir(plugA), "triager.md"):                 def("triager", "plugin a's own"),
+		filepath.Join(subagent.PluginDir(plugB), "triager.md"):                 def("triager", "plugin b's, after a's"),
+		filepath.Join(src.ProjectRoot, subagent.ProjectDir, "only-project.md"): def("only-project", "the project's"),
+		filepath.Join(subagent.PluginDir(plugB), "only-project.md"):            def("only-project", "plugin b tries to replace the project's"),
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src.Plugins = []string{plugA, plugB}
+	cat, err := subagent.Load(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := cat.Lookup("triager"); !ok || d.Source != subagent.SourcePlugin || d.Description != "plugin a's own" {
+		t.Errorf("triager = %+v, %v; want plugin a's", d, ok)
+	}
+	for _, name := range []string{"explore", "only-project"} {
+		if d, ok := cat.Lookup(name); !ok || d.Source == subagent.SourcePlugin {
+			t.Errorf("%s = %+v, %v: a plugin must never replace it", name, d, ok)
+		}
+	}
+	var refused int
+	for _, r := range cat.Rows {
+		if r.Source != subagent.SourcePlugin || r.State != subagent.StateOverridden {
+			continue
+		}
+		refused++
+		if r.Name != "triager" && !strings.Contains(strings.Join(r.Warnings, " "), "a plugin never replaces") {
+			t.Errorf("%s (%s): warnings %v; want the reason", r.Name, r.Path, r.Warnings)
+		}
+	}
+	if refused != 3 { // explore, only-project, plugin b's triager
+		t.Errorf("%d plugin rows left out, want 3: %+v", refused, cat.Rows)
+	}
+
+	src.Plugins = nil // disabled or removed: gone at once
+	cat, err = subagent.Load(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cat.Lookup("triager"); ok {
+		t.Error("triager still listed without its plugin")
+	}
+}

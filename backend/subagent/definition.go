@@ -9,6 +9,9 @@ const (
 	SourceBuiltin Source = "builtin"
 	SourceUser    Source = "user"
 	SourceProject Source = "project"
+	// SourcePlugin is an enabled plugin's subagents/ folder: read last, and
+	// never replacing a definition of the same name.
+	SourcePlugin Source = "plugin"
 )
 
 // Permission is a delegate's permission scope (§10.2): inherit uses the

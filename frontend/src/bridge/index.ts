@@ -14,6 +14,8 @@ import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
 import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
 import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
 import * as HistoryApi from '../../wailsjs/go/desktop/History';
+import * as PluginsApi from '../../wailsjs/go/desktop/Plugins';
+import { pluginList, pluginStaged, type Plugin, type PluginStaged } from './plugins';
 import { BrowserOpenURL, WindowSetTitle } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
@@ -755,4 +757,52 @@ export function checkpointUsage(): Promise<CheckpointUsage[]> {
 /** Removes every checkpoint of a project (none can be restored after); resolves with what was freed. */
 export function clearCheckpoints(projectId: string): Promise<CheckpointUsage> {
   return call(async () => parseCheckpointUsage(await ReviewApi.ClearCheckpoints(projectId)));
+}
+
+// --- plugins (issue 22) ----------------------------------------------------------------
+
+export type * from './plugins';
+
+/** The installed plugins by id, with what each contributes and its state. */
+export function listPlugins(): Promise<Plugin[]> {
+  return call(async () => pluginList(await PluginsApi.List()));
+}
+
+/**
+ * Asks for a .piplug file ('file') or a plugin folder ('folder'), checks and stages it:
+ * the result is the consent card, nothing is installed or run yet (cancelled: the
+ * dialog was closed). Rejects PLUGIN_INVALID or PLUGIN_ARCHIVE_REFUSED with the reason.
+ */
+export function stagePlugin(kind: 'file' | 'folder'): Promise<PluginStaged> {
+  return call(async () => pluginStaged(await PluginsApi.Stage(kind)));
+}
+
+/** Installs a staged plugin; consent is given to exactly what its card showed. */
+export function installStagedPlugin(token: string, consent: boolean): Promise<void> {
+  return call(() => PluginsApi.InstallStaged(token, consent));
+}
+
+/** Drops a staged plugin the user declined. */
+export function discardStagedPlugin(token: string): Promise<void> {
+  return call(() => PluginsApi.DiscardStaged(token));
+}
+
+/** Consents to an installed plugin as its card showed it (CONFLICT when it changed since). */
+export function consentPlugin(id: string, hash: string): Promise<void> {
+  return call(() => PluginsApi.Consent(id, hash));
+}
+
+/** Turns a plugin on or off app-wide; off removes its contributions and stops its processes. */
+export function setPluginEnabled(id: string, enabled: boolean): Promise<void> {
+  return call(() => PluginsApi.SetEnabled(id, enabled));
+}
+
+/** Uninstalls a plugin. */
+export function removePlugin(id: string): Promise<void> {
+  return call(() => PluginsApi.Remove(id));
+}
+
+/** The kept stderr of a plugin's process (bounded; '' when it never ran). */
+export function pluginLog(id: string): Promise<string> {
+  return call(async () => String((await PluginsApi.Log(id)) ?? ''));
 }

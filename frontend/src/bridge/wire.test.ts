@@ -5,6 +5,7 @@ import { subagent, subagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList } from './commands';
 import { commandCheck, commandRule } from './rules';
 import { exportResult, searchHit } from './history';
+import { plugin, pluginStaged } from './plugins';
 import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
@@ -31,6 +32,11 @@ const UNREAD = new Set([
   'DelegationPage.messages.content.reasoningId',
   // Four levels down the fixture has no value (null); CommandRule's own sample checks args.
   'CommandCheck.commands.rules.args',
+  // Three levels down the fixture has no value (null); the parsers keep them as lists.
+  'Plugin.summary.tools.planSafeActions',
+  'Plugin.summary.mcpServers.args',
+  'PluginStaged.summary.tools.planSafeActions',
+  'PluginStaged.summary.mcpServers.args',
 ]);
 
 /** Parses one sample the way the bridge does, and points at the part that holds its fields. */
@@ -69,6 +75,8 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   CommandCheck: commandCheck,
   SearchHit: searchHit,
   ExportResult: exportResult,
+  Plugin: plugin,
+  PluginStaged: pluginStaged,
   Checkpoint: (x) => checkpointList([x])[0],
   RestorePlan: restorePlan,
   RestoreResult: restoreResult,

@@ -352,7 +352,7 @@ export const MCPServersChanged = record({ projectId: str, serverId: str });
 
 // --- subagent definitions (backend/api/subagents.go) --------------------------------
 
-export const SUBAGENT_SOURCES = ['builtin', 'user', 'project'] as const;
+export const SUBAGENT_SOURCES = ['builtin', 'user', 'project', 'plugin'] as const;
 export const SUBAGENT_STATES = ['effective', 'overridden', 'over-limit', 'error'] as const;
 export const SUBAGENT_PERMISSIONS = ['inherit', 'ask', 'accept-edits', 'auto'] as const;
 
@@ -1359,3 +1359,58 @@ export const CommandChange = record({
 
 /** The disk a project's checkpoints take. */
 export const CheckpointUsage = record({ projectId: str, bytes: num, checkpoints: num, shadows: num });
+
+// --- plugins (backend/api/plugins.go) -----------------------------------------------
+
+export const PLUGIN_RISKS = ['low', 'medium', 'high'] as const;
+
+/** One agent tool a plugin contributes; an unknown risk reads as medium, never low. */
+export const PluginTool = record({
+  name: str,
+  modelName: str,
+  risk: oneOf(PLUGIN_RISKS, 'medium'),
+  planSafeActions: strList,
+  description: str,
+});
+
+/** One MCP server a plugin contributes: the command it runs, or the URL it reaches. */
+export const PluginServer = record({ id: str, transport: str, command: str, args: strList, url: str });
+
+/** What a plugin contributes and asks for: the consent card, as the CLI prints it. */
+export const PluginSummary = record({
+  id: str,
+  name: str,
+  version: str,
+  description: str,
+  author: str,
+  permissions: strList,
+  command: str,
+  args: strList,
+  tools: list(PluginTool),
+  skills: strList,
+  subagents: strList,
+  commands: strList,
+  mcpServers: list(PluginServer),
+  warnings: strList,
+  files: num,
+  hash: str,
+});
+
+/** An installed plugin with its state. */
+export const Plugin = record({
+  summary: PluginSummary,
+  path: str,
+  enabled: bool,
+  consented: bool,
+  changed: bool,
+  running: bool,
+});
+
+/** A plugin checked and staged, not installed: its consent card (cancelled: the dialog was closed). */
+export const PluginStaged = record({
+  token: str,
+  cancelled: bool,
+  summary: PluginSummary,
+  installedVersion: str,
+  unchanged: bool,
+});

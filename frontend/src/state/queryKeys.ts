@@ -23,6 +23,10 @@ export const queryKeys = {
   subagents: (projectId: string) => ['subagents', projectId] as const,
   /** Every command rule, of every scope (Settings → Permissions). */
   commandRules: ['commandRules'] as const,
+  /** The installed plugins (Settings → Plugins). */
+  plugins: ['plugins'] as const,
+  /** A plugin's process log. */
+  pluginLog: (id: string) => ['plugins', 'log', id] as const,
   projectIsGit: (projectId: string) => ['projectIsGit', projectId] as const,
   /** Every session list, active and archived. */
   sessionLists: ['sessions'] as const,

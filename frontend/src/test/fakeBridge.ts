@@ -33,6 +33,7 @@ import { skillList, type SkillEntry, type SkillList } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
 import type { OpenRequest } from '../bridge/opens';
+import type { Plugin, PluginStaged, PluginSummary } from '../bridge/plugins';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -109,6 +110,12 @@ export interface Seed {
   commandChanges?: Record<string, CommandChange[]>;
   /** Checkpoint disk use by project id; a project not listed takes none. */
   checkpointUsage?: Record<string, CheckpointUsage>;
+  /** The installed plugins (see pluginRow()). */
+  plugins?: Plugin[];
+  /** What each stagePlugin call returns in turn, as if the user chose it; none left = cancelled. */
+  pluginStages?: PluginSummary[];
+  /** A plugin's process log by plugin id. */
+  pluginLogs?: Record<string, string>;
 }
 
 /** A slash command row and the template the fake expands. */
@@ -273,6 +280,8 @@ const names = [
   'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
   'setWindowTitle',
   'pendingOpens', 'onOpenRequested',
+  'listPlugins', 'stagePlugin', 'installStagedPlugin', 'discardStagedPlugin', 'consentPlugin', 'setPluginEnabled',
+  'removePlugin', 'pluginLog',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -319,6 +328,8 @@ export interface FakeBackend {
   checkpointUsage: Record<string, CheckpointUsage>;
   /** What later starts handed over and the window has not read (pendingOpens drains it). */
   opens: OpenRequest[];
+  /** The installed plugins, as installs, consents, switches and removals left them. */
+  plugins: Plugin[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -412,6 +423,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     checkpointUsage: structuredClone(seed.checkpointUsage ?? {}),
     restores: [] as Array<{ sessionId: string; checkpointId: string; overwrite: readonly string[] }>,
     opens: [] as OpenRequest[],
+    plugins: structuredClone(seed.plugins ?? []),
+    pluginStages: structuredClone(seed.pluginStages ?? []),
+    pluginLogs: { ...seed.pluginLogs },
   };
   let clock = NOW;
   let nextId = 1;
@@ -609,6 +623,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   installSlashCommands(db, find);
   installCommandRules(db, tick);
   installCheckpoints(db, find, tick);
+  installPlugins(db, tick);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -844,6 +859,9 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get checkpointUsage() {
       return db.checkpointUsage;
+    },
+    get plugins() {
+      return db.plugins;
     },
     emit,
   };
@@ -1236,4 +1254,72 @@ function installCheckpoints(
     for (const s of db.sessions.filter((x) => x.projectId === projectId)) delete db.checkpoints[s.id];
     return { ...freed };
   });
+}
+
+/** A plugin's summary as its consent card shows it: one low-risk plan-safe tool and one high-risk tool. */
+export function pluginSummary(id: string, extra: Partial<PluginSummary> = {}): PluginSummary {
+  const safe = id.replace(/[^A-Za-z0-9]/g, '_');
+  return {
+    id, name: `Plugin ${id}`, version: '1.0.0', description: `The ${id} plugin.`, author: 'Acme', permissions: ['agent.tool.register'],
+    command: 'bin/server', args: [],
+    tools: [
+      { name: 'inspect', modelName: `plugin_${safe}_inspect`, risk: 'low', planSafeActions: ['list', 'read'], description: 'Inspect a target.' },
+      { name: 'deploy', modelName: `plugin_${safe}_deploy`, risk: 'high', planSafeActions: [], description: 'Deploy a target.' },
+    ],
+    skills: ['skills/hello/SKILL.md'], subagents: [], commands: ['commands/lint.md'],
+    mcpServers: [{ id: 'acme-docs', transport: 'stdio', command: 'acme-docs', args: ['--stdio'], url: '' }],
+    warnings: [], files: 4, hash: `sha256:${id}-1.0.0`, ...extra,
+  };
+}
+
+/** An installed plugin row. */
+export function pluginRow(id: string, extra: Partial<Plugin> = {}, summary: Partial<PluginSummary> = {}): Plugin {
+  const s = pluginSummary(id, summary);
+  return { summary: s, path: `/data/plugins/${id}/${s.version}`, enabled: true, consented: true, changed: false, running: false, ...extra };
+}
+
+/** Plugins: staging hands out the seeded summaries in turn; install keeps a consent only to the same hash. */
+function installPlugins(db: { plugins: Plugin[]; pluginStages: PluginSummary[]; pluginLogs: Record<string, string> }, tick: () => number) {
+  const b = bridgeModule;
+  const staged = new Map<string, PluginSummary>();
+  const get = (id: string) => {
+    const p = db.plugins.find((x) => x.summary.id === id);
+    if (!p) throw new BridgeError('PLUGIN_NOT_FOUND', `no plugin "${id}" is installed`, { plugin: id });
+    return p;
+  };
+  b.listPlugins.mockImplementation(async () => structuredClone(db.plugins));
+  b.stagePlugin.mockImplementation(async (): Promise<PluginStaged> => {
+    const summary = db.pluginStages.shift();
+    if (!summary) return { token: '', cancelled: true, summary: pluginSummary(''), installedVersion: '', unchanged: false };
+    const token = `stage-${tick()}`;
+    staged.set(token, summary);
+    const was = db.plugins.find((x) => x.summary.id === summary.id);
+    return { token, cancelled: false, summary: structuredClone(summary), installedVersion: was?.summary.version ?? '', unchanged: !!was && was.consented && was.summary.hash === summary.hash };
+  });
+  b.installStagedPlugin.mockImplementation(async (token, consent) => {
+    const summary = staged.get(token);
+    if (!summary) throw new BridgeError('NOT_FOUND', 'that plugin is no longer staged; choose the file or folder again');
+    staged.delete(token);
+    const was = db.plugins.find((x) => x.summary.id === summary.id);
+    const row: Plugin = { summary: structuredClone(summary), path: `/data/plugins/${summary.id}/${summary.version}`, enabled: was?.enabled ?? true,
+      consented: consent || (!!was && was.consented && was.summary.hash === summary.hash), changed: false, running: false };
+    db.plugins = [...db.plugins.filter((x) => x.summary.id !== summary.id), row].sort((x, y) => x.summary.id.localeCompare(y.summary.id));
+  });
+  b.discardStagedPlugin.mockImplementation(async (token) => void staged.delete(token));
+  b.consentPlugin.mockImplementation(async (id, hash) => {
+    const p = get(id);
+    if (p.summary.hash !== hash) throw new BridgeError('CONFLICT', `plugin "${id}" changed since it was shown; review it again before consenting`);
+    p.consented = true;
+    p.changed = false;
+  });
+  b.setPluginEnabled.mockImplementation(async (id, enabled) => {
+    const p = get(id);
+    p.enabled = enabled;
+    if (!enabled) p.running = false;
+  });
+  b.removePlugin.mockImplementation(async (id) => {
+    get(id);
+    db.plugins = db.plugins.filter((x) => x.summary.id !== id);
+  });
+  b.pluginLog.mockImplementation(async (id) => db.pluginLogs[id] ?? '');
 }

@@ -1117,6 +1117,187 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class PluginServer {
+	    id: string;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.url = source["url"];
+	    }
+	}
+	export class PluginTool {
+	    name: string;
+	    modelName: string;
+	    risk: string;
+	    planSafeActions: string[];
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.modelName = source["modelName"];
+	        this.risk = source["risk"];
+	        this.planSafeActions = source["planSafeActions"];
+	        this.description = source["description"];
+	    }
+	}
+	export class PluginSummary {
+	    id: string;
+	    name: string;
+	    version: string;
+	    description: string;
+	    author: string;
+	    permissions: string[];
+	    command: string;
+	    args: string[];
+	    tools: PluginTool[];
+	    skills: string[];
+	    subagents: string[];
+	    commands: string[];
+	    mcpServers: PluginServer[];
+	    warnings: string[];
+	    files: number;
+	    hash: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.description = source["description"];
+	        this.author = source["author"];
+	        this.permissions = source["permissions"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.tools = this.convertValues(source["tools"], PluginTool);
+	        this.skills = source["skills"];
+	        this.subagents = source["subagents"];
+	        this.commands = source["commands"];
+	        this.mcpServers = this.convertValues(source["mcpServers"], PluginServer);
+	        this.warnings = source["warnings"];
+	        this.files = source["files"];
+	        this.hash = source["hash"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Plugin {
+	    summary: PluginSummary;
+	    path: string;
+	    enabled: boolean;
+	    consented: boolean;
+	    changed: boolean;
+	    running: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Plugin(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.summary = this.convertValues(source["summary"], PluginSummary);
+	        this.path = source["path"];
+	        this.enabled = source["enabled"];
+	        this.consented = source["consented"];
+	        this.changed = source["changed"];
+	        this.running = source["running"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class PluginStaged {
+	    token: string;
+	    cancelled: boolean;
+	    summary: PluginSummary;
+	    installedVersion: string;
+	    unchanged: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginStaged(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.cancelled = source["cancelled"];
+	        this.summary = this.convertValues(source["summary"], PluginSummary);
+	        this.installedVersion = source["installedVersion"];
+	        this.unchanged = source["unchanged"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	export class Project {
 	    id: string;
 	    name: string;

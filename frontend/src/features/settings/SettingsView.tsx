@@ -16,6 +16,7 @@ import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
 import { ServersSection as MCPServersSection } from '../mcp/ServersSection';
 import { SubagentsSection } from '../subagents/SubagentsSection';
+import { PluginsSection } from '../plugins/PluginsSection';
 import { PermissionsSection } from './PermissionsSection';
 import { CheckpointsSection } from './CheckpointsSection';
 
@@ -143,6 +144,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
             <ProvidersSection />
             <MCPServersSection />
             <SubagentsSection />
+            <PluginsSection />
             <PermissionsSection />
             <CheckpointsSection />
           </div>

@@ -1,7 +1,7 @@
 // Words Settings → Subagents shows for a definition's source, state, tools and scope.
 import type { Subagent, SubagentPermission, SubagentSource, SubagentState } from '../../bridge/subagents';
 
-export const SOURCE_LABEL: Record<SubagentSource, string> = { builtin: 'Builtin', user: 'Yours', project: 'Project' };
+export const SOURCE_LABEL: Record<SubagentSource, string> = { builtin: 'Builtin', user: 'Yours', project: 'Project', plugin: 'Plugin' };
 
 export const STATE_LABEL: Record<SubagentState, string> = {
   effective: 'In effect',

@@ -1,0 +1,197 @@
+// Settings → Plugins: the installed plugins with what each contributes, enable and
+// disable, update, uninstall and the process log; install from a .piplug or a folder
+// through a consent card that shows exactly what the plugin will be able to do before
+// anything is installed or runs.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import * as bridge from '../../bridge';
+import { toBridgeError, type BridgeError } from '../../bridge/errors';
+import type { Plugin, PluginStaged } from '../../bridge/plugins';
+import { queryKeys } from '../../state/queryKeys';
+import { Button } from '../../ui/Button';
+import { useConfirm } from '../../ui/Dialog';
+import { Contributions } from './Contributions';
+import './plugins.css';
+
+export function PluginsSection() {
+  const client = useQueryClient();
+  const confirm = useConfirm();
+  const q = useQuery({ queryKey: queryKeys.plugins, queryFn: () => bridge.listPlugins() });
+  const [staged, setStaged] = useState<PluginStaged | null>(null);
+  const [error, setError] = useState<BridgeError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const reload = () => void client.invalidateQueries({ queryKey: queryKeys.plugins });
+  const loadError = q.error ? toBridgeError(q.error) : null;
+
+  const act = async (f: () => Promise<void>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await f();
+    } catch (err) {
+      setError(toBridgeError(err));
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  };
+
+  const stage = (kind: 'file' | 'folder') =>
+    act(async () => {
+      const s = await bridge.stagePlugin(kind);
+      if (!s.cancelled) setStaged(s);
+    });
+
+  const answer = (consent: boolean) => {
+    const s = staged;
+    setStaged(null);
+    if (!s) return;
+    void act(() => (consent ? bridge.installStagedPlugin(s.token, true) : bridge.discardStagedPlugin(s.token)));
+  };
+
+  const uninstall = async (p: Plugin) => {
+    const ok = await confirm({
+      title: `Uninstall ${p.summary.name}?`,
+      message: <p>Its tools, skills, subagents, commands and MCP servers go at once, its processes stop and its folder {p.path} is deleted.</p>,
+      confirmLabel: 'Uninstall',
+      danger: true,
+    });
+    if (ok) void act(() => bridge.removePlugin(p.summary.id));
+  };
+
+  return (
+    <fieldset className="settings-group">
+      <legend>Plugins</legend>
+      <p className="field-help">
+        Installed bundles of agent tools, skills, subagents, commands and MCP servers. A plugin runs and contributes nothing until you
+        consent to exactly what it contains; any change to it asks again.
+      </p>
+      {loadError ? (
+        <div className="inline-error" role="alert">
+          <p>The plugins could not be loaded: {loadError.message}</p>
+          <p className="error-code">{loadError.code}</p>
+        </div>
+      ) : !q.data ? (
+        <p className="muted">Loading the plugins…</p>
+      ) : q.data.length === 0 ? (
+        <p className="muted">No plugin is installed.</p>
+      ) : (
+        <ul className="provider-list" aria-label="Plugins">
+          {q.data.map((p) => (
+            <PluginItem
+              key={p.summary.id}
+              plugin={p}
+              busy={busy}
+              onToggle={(on) => void act(() => bridge.setPluginEnabled(p.summary.id, on))}
+              onConsent={() => void act(() => bridge.consentPlugin(p.summary.id, p.summary.hash))}
+              onUpdate={() => void stage('file')}
+              onUninstall={() => void uninstall(p)}
+            />
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error.message} <code className="error-code">{error.code}</code>
+        </p>
+      )}
+      {staged && <ConsentCard staged={staged} onAnswer={answer} />}
+      <div className="settings-actions">
+        <Button onClick={() => void stage('file')} disabled={busy || staged !== null}>
+          Install from .piplug…
+        </Button>
+        <Button onClick={() => void stage('folder')} disabled={busy || staged !== null}>
+          Install from folder…
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
+
+function ConsentCard({ staged: s, onAnswer }: { staged: PluginStaged; onAnswer: (consent: boolean) => void }) {
+  const title = s.installedVersion ? `Update ${s.summary.name} ${s.installedVersion} → ${s.summary.version}` : `Install ${s.summary.name} ${s.summary.version}`;
+  return (
+    <section className="plugin-consent" role="region" aria-label="Plugin consent">
+      <h3>{title}</h3>
+      <p>
+        <code>{s.summary.id}</code>
+        {s.summary.author && <> by {s.summary.author}</>} · {s.summary.files} files
+      </p>
+      {s.summary.description && <p>{s.summary.description}</p>}
+      <p className="field-help">
+        {s.unchanged
+          ? 'Nothing changed since you consented to this plugin.'
+          : 'Nothing of it is installed or runs until you allow it. It will be able to do exactly this:'}
+      </p>
+      <Contributions summary={s.summary} />
+      <div className="settings-actions">
+        <Button variant="primary" onClick={() => onAnswer(true)}>
+          {s.installedVersion ? 'Update and allow' : 'Install and allow'}
+        </Button>
+        <Button onClick={() => onAnswer(false)}>Cancel</Button>
+      </div>
+    </section>
+  );
+}
+
+interface PluginItemProps {
+  plugin: Plugin;
+  busy: boolean;
+  onToggle: (on: boolean) => void;
+  onConsent: () => void;
+  onUpdate: () => void;
+  onUninstall: () => void;
+}
+
+function PluginItem({ plugin: p, busy, onToggle, onConsent, onUpdate, onUninstall }: PluginItemProps) {
+  const s = p.summary;
+  const [showLog, setShowLog] = useState(false);
+  const log = useQuery({ queryKey: queryKeys.pluginLog(s.id), queryFn: () => bridge.pluginLog(s.id), enabled: showLog });
+  return (
+    <li className="provider-item plugin" aria-label={`${s.name} ${s.version}`}>
+      <div className="provider-summary">
+        <strong>
+          {s.name} <span className="muted">{s.version}</span>
+          {!p.enabled && <span className="badge">Off</span>}
+          {!p.consented && <span className="badge plugin-needs-consent">Needs consent</span>}
+          {p.changed && <span className="badge plugin-changed">Changed on disk</span>}
+          {p.running && <span className="badge">Running</span>}
+        </strong>
+        <p>
+          <code>{s.id}</code>
+          {s.description && <> — {s.description}</>}
+        </p>
+        {(!p.consented || p.changed) && (
+          <p className="field-help">
+            {p.changed
+              ? 'Its files are not what was installed: it runs nothing. Install it again to review and allow it.'
+              : 'It runs and contributes nothing until you allow what it contains:'}
+          </p>
+        )}
+        <Contributions summary={s} />
+        <label className="checkbox">
+          <input type="checkbox" checked={p.enabled} disabled={busy} onChange={(e) => onToggle(e.target.checked)} /> Enabled
+        </label>
+        <div className="settings-actions">
+          {!p.consented && !p.changed && (
+            <Button variant="primary" onClick={onConsent} disabled={busy}>
+              Allow
+            </Button>
+          )}
+          <Button onClick={onUpdate} disabled={busy}>
+            Update from .piplug…
+          </Button>
+          <Button onClick={() => setShowLog((x) => !x)}>{showLog ? 'Hide log' : 'Show log'}</Button>
+          <Button variant="danger" onClick={onUninstall} disabled={busy}>
+            Uninstall
+          </Button>
+        </div>
+        {showLog && (
+          <pre className="plugin-log" aria-label={`${s.name} log`}>
+            {log.data === undefined ? 'Loading…' : log.data || 'Its process has written nothing (or has not run).'}
+          </pre>
+        )}
+      </div>
+    </li>
+  );
+}
