@@ -38,6 +38,7 @@ type GrepOptions struct {
 	HeadLimit  int    // max matches (content) or files (other modes); 0 = 200
 	RgPath     string // "" = look up rg on PATH; "-" = never use rg
 	Within            // where Root is opened from; see fsroot.go
+	rgPlan     rgPlan // how rg runs: rgAuto, or one forced by a test
 }
 
 // GrepLine is one output row of a content-mode file group.
