@@ -55,6 +55,7 @@ func TestLineDFAMatchesRegexp(t *testing.T) {
 		{`[\x{FFFD}x]`, false},
 		{`a|b|c`, true},
 		{`(a|b)*[cd]`, false},
+		{`\d{4}-\d{2}`, false}, // a one-byte literal: the DFA, not the prefilter
 	}
 	for _, p := range patterns {
 		m, err := compilePattern(p.p, p.fold)

@@ -21,7 +21,8 @@ type matcher struct {
 	// when it contains lit and the regexp need not run.
 	pure bool
 	// prog is re's program, for the lazy DFA (linedfa.go) that searches
-	// when there is no literal; dfas holds one DFA per concurrent search.
+	// when there is no literal worth a prefilter (nil otherwise); dfas
+	// holds one DFA per concurrent search.
 	prog *syntax.Prog
 	dfas sync.Pool
 }
@@ -49,7 +50,9 @@ func compilePattern(pattern string, ignoreCase bool) (*matcher, error) {
 	}
 	m := &matcher{re: re, rg: rustSyntax(src), lit: requiredLiteral(tree)}
 	m.pure = tree.Op == syntax.OpLiteral && utf8.RuneCount(m.lit.s) == len(tree.Rune)
-	if m.lit.empty() {
+	if !m.pure && len(m.lit.s) < 2 {
+		// No literal, or one byte that is on most lines ("-"): the
+		// prefilter would skip little, so the DFA searches instead.
 		// The program regexp.Compile(src) runs: src parsed and simplified again.
 		if t, err := syntax.Parse(src, syntax.Perl); err == nil {
 			m.prog, _ = syntax.Compile(t.Simplify())
