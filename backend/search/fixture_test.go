@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeTree creates files (path → content, '/'-separated) below dir.
@@ -92,7 +93,8 @@ func rgPath(t testing.TB) string {
 
 // grepBoth runs opts through the builtin engine and, when rg is installed,
 // through rg in each of its plans (walk order stopping at the limit,
-// multi-threaded and cut in Go, and the automatic choice), and fails unless
+// multi-threaded and cut in Go, the automatic choice, and that choice with
+// its head start cut to nothing so it always restarts), and fails unless
 // rg really ran and every result equals the builtin one.
 func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 	t.Helper()
@@ -109,8 +111,11 @@ func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 		t.Log("ripgrep not installed (apt-get install ripgrep): rg half skipped")
 		return b
 	}
-	for _, plan := range []rgPlan{rgSorted, rgParallel, rgAuto} {
-		opts.RgPath, opts.rgPlan = p, plan
+	for _, plan := range []rgPlan{rgSorted, rgParallel, rgAuto, rgAuto + 100} {
+		opts.RgPath, opts.rgPlan, opts.rgHeadStart = p, plan, 0
+		if plan == rgAuto+100 { // the head start always over: the restart multi-threaded
+			opts.rgPlan, opts.rgHeadStart = rgAuto, time.Nanosecond
+		}
 		r, err := Grep(t.Context(), opts)
 		if err != nil {
 			t.Fatalf("rg plan %d Grep(%+v): %v", plan, opts, err)

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,7 +53,8 @@ func rgArgs(q *query, sorted bool) []string {
 // errRgOutput marks rg output that could not be parsed.
 var errRgOutput = errors.New("unexpected rg output")
 
-// rgHeadStart is how long a capped search runs rg in walk order, where it
+// rgHeadStart is how long (from rg's start, so a slow fork on a busy
+// machine does not count) a capped search runs rg in walk order, where it
 // can stop as soon as the head limit is reached, before it is restarted
 // multi-threaded and cut to the limit in Go. Either run gives the same
 // result; the head start only decides which is likely faster (a common
@@ -78,27 +81,30 @@ const (
 func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 	switch plan := q.opts.rgPlan; {
 	case plan == rgSorted:
-		return runRgOnce(ctx, rgPath, q, c, true)
+		return runRgOnce(ctx, rgPath, q, c, true, 0)
 	case plan == rgParallel || q.file != "" || q.opts.HeadLimit >= rgUncapped:
-		return runRgOnce(ctx, rgPath, q, c, false)
+		return runRgOnce(ctx, rgPath, q, c, false, 0)
 	}
-	first, cancel := context.WithTimeout(ctx, rgHeadStart)
-	err := runRgOnce(first, rgPath, q, c, true)
-	timedOut := first.Err() != nil
-	cancel()
-	if !timedOut || ctx.Err() != nil {
+	err := runRgOnce(ctx, rgPath, q, c, true, cmp.Or(q.opts.rgHeadStart, rgHeadStart))
+	if !errors.Is(err, errHeadStartOver) || ctx.Err() != nil {
 		return err
 	}
 	*c = *newCollector(q) // what the head start found is found again, in order
-	return runRgOnce(ctx, rgPath, q, c, false)
+	return runRgOnce(ctx, rgPath, q, c, false, 0)
 }
+
+// errHeadStartOver: the walk-order run was stopped at its time limit.
+var errHeadStartOver = errors.New("rg head start over")
 
 // runRgOnce runs rg in the root directory (so include globs anchor there,
 // as the walker anchors them) with stdin closed. Each file it reports is
 // re-read through the root's handle and its lines confirmed there
 // (rgcheck.go) by a pool of workers; the collector gets the files in walk
 // order: as rg prints them when sorted, else after sorting them here.
-func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorted bool) error {
+// A limit > 0 stops the run that long after rg started: errHeadStartOver
+// unless it had finished.
+func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorted bool, limit time.Duration) error {
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, rgPath, rgArgs(q, sorted)...)
@@ -115,6 +121,11 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 	}
 	if err := cmd.Start(); err != nil {
 		return err
+	}
+	var over atomic.Bool
+	if limit > 0 {
+		t := time.AfterFunc(limit, func() { over.Store(true); cancel() })
+		defer t.Stop()
 	}
 	var (
 		perr   error
@@ -156,6 +167,9 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 		return errRgSkipped
 	}
 	if ctx.Err() != nil && stopAt == "" {
+		if over.Load() && outer.Err() == nil {
+			return errHeadStartOver
+		}
 		return ctx.Err()
 	}
 	c.skipBefore(stderr.skipped, stopAt)
