@@ -54,7 +54,8 @@ func rgArgs(q *query, sorted bool) []string {
 var errRgOutput = errors.New("unexpected rg output")
 
 // rgHeadStart is how long (from rg's start, so a slow fork on a busy
-// machine does not count) a capped search runs rg in walk order, where it
+// machine does not count; renewed while the run is on course to fill the
+// limit, see runRgOnce) a capped search runs rg in walk order, where it
 // can stop as soon as the head limit is reached, before it is restarted
 // multi-threaded and cut to the limit in Go. Either run gives the same
 // result; the head start only decides which is likely faster (a common
@@ -122,9 +123,27 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	var over atomic.Bool
+	var (
+		over  atomic.Bool
+		found atomic.Int64 // matches (content) or files kept so far
+	)
 	if limit > 0 {
-		t := time.AfterFunc(limit, func() { over.Store(true); cancel() })
+		// Each period the run may keep going if it is on course to fill
+		// the head limit (a quarter of it found per period elapsed so far,
+		// at least): a busy machine slows rg, not the decision.
+		var t *time.Timer
+		periods, ready := int64(0), make(chan struct{})
+		t = time.AfterFunc(limit, func() {
+			<-ready // t is set
+			periods++
+			if found.Load()*4 >= int64(q.opts.HeadLimit)*min(periods, 4) {
+				t.Reset(limit)
+				return
+			}
+			over.Store(true)
+			cancel()
+		})
+		close(ready)
 		defer t.Stop()
 	}
 	var (
@@ -132,6 +151,7 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 		stopAt string // the file at which the collector had enough
 	)
 	sink := func(h hit) bool {
+		defer func() { found.Store(int64(max(c.matches, len(c.files)))) }()
 		if len(h.lines) > 0 && c.addHit(h) {
 			stopAt = h.rel
 			cancel() // rg may stop: nothing after this file is needed
