@@ -4,9 +4,11 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 )
 
 // makeCorpus copies GOROOT/src into a temp dir, makes it a git work tree
@@ -22,7 +24,18 @@ func makeCorpus() (dir string, cleanup func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
+	// A run stopped by Ctrl-C or a kill removes the copy too; main removes
+	// it as soon as the sections that read it are done, since a later
+	// section's failure exits without running deferred calls.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-sig; ok {
+			os.RemoveAll(tmp)
+			os.Exit(130)
+		}
+	}()
+	cleanup = func() { signal.Stop(sig); os.RemoveAll(tmp) }
 	dir = filepath.Join(tmp, "src")
 	say("copying %s to %s", src, dir)
 	if out, err := exec.Command("cp", "-a", src, dir).CombinedOutput(); err != nil {

@@ -94,6 +94,7 @@ func main() {
 				fail(err)
 			}
 		}
+		cleanup() // before later sections, whose failure exits without deferred calls
 	}
 	if on["go"] {
 		if err := benchGo(rep, *gobenchCount); err != nil {

@@ -18,7 +18,9 @@ var benchPatterns = []struct {
 	{"literal", "func NewReader", false},
 	{"regex", `func \w+Reader\(`, false},
 	{"ignorecase", "newreader", true},
-	{"noliteral", `\d{4}-\d{2}-\d{2}`, false},
+	{"noliteral", `\d{4}-\d{2}-\d{2}`, false},              // only "-": a weak literal
+	{"dates", `[0-9]{4}[-/.][0-9]{2}[-/.][0-9]{2}`, false}, // no literal at all (bench/grep.go's case)
+	{"count-err", "err", false},                            // 77k lines: the count-mode row
 }
 
 // benchCorpus is GOROOT/src: large, real, and present wherever Go is.
@@ -54,9 +56,13 @@ func BenchmarkGrepRg(b *testing.B) { benchGrep(b, rgPath(b)) }
 
 func BenchmarkGlob(b *testing.B) {
 	root := benchCorpus(b)
-	for b.Loop() {
-		if _, err := Glob(b.Context(), GlobOptions{Root: root, Pattern: "**/*.go", Limit: MaxGlobLimit}); err != nil {
-			b.Fatal(err)
-		}
+	for _, p := range []string{"**/*.go", "**/*.s"} { // capped at 1,000 early; the whole tree
+		b.Run(p, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Glob(b.Context(), GlobOptions{Root: root, Pattern: p, Limit: MaxGlobLimit}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

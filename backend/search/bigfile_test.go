@@ -1,8 +1,6 @@
 package search
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,8 +116,8 @@ func TestGrepNamesFilesOverTheSizeLimit(t *testing.T) {
 }
 
 // A huge line in a file within the limit is still reported, clipped, by
-// both engines; rg's record for it is too long to hold, so its lines are
-// found from the file (recordReader, rescan).
+// both engines; rg prints only its number (--max-columns 1), the row is
+// built from the file.
 func TestGrepHugeLineWithinTheLimit(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "ws")
 	const size = 8 << 20
@@ -144,7 +142,7 @@ func TestGrepHugeLineWithinTheLimit(t *testing.T) {
 		t.Errorf("second row %+v", l[1])
 	}
 	// The line is held as the file's bytes (the builtin engine also keeps a
-	// copy out of its read buffer), not again as an rg record or a string.
+	// copy out of its read buffer), not again as rg output or a string.
 	engines := map[string]string{"builtin": "-"}
 	if rg, err := exec.LookPath("rg"); err == nil {
 		engines["rg"] = rg
@@ -165,46 +163,5 @@ func TestGrepHugeLineWithinTheLimit(t *testing.T) {
 	var rows []GrepLine
 	if alloc := allocatedBy(func() { rows = contextLines(data, []int{1, 2}, 0, 0) }); alloc > 64<<10 || len(rows) != 2 || !rows[0].Clipped {
 		t.Errorf("the rows of an %d MB line allocated %d bytes: %+v", size>>20, alloc, len(rows))
-	}
-}
-
-// rg --json output is read one bounded record at a time: a match record
-// longer than maxRgRecord is never held whole, and its file is handed on
-// with nil lines for the caller to find them.
-func TestParseRgJSONBoundsRecords(t *testing.T) {
-	long := `{"type":"match","data":{"path":{"text":"./min.js"},"lines":{"text":"` + strings.Repeat("x", 3*maxRgRecord) + `\n"},"line_number":1}}` + "\n"
-	out := `{"type":"begin","data":{"path":{"text":"./a.txt"}}}
-{"type":"match","data":{"path":{"text":"./a.txt"},"lines":{"text":"needle\n"},"line_number":2}}
-{"type":"end","data":{"path":{"text":"./a.txt"}}}
-{"type":"begin","data":{"path":{"text":"./min.js"}}}
-` + long + `{"type":"match","data":{"path":{"text":"./min.js"},"lines":{"text":"needle\n"},"line_number":2}}
-{"type":"end","data":{"path":{"text":"./min.js"}}}
-`
-	var got []string
-	var lines [][]int
-	err := parseRgJSON(strings.NewReader(out), func(path string, l []int) bool {
-		got, lines = append(got, path), append(lines, l)
-		return false
-	})
-	if err != nil || !reflect.DeepEqual(got, []string{"./a.txt", "./min.js"}) || !reflect.DeepEqual(lines, [][]int{{2}, nil}) {
-		t.Fatalf("got %q %v, %v; want a.txt [2] and min.js nil (rescan)", got, lines, err)
-	}
-
-	rr := recordReader{br: bufio.NewReaderSize(strings.NewReader(long+"{}\n"), 64<<10)}
-	rec, isLong, err := rr.next()
-	if err != nil || !isLong || len(rec) > maxRgRecord+64 || !bytes.HasPrefix(rec, []byte(`{"type":"match",`)) {
-		t.Errorf("long record: %d bytes held, long=%v, %v", len(rec), isLong, err)
-	}
-	if cap(rr.buf) > 2*maxRgRecord {
-		t.Errorf("the reader grew its buffer to %d bytes for one record", cap(rr.buf))
-	}
-	if rec, isLong, err := rr.next(); string(rec) != "{}\n" || isLong || err != nil {
-		t.Errorf("next record %q %v %v", rec, isLong, err)
-	}
-
-	// An over-long record that is not a match is not trusted: rg falls back.
-	bad := `{"type":"begin","data":{"path":{"text":"./` + strings.Repeat("p", 2*maxRgRecord) + `"}}}` + "\n"
-	if err := parseRgJSON(strings.NewReader(bad), func(string, []int) bool { return false }); err == nil {
-		t.Error("an over-long begin record was accepted")
 	}
 }

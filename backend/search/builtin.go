@@ -8,6 +8,8 @@ import (
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/pi-desktop/pi-desktop/backend/hashline"
 )
 
 // hit is one searched file, handed from the workers to the collector.
@@ -16,6 +18,19 @@ type hit struct {
 	data  []byte
 	lines []int
 	big   int64 // > 0: the file was not read, it is this large (over MaxFileBytes)
+	// checked: data is not binary and digest is its digest, both worked out
+	// by the worker so the collector's single goroutine does not hash.
+	checked bool
+	digest  hashline.Digest
+}
+
+// checkedHit returns the hit for rel with its binary test and digest done,
+// or a hit without lines when it is no result.
+func checkedHit(rel string, data []byte, lines []int) hit {
+	if len(lines) == 0 || isBinary(data) {
+		return hit{rel: rel}
+	}
+	return hit{rel: rel, data: data, lines: lines, checked: true, digest: hashline.DigestOf(data)}
 }
 
 // runBuiltin is the in-process engine: the walker feeds a pool of workers
@@ -37,7 +52,7 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 			c.skip(SkippedFile{Path: h.rel, Size: h.big})
 		}
 		if len(h.lines) > 0 {
-			c.add(h.rel, h.data, h.lines)
+			c.addHit(h)
 		}
 		return nil
 	}
@@ -94,7 +109,7 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 		if h.big > 0 {
 			c.skip(SkippedFile{Path: h.rel, Size: h.big})
 		}
-		if len(h.lines) > 0 && !c.done && c.add(h.rel, h.data, h.lines) {
+		if len(h.lines) > 0 && !c.done && c.addHit(h) {
 			cancel()
 		}
 	}
@@ -120,11 +135,9 @@ func searchFile(open func() (*os.File, error), rel string, m *matcher, max int, 
 		}
 		return h
 	}
-	lines := m.matchLines(data, max)
-	if len(lines) == 0 || isBinary(data) {
-		return hit{rel: rel}
-	}
-	return hit{rel: rel, data: bytes.Clone(data), lines: lines}
+	h := checkedHit(rel, data, m.matchLines(data, max))
+	h.data = bytes.Clone(h.data) // out of the reused buffer (nil stays nil)
+	return h
 }
 
 // readText reads a file unless it is larger than MaxFileBytes (binary
@@ -159,6 +172,19 @@ func readText(open func() (*os.File, error), buf *[]byte) ([]byte, error) {
 // file. Both are exact because the regexp cannot match across lines.
 func (m *matcher) matchLines(data []byte, max int) []int {
 	text := bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if m.prog != nil {
+		d, _ := m.dfas.Get().(*lineDFA)
+		if d == nil {
+			d = newLineDFA(m.prog)
+		}
+		lines, ok := d.lines(text, max)
+		if !d.full {
+			m.dfas.Put(d) // a DFA that spent its budget is dropped with its states
+		}
+		if ok {
+			return lines
+		}
+	}
 	var lines []int
 	counted, lineNo := 0, 1 // line number of offset counted
 	lineAt := func(off int) int {
@@ -175,7 +201,7 @@ func (m *matcher) matchLines(data []byte, max int) []int {
 			}
 			start = pos + bytes.LastIndexByte(text[pos:pos+i], '\n') + 1
 			end := lineEnd(text, pos+i)
-			if !m.re.Match(text[start:end]) {
+			if !m.matchLine(text[start:end]) {
 				pos = end + 1
 				continue
 			}

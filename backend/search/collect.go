@@ -38,16 +38,23 @@ func newCollector(q *query) *collector { return &collector{q: q} }
 // non-empty; data is the file's content or nil to read it here. It returns
 // true once the collector needs nothing more.
 func (c *collector) add(rel string, data []byte, lines []int) bool {
+	return c.addHit(hit{rel: rel, data: data, lines: lines})
+}
+
+// addHit is add for a hit a worker may have checked already (binary test
+// and digest done off the collector's goroutine).
+func (c *collector) addHit(h hit) bool {
 	if c.done {
 		return true
 	}
+	rel, data, lines := h.rel, h.data, h.lines
 	if data == nil {
 		var ok bool
 		if data, ok = c.q.readHit(rel); !ok {
 			return false // vanished, unreadable or swapped since the search: not a result
 		}
 	}
-	if isBinary(data) || len(lines) == 0 {
+	if len(lines) == 0 || (!h.checked && isBinary(data)) {
 		return false
 	}
 	limit := c.q.opts.HeadLimit
@@ -75,7 +82,10 @@ func (c *collector) add(rel string, data []byte, lines []int) bool {
 			f.Count = len(lines)
 		}
 	}
-	f.Digest = hashline.DigestOf(data)
+	f.Digest = h.digest
+	if !h.checked {
+		f.Digest = hashline.DigestOf(data)
+	}
 	f.Tag = f.Digest.Tag()
 	c.files = append(c.files, f)
 	return c.done

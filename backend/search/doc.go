@@ -11,7 +11,9 @@
 //	rg --no-config --no-require-git --no-ignore-global --no-ignore-exclude \
 //	   --sort path --glob '!.git' [--glob INCLUDE] -- .
 //
-// from the search root (see rgArgs). Concretely:
+// from the search root (see rgArgs; when nothing can stop a search early
+// rg runs without --sort path, multi-threaded, and its files are sorted
+// into this order in Go, see rgPlan). Concretely:
 //
 //   - Symlinks are never followed (neither to files nor to directories) and
 //     only regular files are searched.
@@ -51,7 +53,11 @@
 // "\r" of a CRLF line. The rewritten tree is printed back and handed to rg,
 // so rg and the builtin searcher run the same regular expression; "\b" is
 // passed as "(?-u:\b)" to keep Go's ASCII word boundary. A UTF-8 BOM is not
-// part of the first line (rg strips it too).
+// part of the first line (rg strips it too). The builtin engine runs that
+// regexp only on the lines holding the pattern's required literal (and not
+// at all when the pattern is that literal); with no literal worth a
+// prefilter it asks a lazy DFA built from regexp's own program
+// (linedfa.go), which answers the same per line.
 //
 // # Large files
 //
@@ -61,9 +67,9 @@
 // result names every skipped file with its size (GrepResult.Skipped, and a
 // notice saying to Read it with offset/limit or search it with Bash), so
 // memory stays bounded and a skipped file is never a silent "No matches".
-// A huge line in a file within the limit is still reported, clipped: rg's
-// JSON record for it is not held (recordReader), the file's lines are found
-// by the builtin matcher instead.
+// A huge line in a file within the limit is still reported, clipped: rg
+// prints line numbers only (--max-columns 1, parseRgText) and every row is
+// built from the file.
 //
 // Binary files (hashline.IsBinary, or any NUL byte) are never reported: the
 // builtin searcher skips them and rg results for them are dropped, so files

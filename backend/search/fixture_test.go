@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeTree creates files (path → content, '/'-separated) below dir.
@@ -91,7 +92,10 @@ func rgPath(t testing.TB) string {
 }
 
 // grepBoth runs opts through the builtin engine and, when rg is installed,
-// through rg, and fails unless rg really ran and both results are equal.
+// through rg in each of its plans (walk order stopping at the limit,
+// multi-threaded and cut in Go, the automatic choice, and that choice with
+// its head start cut to nothing so it always restarts), and fails unless
+// rg really ran and every result equals the builtin one.
 func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 	t.Helper()
 	opts.RgPath = "-"
@@ -102,21 +106,27 @@ func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 	if b.Engine != EngineBuiltin {
 		t.Fatalf("engine = %q, want builtin", b.Engine)
 	}
-	if p, err := exec.LookPath("rg"); err == nil {
-		opts.RgPath = p
+	p, err := exec.LookPath("rg")
+	if err != nil {
+		t.Log("ripgrep not installed (apt-get install ripgrep): rg half skipped")
+		return b
+	}
+	for _, plan := range []rgPlan{rgSorted, rgParallel, rgAuto, rgAuto + 100} {
+		opts.RgPath, opts.rgPlan, opts.rgHeadStart = p, plan, 0
+		if plan == rgAuto+100 { // the head start always over: the restart multi-threaded
+			opts.rgPlan, opts.rgHeadStart = rgAuto, time.Nanosecond
+		}
 		r, err := Grep(t.Context(), opts)
 		if err != nil {
-			t.Fatalf("rg Grep(%+v): %v", opts, err)
+			t.Fatalf("rg plan %d Grep(%+v): %v", plan, opts, err)
 		}
 		if r.Engine != EngineRg {
-			t.Fatalf("rg fell back to the builtin engine for %+v", opts)
+			t.Fatalf("rg plan %d fell back to the builtin engine for %+v", plan, opts)
 		}
 		r.Engine = EngineBuiltin
 		if !reflect.DeepEqual(b, r) {
-			t.Fatalf("engines differ for %+v\nbuiltin: %s\nrg:      %s", opts, dump(b), dump(r))
+			t.Fatalf("engines differ (rg plan %d) for %+v\nbuiltin: %s\nrg:      %s", plan, opts, dump(b), dump(r))
 		}
-	} else {
-		t.Log("ripgrep not installed (apt-get install ripgrep): rg half skipped")
 	}
 	return b
 }

@@ -6,28 +6,38 @@ import (
 	"testing"
 )
 
-// FuzzParseRgJSON feeds arbitrary bytes to the rg --json parser: it must
-// never panic, and whatever it emits must be well formed (ascending
-// positive line numbers, non-empty groups).
-func FuzzParseRgJSON(f *testing.F) {
-	f.Add([]byte(`{"type":"begin","data":{"path":{"text":"./a:b.txt"}}}
-{"type":"match","data":{"path":{"text":"./a:b.txt"},"lines":{"text":"x\n"},"line_number":3,"absolute_offset":4,"submatches":[]}}
-{"type":"end","data":{"path":{"text":"./a:b.txt"},"binary_offset":null,"stats":{}}}
-{"data":{"elapsed_total":{"human":"0.01s","nanos":1,"secs":0},"stats":{}},"type":"summary"}
-`))
-	f.Add([]byte(`{"type":"begin","data":{"path":{"bytes":"Li9hP2I="}}}` + "\n" +
-		`{"type":"match","data":{"path":{"bytes":"Li9hP2I="},"line_number":1}}` + "\n" +
-		`{"type":"end","data":{"path":{"bytes":"Li9hP2I="}}}`))
-	f.Add([]byte(`{"type":"match","data":{"path":{"text":"x"},"line_number":1}}`))
-	f.Add([]byte("not json\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = parseRgJSON(bytes.NewReader(data), func(path string, lines []int) bool {
-			if len(lines) == 0 {
-				t.Fatalf("empty group for %q", path)
+// FuzzParseRgText feeds arbitrary bytes to the rg output parser in each
+// mode: it must never panic, and whatever it emits must be well formed
+// (non-empty distinct paths, ascending positive line numbers, positive
+// counts).
+func FuzzParseRgText(f *testing.F) {
+	f.Add([]byte("./a:b.txt\x003:[Omitted long matching line]\n./a:b.txt\x007:x\n./c\nd\x001:\n"), 0)
+	f.Add([]byte("./a.txt\x0012\n./b\xff.txt\x001\n"), 1)
+	f.Add([]byte("./a.txt\x00./b.txt\x00"), 2)
+	f.Add([]byte("./l\x001:[Omitted long matching line]\n./l: WARNING: stopped searching binary file after match (found \"\\0\" byte around offset 9)\n"), 0)
+	f.Add([]byte("not rg\n"), 0)
+	modes := []string{ModeContent, ModeCount, ModeFilesWithMatches}
+	f.Fuzz(func(t *testing.T, data []byte, mode int) {
+		m := modes[(mode%3+3)%3]
+		seen := map[string]bool{}
+		_ = parseRgText(bytes.NewReader(data), m, func(r rgHitRec) bool {
+			if r.path == "" || seen[r.path] {
+				t.Fatalf("path %q empty or emitted twice", r.path)
 			}
-			for i, n := range lines {
-				if n < 1 || (i > 0 && n <= lines[i-1]) {
-					t.Fatalf("bad lines %v", lines)
+			seen[r.path] = true
+			switch m {
+			case ModeContent:
+				if len(r.lines) == 0 {
+					t.Fatalf("empty group for %q", r.path)
+				}
+				for i, n := range r.lines {
+					if n < 1 || (i > 0 && n <= r.lines[i-1]) {
+						t.Fatalf("bad lines %v", r.lines)
+					}
+				}
+			case ModeCount:
+				if r.count < 1 {
+					t.Fatalf("count %d", r.count)
 				}
 			}
 			return false
@@ -53,6 +63,9 @@ func FuzzMatchLines(f *testing.F) {
 		{`foo(bar)+baz`, true, "FOOBARBARBAZ\nfoobaz"},
 		{`\bword\b`, false, "a word.\nwords\n"},
 		{`[^a]$`, false, "ba\r\nbb\r\n"},
+		{`[0-9]{4}-[0-9]{2}`, false, "2024-01\nx 1999-1\n"}, // no literal: the lazy DFA
+		{`\b[a-z]+\B`, true, "Ab cd\nÉtat\n"},
+		{`^$|\pL\d`, false, "\n\nä1\n\xff2"},
 	}
 	for _, s := range seeds {
 		f.Add(s.pattern, s.fold, s.text)

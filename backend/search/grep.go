@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
@@ -38,6 +39,10 @@ type GrepOptions struct {
 	HeadLimit  int    // max matches (content) or files (other modes); 0 = 200
 	RgPath     string // "" = look up rg on PATH; "-" = never use rg
 	Within            // where Root is opened from; see fsroot.go
+	rgPlan     rgPlan // how rg runs: rgAuto, or one forced by a test
+	// rgHeadStart, when > 0, replaces the const rgHeadStart (tests cut it
+	// to nothing to force the restart).
+	rgHeadStart time.Duration
 }
 
 // GrepLine is one output row of a content-mode file group.

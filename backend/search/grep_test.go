@@ -2,12 +2,12 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -311,35 +311,71 @@ func TestGrepCancelled(t *testing.T) {
 }
 
 func TestRgArgs(t *testing.T) {
-	q, err := prepareGrep(GrepOptions{Root: t.TempDir(), Pattern: `\bfoo$`, Include: "*.go", Mode: ModeFilesWithMatches})
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		mode   string
+		sorted bool
+		want   string
+	}{
+		{ModeFilesWithMatches, true, `--null --no-heading --with-filename --color never --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --sort path --files-with-matches --max-filesize 16777216 --debug --glob *.go --glob !.git -- .`},
+		{ModeContent, false, `--null --no-heading --with-filename --color never --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --line-number --max-columns 1 --max-filesize 16777216 --debug --glob *.go --glob !.git -- .`},
+		{ModeCount, false, `--null --no-heading --with-filename --color never --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --count --max-filesize 16777216 --debug --glob *.go --glob !.git -- .`},
 	}
-	got := strings.Join(rgArgs(q), " ")
-	want := `--json --sort path --no-config --no-require-git --no-ignore-global --no-ignore-exclude --regexp (?m:(?-u:\b)foo\r?$) --max-filesize 16777216 --debug --max-count 1 --glob *.go --glob !.git -- .`
-	if got != want {
-		t.Errorf("rg args\n got %s\nwant %s", got, want)
+	for _, tc := range cases {
+		q, err := prepareGrep(GrepOptions{Root: t.TempDir(), Pattern: `\bfoo$`, Include: "*.go", Mode: tc.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(rgArgs(q, tc.sorted), " "); got != tc.want {
+			t.Errorf("rg args for %s sorted=%v\n got %s\nwant %s", tc.mode, tc.sorted, got, tc.want)
+		}
+		q.fs.Close()
 	}
 }
 
-func TestParseRgJSONSample(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzParseRgJSON", "rg13-context-colon-nonutf8"))
-	if err != nil {
-		t.Fatal(err)
+// TestParseRgText reads rg's --null text output in each mode, odd paths
+// included, and refuses what is out of shape.
+func TestParseRgText(t *testing.T) {
+	warn := `: WARNING: stopped searching binary file after match (found "\0" byte around offset 200008)` + "\n"
+	cases := []struct {
+		name, mode, out string
+		want            []string
+		bad             bool
+	}{
+		{"content groups", ModeContent, "./a.txt\x001:[Omitted long matching line]\n./a.txt\x003:x\n./we:ird\nname\xff\x002:\n", []string{"./a.txt[1 3]", "./we:ird\nname\xff[2]"}, false},
+		{"binary warning drops the file", ModeContent, "./l.txt\x001:[Omitted long matching line]\n./l.txt" + warn + "./m\x004:y\n./n.txt\x001:z\n./n.txt" + warn, []string{"./m[4]"}, false},
+		{"count", ModeCount, "./a.txt\x002\n./b:c\x0077\n", []string{"./a.txt#2", "./b:c#77"}, false},
+		{"files", ModeFilesWithMatches, "./a.txt\x00./b\nc\x00", []string{"./a.txt", "./b\nc"}, false},
+		{"empty", ModeContent, "", nil, false},
+		{"lines out of order", ModeContent, "./a\x003:x\n./a\x002:x\n", nil, true},
+		{"file twice", ModeContent, "./a\x001:x\n./b\x001:x\n./a\x002:x\n", nil, true},
+		{"no number", ModeContent, "./a\x00x:y\n", nil, true},
+		{"zero line", ModeContent, "./a\x000:y\n", nil, true},
+		{"cut record", ModeContent, "./a\x001:y", nil, true},
+		{"no NUL", ModeFilesWithMatches, "./a.txt\n", nil, true},
+		{"bad count", ModeCount, "./a\x00two\n", nil, true},
+		{"a warning for another file", ModeContent, "./a\x001:x\n./b" + warn, nil, true},
 	}
-	// The corpus file holds a Go-quoted []byte; unquote it.
-	body := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[1])
-	raw, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(body, "[]byte("), ")"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	err = parseRgJSON(strings.NewReader(raw), func(path string, lines []int) bool {
-		got = append(got, normRgPath(path)+fmt.Sprint(lines))
-		return false
-	})
-	want := []string{"bad\xffname.txt[1]", "a:b c.txt[1 2]"}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("got %q, %v; want %q", got, err, want)
+	for _, tc := range cases {
+		var got []string
+		err := parseRgText(strings.NewReader(tc.out), tc.mode, func(r rgHitRec) bool {
+			switch tc.mode {
+			case ModeContent:
+				got = append(got, r.path+fmt.Sprint(r.lines))
+			case ModeCount:
+				got = append(got, r.path+"#"+itoa(r.count))
+			default:
+				got = append(got, r.path)
+			}
+			return false
+		})
+		if tc.bad {
+			if !errors.Is(err, errRgOutput) {
+				t.Errorf("%s: err %v, want errRgOutput", tc.name, err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %q, %v; want %q", tc.name, got, err, tc.want)
+		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
@@ -15,6 +17,14 @@ type matcher struct {
 	re  *regexp.Regexp // the builtin searcher's regexp (matches within one line)
 	rg  string         // the same expression in Rust regex syntax, for rg -e
 	lit literal        // required literal for the prefilter; empty if none
+	// pure: the pattern is lit and nothing else, so a line matches exactly
+	// when it contains lit and the regexp need not run.
+	pure bool
+	// prog is re's program, for the lazy DFA (linedfa.go) that searches
+	// when there is no literal worth a prefilter (nil otherwise); dfas
+	// holds one DFA per concurrent search.
+	prog *syntax.Prog
+	dfas sync.Pool
 }
 
 // compilePattern parses pattern as RE2 syntax and rewrites it so that it
@@ -38,7 +48,25 @@ func compilePattern(pattern string, ignoreCase bool) (*matcher, error) {
 	if err != nil {
 		return nil, invalidPattern("invalid regular expression: %v", err)
 	}
-	return &matcher{re: re, rg: rustSyntax(src), lit: requiredLiteral(tree)}, nil
+	m := &matcher{re: re, rg: rustSyntax(src), lit: requiredLiteral(tree)}
+	m.pure = tree.Op == syntax.OpLiteral && utf8.RuneCount(m.lit.s) == len(tree.Rune)
+	if !m.pure && len(m.lit.s) < 2 {
+		// No literal, or one byte that is on most lines ("-"): the
+		// prefilter would skip little, so the DFA searches instead.
+		// The program regexp.Compile(src) runs: src parsed and simplified again.
+		if t, err := syntax.Parse(src, syntax.Perl); err == nil {
+			m.prog, _ = syntax.Compile(t.Simplify())
+		}
+	}
+	return m, nil
+}
+
+// matchLine reports whether one line (no '\n') holds a match.
+func (m *matcher) matchLine(line []byte) bool {
+	if m.pure {
+		return m.lit.index(line) >= 0
+	}
+	return m.re.Match(line)
 }
 
 func invalidPattern(format string, args ...any) error {

@@ -73,7 +73,7 @@ func (q *query) confirmLines(data []byte, lines []int) []int {
 		if n != want || pos >= len(text) {
 			break // the file has fewer lines than rg saw (nothing after a final newline is a line)
 		}
-		if q.m.re.Match(text[pos:lineEnd(text, pos)]) {
+		if q.m.matchLine(text[pos:lineEnd(text, pos)]) {
 			kept = append(kept, want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,6 +92,17 @@ func walkLess(a, b string) bool {
 	}
 }
 
+// walkCompare is walkLess as a comparison, for slices.SortFunc.
+func walkCompare(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case walkLess(a, b):
+		return -1
+	}
+	return 1
+}
+
 // skippedNotice is the part of the notice that names the skipped files.
 func skippedNotice(skipped []SkippedFile, display func(string) string) string {
 	if len(skipped) == 0 {
@@ -127,24 +139,6 @@ func humanSize(n int64) string {
 // be read with certainty, so the builtin engine answers instead.
 var errRgSkipped = errors.New("rg: cannot tell which files were skipped for their size")
 
-// rescan finds the matching lines of a file whose rg match record was too
-// long to read, as the builtin engine does. The file is within the limit
-// (rg searched it); one that has grown past it since is no result.
-func rescan(q *query, rel string) ([]byte, []int) {
-	if q.opts.skipped(q.dir, rel) {
-		return nil, nil
-	}
-	data, err := readBounded(func() (*os.File, error) { return q.openHit(rel) })
-	if err != nil {
-		return nil, nil
-	}
-	max := 0
-	if q.opts.Mode == ModeFilesWithMatches {
-		max = 1
-	}
-	return data, q.m.matchLines(data, max)
-}
-
 // skip records a file skipped for its size, unless the collector already
 // has all it needs (as for a hit, so both engines list the same files).
 func (c *collector) skip(f SkippedFile) {
@@ -157,6 +151,9 @@ func (c *collector) skip(f SkippedFile) {
 // order when the search stopped there ("" = it did not stop): the files
 // the builtin engine reaches before it stops too.
 func (c *collector) skipBefore(skipped []SkippedFile, stopAt string) {
+	// rg logs them as its threads meet them; the builtin engine lists them
+	// in walk order.
+	slices.SortStableFunc(skipped, func(a, b SkippedFile) int { return walkCompare(a.Path, b.Path) })
 	for _, f := range skipped {
 		if stopAt == "" || walkLess(f.Path, stopAt) {
 			c.skipped = append(c.skipped, f)

@@ -38,17 +38,26 @@ func loadDirRules(dir string) dirRules {
 }
 
 // loadDirRulesIn reads the ignore files of a walked folder through its
-// handle, so a link in it cannot lead the read out of the folder.
-func loadDirRulesIn(abs string, dir *os.Root) dirRules {
+// handle, so a link in it cannot lead the read out of the folder. entries
+// is the folder's sorted listing: only the names it holds are opened.
+func loadDirRulesIn(abs string, dir *os.Root, entries []fs.DirEntry) dirRules {
 	d := dirRules{abs: filepath.ToSlash(abs)}
 	for i, name := range ignoreFileNames {
+		if !listed(entries, name) {
+			continue
+		}
 		if data, err := dir.ReadFile(name); err == nil {
 			d.files[i] = parseIgnoreFile(data)
 		}
 	}
-	_, err := dir.Lstat(".git")
-	d.hasGit = err == nil
+	d.hasGit = listed(entries, ".git")
 	return d
+}
+
+// listed reports whether the sorted listing holds name.
+func listed(entries []fs.DirEntry, name string) bool {
+	_, ok := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	return ok
 }
 
 // relTo returns full relative to d, or ok=false when full is not below d.
@@ -148,8 +157,7 @@ func walkTree(ctx context.Context, top *os.Root, abs string, opts walkOptions, f
 	}
 	dir := newDirRef(own)
 	defer dir.release()
-	stack := append(ancestorRules(filepath.Dir(abs), abs), loadDirRulesIn(abs, own))
-	err = walkDir(ctx, dir, abs, "", stack, opts, fn)
+	err = walkDir(ctx, dir, abs, "", ancestorRules(filepath.Dir(abs), abs), opts, fn)
 	if errors.Is(err, errStop) {
 		return nil
 	}
@@ -189,6 +197,8 @@ func ancestorRules(dir, self string) ruleStack {
 	return stack
 }
 
+// walkDir walks the open folder dir at abs; stack holds the rules of the
+// folders above it.
 func walkDir(ctx context.Context, dir *dirRef, abs, rel string, stack ruleStack, opts walkOptions, fn func(walkFile) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -197,6 +207,7 @@ func walkDir(ctx context.Context, dir *dirRef, abs, rel string, stack ruleStack,
 	if err != nil {
 		return nil
 	}
+	stack = append(stack, loadDirRulesIn(abs, dir.root, entries))
 	base := filepath.ToSlash(abs)
 	for _, e := range entries {
 		name := e.Name()
@@ -245,7 +256,7 @@ func walkChild(ctx context.Context, dir *dirRef, name, abs, rel string, stack ru
 	}
 	ref := newDirRef(child)
 	defer ref.release()
-	return walkDir(ctx, ref, abs, rel, append(stack, loadDirRulesIn(abs, child)), opts, fn)
+	return walkDir(ctx, ref, abs, rel, stack, opts, fn)
 }
 
 // readDirIn lists an open folder sorted by name, as os.ReadDir does.
@@ -255,7 +266,7 @@ func readDirIn(dir *os.Root) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	entries, err := f.ReadDir(-1)
+	entries, err := listDir(f)
 	if err != nil {
 		return nil, err
 	}
