@@ -143,3 +143,20 @@ func FuzzScore(f *testing.F) {
 		}
 	})
 }
+
+func TestRankSplitBetweenCoresEqualsOnePass(t *testing.T) {
+	files := syntheticTree(3 * parallelFrom)
+	l := list{files, folds(files)}
+	for _, q := range []string{"f", "fsu", "src/comp", "zzzz"} {
+		split := rank(l, nil, q, 50)
+		top, matched := rankRange(l, nil, q, 50, 0, len(files))
+		if !slices.Equal(split.top, paths(top)) || !slices.Equal(split.matched, matched) {
+			t.Errorf("%q: split ranking %q (%d matched) != one pass %q (%d)", q, split.top, len(split.matched), paths(top), len(matched))
+		}
+		// A keystroke that extends q ranks only q's matches, with the same result.
+		narrowed, whole := rank(l, split.matched, q+"s", 50), rank(l, nil, q+"s", 50)
+		if !slices.Equal(narrowed.top, whole.top) || !slices.Equal(narrowed.matched, whole.matched) {
+			t.Errorf("%q: narrowed ranking %q != whole %q", q+"s", narrowed.top, whole.top)
+		}
+	}
+}
