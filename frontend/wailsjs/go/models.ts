@@ -2107,6 +2107,7 @@ export namespace hostcore {
 	export class WorkspaceFiles {
 	    files: string[];
 	    truncated: boolean;
+	    indexing: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new WorkspaceFiles(source);
@@ -2116,6 +2117,7 @@ export namespace hostcore {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.files = source["files"];
 	        this.truncated = source["truncated"];
+	        this.indexing = source["indexing"];
 	    }
 	}
 
