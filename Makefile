@@ -114,7 +114,7 @@ test-e2e: deps-e2e deps-mcp-servers frontend
 # `make test`. BENCH_FLAGS passes options to the driver (go run ./bench -h).
 BENCH_FLAGS ?=
 deps-bench:
-	@scripts/ensure-apt.sh $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep fd-find
+	@scripts/ensure-apt.sh $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep fd-find chromium
 
 bench: deps-bench deps-mcp-servers build
 	go run ./bench -app $(BIN) $(BENCH_FLAGS)

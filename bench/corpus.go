@@ -1,20 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
+	"sync"
 )
 
 // makeCorpus copies GOROOT/src into a temp dir, makes it a git work tree
 // (so every tool honours its .gitignore files the same way: fd only does in
 // a repository) and reads every file twice to warm the page cache.
-func makeCorpus() (dir string, cleanup func(), err error) {
+// The copy is registered with exits at once, so an interruption while it
+// is still being copied removes it too.
+func makeCorpus(exits *atExit) (dir string, cleanup func(), err error) {
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return "", nil, err
@@ -24,23 +26,33 @@ func makeCorpus() (dir string, cleanup func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	// A run stopped by Ctrl-C or a kill removes the copy too; main removes
-	// it as soon as the sections that read it are done, since a later
-	// section's failure exits without running deferred calls.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		if _, ok := <-sig; ok {
-			os.RemoveAll(tmp)
-			os.Exit(130)
-		}
-	}()
-	cleanup = func() { signal.Stop(sig); os.RemoveAll(tmp) }
 	dir = filepath.Join(tmp, "src")
+	// The copy may be interrupted while cp writes: cleanup ends cp and
+	// waits for it first, or cp would go on filling the folder it removes.
+	var out bytes.Buffer
+	cp := exec.Command("cp", "-a", src, dir)
+	cp.Stdout, cp.Stderr = &out, &out
 	say("copying %s to %s", src, dir)
-	if out, err := exec.Command("cp", "-a", src, dir).CombinedOutput(); err != nil {
+	if err := cp.Start(); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	done := make(chan struct{})
+	var cpErr error
+	go func() {
+		cpErr = cp.Wait()
+		close(done)
+	}()
+	cleanup = sync.OnceFunc(func() {
+		_ = cp.Process.Kill() // os.ErrProcessDone once cp has finished
+		<-done
+		os.RemoveAll(tmp)
+	})
+	exits.add(cleanup)
+	<-done
+	if cpErr != nil {
 		cleanup()
-		return "", nil, cmdErr("cp", out, err)
+		return "", nil, cmdErr("cp", out.Bytes(), cpErr)
 	}
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		cleanup()

@@ -71,30 +71,38 @@ func main() {
 	for _, s := range strings.Split(*only, ",") {
 		on[strings.TrimSpace(s)] = true
 	}
+	exits := &atExit{}
+	exits.onSignal()
+	defer exits.run()
+	fail := exits.fail
+	if on["render"] {
+		// The render section runs last: a missing browser fails now, not
+		// after the slow sections.
+		if _, err := renderTools(); err != nil {
+			fail(err)
+		}
+	}
 	rep := &report{}
 	start := time.Now()
 	loadBefore := loadavg()
 	fmt.Printf("bench: %s, %d CPUs, load average %s\n", runtime.Version(), runtime.NumCPU(), loadBefore)
 
 	if on["grep"] || on["glob"] {
-		corpus, cleanup, err := makeCorpus()
+		corpus, cleanup, err := makeCorpus(exits)
 		if err != nil {
 			fail(err)
 		}
-		defer cleanup()
 		if on["grep"] {
 			if err := benchGrep(rep, corpus, *rounds, *warm); err != nil {
-				cleanup()
 				fail(err)
 			}
 		}
 		if on["glob"] {
 			if err := benchGlob(rep, corpus, *rounds, *warm); err != nil {
-				cleanup()
 				fail(err)
 			}
 		}
-		cleanup() // before later sections, whose failure exits without deferred calls
+		cleanup() // 128 MB: not kept through the sections below
 	}
 	if on["go"] {
 		if err := benchGo(rep, *gobenchCount); err != nil {
@@ -118,14 +126,9 @@ func main() {
 	}
 	loadAfter := loadavg()
 	if err := writeReport(*out, rep, loadBefore, loadAfter, time.Since(start), *rounds, *warm); err != nil {
-		fail(err)
+		exits.fail(err)
 	}
 	fmt.Printf("bench: wrote %s in %s; load average now %s\n", *out, time.Since(start).Round(time.Second), loadAfter)
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "bench:", err)
-	os.Exit(1)
 }
 
 // loadavg is the 1, 5 and 15 minute load averages.

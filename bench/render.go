@@ -29,17 +29,9 @@ import (
 // HTML page without script — what the browser needs for that much content —
 // scrolled the same way.
 func benchRender(rep *report, rounds int) error {
-	for _, tool := range []string{"Xvfb", "node"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("the render section needs %s: %w", tool, err)
-		}
-	}
-	chromium := os.Getenv("PI_E2E_CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	if _, err := os.Stat(chromium); err != nil {
-		return fmt.Errorf("the render section needs Chromium (apt-get install chromium): %w", err)
+	chromium, err := renderTools()
+	if err != nil {
+		return err
 	}
 	root, err := os.Getwd()
 	if err != nil {
@@ -225,4 +217,22 @@ func waitHTTP(url string, timeout time.Duration) error {
 		time.Sleep(200 * time.Millisecond)
 	}
 	return fmt.Errorf("the dev server at %s did not answer within %s", url, timeout)
+}
+
+// renderTools finds what the render section runs, so a missing one fails
+// the bench before the slow sections, not after them; it returns Chromium.
+func renderTools() (string, error) {
+	for _, tool := range []string{"Xvfb", "node"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return "", fmt.Errorf("the render section needs %s (make deps-bench installs it): %w", tool, err)
+		}
+	}
+	chromium := os.Getenv("PI_E2E_CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		return "", fmt.Errorf("the render section needs Chromium (make deps-bench installs it; or set PI_E2E_CHROMIUM): %w", err)
+	}
+	return chromium, nil
 }

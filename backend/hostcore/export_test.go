@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pi-desktop/pi-desktop/backend/cmdrule"
+	"github.com/pi-desktop/pi-desktop/backend/fileindex"
 )
 
 // ScratchDirForTest creates a session's scratch folder as the first tool
@@ -48,3 +49,16 @@ func SubagentsForTest(ctx context.Context, c *Core, sessionID string) (names []s
 // CommandRulesForTest is the store of the command rules Bash calls are
 // decided with.
 func CommandRulesForTest(c *Core) *cmdrule.Store { return c.rules }
+
+// FileIndexForTest is the file index behind a session's @-suggestions, so
+// a test can wait on its generation instead of sleeping.
+func (c *Core) FileIndexForTest(ctx context.Context, sessionID string) (*fileindex.Index, error) {
+	b, _, err := c.workspace(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return c.fileIndexes.Acquire(b.Workspace, sessionID)
+}
+
+// FileIndexesOpenForTest is the number of workspace file indexes running.
+func FileIndexesOpenForTest(c *Core) int { return c.fileIndexes.Open() }

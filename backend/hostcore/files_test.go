@@ -1,15 +1,18 @@
 package hostcore_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/search"
 )
 
@@ -93,9 +96,10 @@ func TestWorkspaceFilesOfAnIsolatedSessionComeFromItsWorktree(t *testing.T) {
 	if res := e.call(s.ID, "Write", map[string]any{"path": "feature.go", "content": "package main\n"}); !res.OK {
 		t.Fatalf("Write = %+v", res)
 	}
-	got, err = e.core.WorkspaceFiles(t.Context(), s.ID, "", 0)
-	if err != nil || !slices.Equal(got.Files, []string{"main.go", "feature.go"}) {
-		t.Errorf("after a worktree write = %q, %v", got.Files, err)
+	// The index learns of the write through the filesystem's events.
+	got = waitWorkspaceFiles(t, e, s.ID, []string{"main.go", "feature.go"})
+	if got.Indexing {
+		t.Errorf("after a worktree write = %+v; the first walk is long over", got)
 	}
 
 	// A worktree replaced by a link to the project fails closed, never falls back.
@@ -142,5 +146,71 @@ func TestWorkspaceFilesOfTemporaryAndUnknownSessions(t *testing.T) {
 	}
 	if _, err := e.core.WorkspaceFiles(t.Context(), "no-such-session", "", 0); errs.CodeOf(err) != errs.SessionNotFound {
 		t.Errorf("unknown session = %v", err)
+	}
+}
+
+// waitWorkspaceFiles waits, on the session's file index generation (never
+// a sleep), until WorkspaceFiles("") lists want.
+func waitWorkspaceFiles(t *testing.T, e *env, sessionID string, want []string) hostcore.WorkspaceFiles {
+	t.Helper()
+	idx, err := e.core.FileIndexForTest(t.Context(), sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for {
+		gen := idx.Generation()
+		got, err := e.core.WorkspaceFiles(ctx, sessionID, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Equal(got.Files, want) {
+			return got
+		}
+		if _, err := idx.Wait(ctx, gen); err != nil {
+			t.Fatalf("WorkspaceFiles = %q; want %q (%v)", got.Files, want, err)
+		}
+	}
+}
+
+func TestWorkspaceFilesShareOneIndexPerWorkspace(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.project, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(e.project, "src", "login.ts"), "")
+	other, err := e.core.CreateSession(t.Context(), api.CreateSessionInput{ProjectID: e.session.ProjectID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{e.session.ID, other.ID} {
+		if got, err := e.core.WorkspaceFiles(t.Context(), id, "log", 0); err != nil || !slices.Equal(got.Files, []string{"src/login.ts"}) {
+			t.Fatalf("session %s: %+v, %v", id, got, err)
+		}
+	}
+	if n := hostcore.FileIndexesOpenForTest(e.core); n != 1 {
+		t.Fatalf("%d indexes for two sessions on one project; want 1", n)
+	}
+	// A file made after the first walk shows up for both.
+	write(t, filepath.Join(e.project, "src", "logout.ts"), "")
+	waitWorkspaceFiles(t, e, other.ID, []string{"main.go", "src/login.ts", "src/logout.ts"})
+	if got, _ := e.core.WorkspaceFiles(t.Context(), e.session.ID, "logout", 0); !slices.Equal(got.Files, []string{"src/logout.ts"}) {
+		t.Errorf("the other session sees %q", got.Files)
+	}
+	if err := e.core.DeleteSession(t.Context(), other.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := hostcore.FileIndexesOpenForTest(e.core); n != 1 {
+		t.Fatalf("%d indexes after one of two sessions went; want 1", n)
+	}
+	if err := e.core.DeleteSession(t.Context(), e.session.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := hostcore.FileIndexesOpenForTest(e.core); n != 0 {
+		t.Fatalf("%d indexes after the last session went; want 0", n)
+	}
+	if _, err := e.core.WorkspaceFiles(t.Context(), e.session.ID, "", -1); errs.CodeOf(err) != errs.InvalidArgument {
+		t.Errorf("negative limit = %v; want INVALID_ARGUMENT", err)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/cmdrule"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/fileindex"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
@@ -168,6 +169,10 @@ type Core struct {
 
 	// rules are the command rules Bash calls are decided with (issue 19).
 	rules *cmdrule.Store
+
+	// fileIndexes are the workspaces' file lists behind @-suggestions, one
+	// per workspace, shared by its sessions (issue 24).
+	fileIndexes *fileindex.Pool
 }
 
 // newCore is New before its errors are put in the user's terms. What it
@@ -210,6 +215,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		cfg.Shells = shells.HostEnv()
 	}
 	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink, skillCache: skills.NewCache()}
+	c.fileIndexes = fileindex.NewPool(fileindex.Options{})
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.emit})
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
@@ -335,7 +341,8 @@ func (c *Core) Close() error {
 	c.life.Lock()
 	c.life.closing = true
 	c.life.Unlock()
-	c.probe.Close()    // a command waiting for it gets the host PATH at once
+	c.probe.Close() // a command waiting for it gets the host PATH at once
+	c.fileIndexes.Close()
 	c.agent.Shutdown() // turns end first: one waiting on a question must not hold shutdown
 	c.cancels.stopAll()
 	c.broker.Close()
@@ -418,6 +425,7 @@ func (c *Core) retireSession(ctx context.Context, id string) error {
 	c.cancels.stopSession(id)
 	c.broker.DropSession(id)
 	c.tasks.StopSession(id)
+	c.fileIndexes.Release(id) // the last session on a workspace stops its watches
 	if s, err := c.sessions.Bind(ctx, id); err == nil && s.Session.Isolated {
 		// The worktree and its branch go with the session; a link planted
 		// in its place is removed as a link only.

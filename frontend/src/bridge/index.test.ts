@@ -116,10 +116,10 @@ describe('bridge calls', () => {
 
   it('workspaceFiles passes the session, query and limit, and tolerates a null list', async () => {
     vi.mocked(App.WorkspaceFiles).mockResolvedValueOnce({ files: ['src/login.ts'], truncated: true } as never);
-    await expect(bridge.workspaceFiles('s1', 'log', 20)).resolves.toEqual({ files: ['src/login.ts'], truncated: true });
+    await expect(bridge.workspaceFiles('s1', 'log', 20)).resolves.toEqual({ files: ['src/login.ts'], truncated: true, indexing: false });
     expect(App.WorkspaceFiles).toHaveBeenCalledWith('s1', 'log', 20);
     vi.mocked(App.WorkspaceFiles).mockResolvedValueOnce({ files: null, truncated: false } as never);
-    await expect(bridge.workspaceFiles('s1', '')).resolves.toEqual({ files: [], truncated: false });
+    await expect(bridge.workspaceFiles('s1', '')).resolves.toEqual({ files: [], truncated: false, indexing: false });
     expect(App.WorkspaceFiles).toHaveBeenLastCalledWith('s1', '', 0);
     vi.mocked(App.WorkspaceFiles).mockRejectedValueOnce({ code: 'WORKTREE_MISSING', message: 'the worktree is missing' });
     await expect(bridge.workspaceFiles('s1', 'x')).rejects.toMatchObject({ code: 'WORKTREE_MISSING' });

@@ -971,6 +971,8 @@ export const WorkspaceFiles = record({
   files: stringifiedList,
   /** More files match than listed: typing more narrows the list. */
   truncated: bool,
+  /** The workspace's file index is still being built: more files may match later. */
+  indexing: bool,
 });
 
 // --- decisions the agent waits for (backend/agent/ask.go, proposal.go) --------------------

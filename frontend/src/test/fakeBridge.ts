@@ -726,7 +726,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     const q = query.toLowerCase();
     const hits = (db.files[sessionId] ?? []).filter((f) => f.toLowerCase().includes(q)).sort((x, y) => x.length - y.length || x.localeCompare(y));
     const n = limit > 0 ? limit : 50;
-    return { files: hits.slice(0, n), truncated: hits.length > n };
+    return { files: hits.slice(0, n), truncated: hits.length > n, indexing: false };
   });
 
   b.pendingQuestions.mockImplementation(async (id) =>

@@ -2339,6 +2339,7 @@ export namespace hostcore {
 	export class WorkspaceFiles {
 	    files: string[];
 	    truncated: boolean;
+	    indexing: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new WorkspaceFiles(source);
@@ -2348,6 +2349,7 @@ export namespace hostcore {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.files = source["files"];
 	        this.truncated = source["truncated"];
+	        this.indexing = source["indexing"];
 	    }
 	}
 

@@ -83,7 +83,7 @@ describe('Composer', () => {
 const FILES = ['src/login.ts', 'src/logout.ts', 'docs/login flow.md', 'README.md'];
 
 function withFiles(impl?: (query: string) => Promise<WorkspaceFiles>) {
-  const list = impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false }));
+  const list = impl ?? (async (query: string) => ({ files: FILES.filter((f) => f.toLowerCase().includes(query.toLowerCase())), truncated: false, indexing: false }));
   bridge.workspaceFiles.mockImplementation((_sessionId, query) => list(query));
   return { ...setup({ filesOf: 's1' }), suggestFiles: bridge.workspaceFiles };
 }
@@ -157,7 +157,7 @@ describe('Composer @ references', () => {
   });
 
   it('says when nothing matches or the list is cut, and Enter still sends', async () => {
-    const { user, box, onSend } = withFiles(async (q) => (q === 'zz' ? { files: [], truncated: false } : { files: ['a.go'], truncated: true }));
+    const { user, box, onSend } = withFiles(async (q) => (q === 'zz' ? { files: [], truncated: false, indexing: false } : { files: ['a.go'], truncated: true, indexing: false }));
     await user.type(box, '@a');
     expect(await screen.findByText('More files match: keep typing to narrow the list')).toBeInTheDocument();
     expect(options().map((o) => o.textContent)).toEqual(['a.go']);
@@ -167,6 +167,20 @@ describe('Composer @ references', () => {
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
     await user.keyboard('{Enter}');
     expect(onSend).toHaveBeenCalledWith('fix @zz');
+  });
+
+  it('says the workspace is still being indexed, and fills the list in as the index grows', async () => {
+    let calls = 0;
+    const { user, box } = withFiles(async () => {
+      calls += 1;
+      return calls === 1 ? { files: ['a.go'], truncated: false, indexing: true } : { files: ['a.go', 'ab.go'], truncated: false, indexing: false };
+    });
+    await user.type(box, '@a');
+    expect(await screen.findByText('Indexing… more files may match')).toBeInTheDocument();
+    expect(options().map((o) => o.textContent)).toEqual(['a.go']);
+    // Asked again without a keystroke once the first answer said "indexing".
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['a.go', 'ab.go']), { timeout: 3000 });
+    expect(screen.queryByText(/Indexing…/)).not.toBeInTheDocument();
   });
 
   it('shows why files could not be listed', async () => {
@@ -184,7 +198,7 @@ describe('Composer @ references', () => {
     const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve, reject) => (pending[q] = { resolve, reject })));
     await user.type(box, '@a');
     await waitFor(() => expect(pending.a).toBeDefined());
-    pending.a!.resolve({ files: ['a.go'], truncated: false });
+    pending.a!.resolve({ files: ['a.go'], truncated: false, indexing: false });
     await waitFor(() => expect(options()).toHaveLength(1));
     await user.type(box, 'b');
     await waitFor(() => expect(pending.ab).toBeDefined());
@@ -194,7 +208,7 @@ describe('Composer @ references', () => {
     await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'abc', 50));
     expect(screen.getByRole('status')).toHaveTextContent('Files could not be listed');
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
-    pending.abc!.resolve({ files: ['abc.go'], truncated: false });
+    pending.abc!.resolve({ files: ['abc.go'], truncated: false, indexing: false });
     await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['abc.go']));
     expect(screen.queryByText(/could not be listed/)).not.toBeInTheDocument();
   });
@@ -206,9 +220,9 @@ describe('Composer @ references', () => {
     await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'l', 50));
     await user.type(box, 'o');
     await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
-    pending.lo!({ files: ['src/login.ts'], truncated: false });
+    pending.lo!({ files: ['src/login.ts'], truncated: false, indexing: false });
     await waitFor(() => expect(options()).toHaveLength(1));
-    pending.l!({ files: ['late.txt', 'old.txt'], truncated: false });
+    pending.l!({ files: ['late.txt', 'old.txt'], truncated: false, indexing: false });
     await new Promise((r) => setTimeout(r, 20));
     expect(options().map((o) => o.textContent)).toEqual(['login.tssrc']);
   });
@@ -220,11 +234,11 @@ describe('Composer @ references', () => {
     await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'l', 50));
     await user.type(box, 'o');
     await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
-    pending.l!({ files: ['late.txt'], truncated: false });
+    pending.l!({ files: ['late.txt'], truncated: false, indexing: false });
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Searching files…');
-    pending.lo!({ files: ['src/login.ts'], truncated: false });
+    pending.lo!({ files: ['src/login.ts'], truncated: false, indexing: false });
     await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['login.tssrc']));
   });
 
@@ -233,7 +247,7 @@ describe('Composer @ references', () => {
     const { user, box, suggestFiles } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
     await user.type(box, '@lo');
     await waitFor(() => expect(suggestFiles).toHaveBeenCalledWith('s1', 'lo', 50));
-    pending.lo!({ files: ['src/login.ts', 'src/logout.ts'], truncated: false });
+    pending.lo!({ files: ['src/login.ts', 'src/logout.ts'], truncated: false, indexing: false });
     await waitFor(() => expect(options()).toHaveLength(2));
     await user.keyboard('{ArrowDown}');
     await user.type(box, 'g');
@@ -241,7 +255,7 @@ describe('Composer @ references', () => {
     expect(options().map((o) => o.textContent)).toEqual(['login.tssrc', 'logout.tssrc']);
     expect(options()[1]).toHaveAttribute('aria-selected', 'true');
     expect(screen.queryByText('Searching files…')).not.toBeInTheDocument();
-    pending.log!({ files: ['src/logout.ts', 'src/login.ts', 'log.md'], truncated: false });
+    pending.log!({ files: ['src/logout.ts', 'src/login.ts', 'log.md'], truncated: false, indexing: false });
     await waitFor(() => expect(options()).toHaveLength(3));
     expect(options()[0]).toHaveAttribute('aria-selected', 'true');
   });
@@ -251,7 +265,7 @@ describe('Composer @ references', () => {
     const { user, box } = withFiles((q) => new Promise((resolve) => (pending[q] = resolve)));
     await user.type(box, '@a');
     await waitFor(() => expect(pending.a).toBeDefined());
-    pending.a!({ files: ['a.go'], truncated: false });
+    pending.a!({ files: ['a.go'], truncated: false, indexing: false });
     await waitFor(() => expect(options()).toHaveLength(1));
     await user.type(box, ' then @b');
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
@@ -259,18 +273,18 @@ describe('Composer @ references', () => {
     await waitFor(() => expect(pending.b).toBeDefined());
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
-    pending.b!({ files: ['b.go'], truncated: false });
+    pending.b!({ files: ['b.go'], truncated: false, indexing: false });
     await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['b.go']));
   });
 
   it("caches each answer under the session's files key", async () => {
     const client = createQueryClient();
-    bridge.workspaceFiles.mockImplementation(async (_sessionId, query) => ({ files: FILES.filter((f) => f.includes(query)), truncated: false }));
+    bridge.workspaceFiles.mockImplementation(async (_sessionId, query) => ({ files: FILES.filter((f) => f.includes(query)), truncated: false, indexing: false }));
     const user = userEvent.setup();
     render(<Composer onSend={vi.fn()} onStop={vi.fn()} running={false} filesOf="s1" />, { wrapper: dataWrapper(client) });
     await user.type(screen.getByRole('textbox', { name: 'Message' }), '@READ');
     await waitFor(() => expect(options()).toHaveLength(1));
-    expect(client.getQueryData(queryKeys.files('s1', 'READ', 50))).toEqual({ query: 'READ', files: ['README.md'], truncated: false });
+    expect(client.getQueryData(queryKeys.files('s1', 'READ', 50))).toEqual({ query: 'READ', files: ['README.md'], truncated: false, indexing: false });
   });
 
   it('an e-mail address is not a reference', async () => {

@@ -17,7 +17,12 @@ interface Results {
   query: string;
   files: string[];
   truncated: boolean;
+  /** The workspace is still being indexed: more files may match later. */
+  indexing: boolean;
 }
+
+/** While the workspace is being indexed, the open list asks again this often. */
+export const INDEXING_REFRESH_MS = 500;
 
 export interface FileSuggestionsApi {
   open: boolean;
@@ -71,8 +76,10 @@ function useFileQuery(sessionId: string | undefined, query: string | null): { re
       ? skipToken
       : async (): Promise<Results> => {
           const r = await bridge.workspaceFiles(sessionId, query, SUGGEST_LIMIT);
-          return { query, files: r.files, truncated: r.truncated };
+          return { query, files: r.files, truncated: r.truncated, indexing: r.indexing };
         },
+    // A list answered from a partial index fills in as the index grows.
+    refetchInterval: (query) => (query.state.data?.indexing ? INDEXING_REFRESH_MS : false),
     // Not while closed: a placeholder taken then would be carried on to the next "@".
     placeholderData: closed ? undefined : keepWhileCached,
   });
@@ -170,6 +177,7 @@ export function FileSuggestionList({ api }: { api: FileSuggestionsApi }) {
   let status: string | null = null;
   if (error) status = `Files could not be listed: ${error.message}`;
   else if (!results) status = 'Searching files…';
+  else if (results.indexing) status = results.files.length === 0 ? 'Indexing… no files match yet' : 'Indexing… more files may match';
   else if (results.files.length === 0) status = results.query ? `No files match “${results.query}”` : 'No files in this workspace';
   else if (results.truncated) status = 'More files match: keep typing to narrow the list';
   return (
