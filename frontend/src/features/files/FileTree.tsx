@@ -20,10 +20,12 @@ export interface FileTreeProps {
   sessionId: string;
   /** A name filter: non-empty shows the matching files instead of the tree. */
   filter: string;
+  /** Changes when the agent may have written files: the open folders are read again. */
+  revision?: unknown;
   onOpen: (path: string) => void;
 }
 
-export function FileTree({ sessionId, filter, onOpen }: FileTreeProps) {
+export function FileTree({ sessionId, filter, revision, onOpen }: FileTreeProps) {
   const [folders, setFolders] = useState<Record<string, Folder>>({});
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [focused, setFocused] = useState<string | null>(null);
@@ -32,7 +34,8 @@ export function FileTree({ sessionId, filter, onOpen }: FileTreeProps) {
 
   const load = useCallback(
     (path: string) => {
-      setFolders((f) => ({ ...f, [path]: { state: 'loading' } }));
+      // A folder read again keeps its entries on screen until the new ones arrive.
+      setFolders((f) => (f[path]?.state === 'ready' ? f : { ...f, [path]: { state: 'loading' } }));
       bridge.listFolder(sessionId, path).then(
         (l) => setFolders((f) => ({ ...f, [path]: { state: 'ready', entries: l.entries, truncated: l.truncated } })),
         (err: unknown) => setFolders((f) => ({ ...f, [path]: { state: 'error', error: toBridgeError(err) } })),
@@ -40,7 +43,15 @@ export function FileTree({ sessionId, filter, onOpen }: FileTreeProps) {
     },
     [sessionId],
   );
-  useEffect(() => load(''), [load]);
+  // The top, and every folder open now, is read again when the agent may have written.
+  const open = useRef(expanded);
+  useEffect(() => {
+    open.current = expanded;
+  });
+  useEffect(() => {
+    load('');
+    for (const p of open.current) load(p);
+  }, [load, revision]);
 
   const query = filter.trim();
   useEffect(() => {

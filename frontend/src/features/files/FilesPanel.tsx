@@ -55,7 +55,7 @@ export function FilesPanel({ sessionId, revision, onMention }: FilesPanelProps) 
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
           />
-          <FileTree key={sessionId} sessionId={sessionId} filter={filter} onOpen={tabs.open} />
+          <FileTree key={sessionId} sessionId={sessionId} filter={filter} revision={revision} onOpen={tabs.open} />
         </section>
       </div>
       {tabs.list.length > 0 && (
