@@ -177,6 +177,11 @@ func shapes() map[string]any {
 		"CommandChange":   checkpoint.CommandChange{},
 		"CheckpointUsage": checkpoint.Usage{},
 
+		"Artifact":      api.Artifact{},
+		"FolderListing": api.FolderListing{},
+		"FileView":      api.FileView{},
+		"FileStamp":     api.FileStamp{},
+
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
 		agent.EventTurn:             agent.TurnEvent{},

@@ -413,6 +413,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		s.RunStarted(ctx, st.waitDur) // the row's run time starts now, not at the card
 	}
 	res := c.run(ctx, tool, spec, call, st)
+	c.recordArtifacts(ctx, req, res)
 	c.checkpointAfter(ctx, req, spec, binding, call, res)
 	st.note(*call.Outcome)
 	// Images become stored references before anything records the result:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/artifact"
 	"github.com/pi-desktop/pi-desktop/backend/attachments"
 	"github.com/pi-desktop/pi-desktop/backend/audit"
 	"github.com/pi-desktop/pi-desktop/backend/bgtask"
@@ -142,6 +143,7 @@ type Core struct {
 	spillSeq  atomic.Int64
 	edits     editStates
 	review    *review.Store
+	artifacts *artifact.Store // the workspace files each session wrote (Files pane)
 	// checkpoints snapshots workspaces around a turn's writes (issue 20);
 	// cpTurns remembers which turns took their first one.
 	checkpoints *checkpoint.Service
@@ -240,6 +242,7 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		}
 	}()
 	c.review = review.New(st.DB(), layout.Reviews(), cfg.Now)
+	c.artifacts = artifact.New(st.DB(), cfg.Now)
 	if c.checkpoints, err = newCheckpoints(cfg, st.DB(), log); err != nil {
 		return nil, fmt.Errorf("prepare checkpoints: %w", err)
 	}
@@ -447,6 +450,9 @@ func (c *Core) retireSession(ctx context.Context, id string) error {
 	if err := c.review.DeleteSession(ctx, id); err != nil {
 		// The folder is swept at the next start; the rows stay as history.
 		c.log.Warn("delete review records", "session", id, "err", err)
+	}
+	if err := c.artifacts.DeleteSession(ctx, id); err != nil {
+		c.log.Warn("delete artifacts", "session", id, "err", err)
 	}
 	c.cpTurns.end(id, "")
 	if err := c.checkpoints.DeleteSession(ctx, id); err != nil {

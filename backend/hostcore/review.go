@@ -82,6 +82,7 @@ func (c *Core) rollback(ctx context.Context, sessionID, snapshotID string, row *
 	}
 	for _, ch := range changes {
 		c.forgetEdits(sessionID, resolver, ch.Path)
+		c.artifactRolledBack(ctx, sessionID, resolver, ch)
 	}
 	return changes, nil
 }

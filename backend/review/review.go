@@ -60,6 +60,9 @@ type Change struct {
 	// GroupID is shared by the two entries of an MV ("" otherwise).
 	GroupID   string `json:"groupId,omitempty"`
 	CreatedAt int64  `json:"createdAt"` // Unix milliseconds
+	// AfterSHA256 is the hex SHA-256 of the bytes the tool left ("" for a
+	// deletion): the host's artifact list keeps it. Not part of the record.
+	AfterSHA256 string `json:"-"`
 }
 
 // Store records review changes in the database and keeps their snapshots
@@ -282,6 +285,7 @@ func (c *Capture) prepare(op string, after []byte, group string) (*pending, erro
 	p := &pending{change: ch, abs: c.target.Abs, before: c.before, mode: c.mode, after: a}
 	if a.present {
 		p.afterSum = sum(after)
+		p.change.AfterSHA256 = p.afterSum
 	}
 	if ch.Reversible && c.before.present {
 		p.beforeSum = sum(c.before.data)
@@ -398,6 +402,7 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]record, err
 			r.change.Hunks = []Hunk{}
 		}
 		r.change.State = state // the column is authoritative; the JSON is the record as first shown
+		r.change.AfterSHA256 = r.afterSum
 		r.beforeMode = fs.FileMode(mode).Perm()
 		out = append(out, r)
 	}

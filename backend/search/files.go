@@ -25,6 +25,9 @@ type FilesOptions struct {
 	Query string // matched case-insensitively against the relative path
 	Limit int    // 0 = DefaultFilesLimit; capped at MaxFilesLimit
 	Scan  int    // files visited at most; 0 or more than MaxFilesScanned = MaxFilesScanned
+	// Within, when set, pins Root to a handle the caller checked and
+	// leaves out what its Skip names (the host's data folder).
+	Within Within
 }
 
 // FilesResult lists the best matches, best first.
@@ -51,7 +54,7 @@ func Files(ctx context.Context, opts FilesOptions) (FilesResult, error) {
 	if !filepath.IsAbs(opts.Root) {
 		return FilesResult{}, invalidField("path", "the search root must be an absolute path")
 	}
-	top, abs, err := openWalkRoot(Within{}, opts.Root, "the file search")
+	top, abs, err := openWalkRoot(opts.Within, opts.Root, "the file search")
 	if errors.Is(err, errIsFile) {
 		return FilesResult{}, invalidField("path", "%s is a file, not a folder", opts.Root)
 	}
@@ -68,7 +71,7 @@ func Files(ctx context.Context, opts FilesOptions) (FilesResult, error) {
 	var hits []fileHit
 	scanned := 0
 	res := FilesResult{}
-	err = walkTree(ctx, top, abs, walkOptions{}, func(f walkFile) error {
+	err = walkTree(ctx, top, abs, walkOptions{skip: opts.Within.Skip}, func(f walkFile) error {
 		rel := f.rel
 		if scanned == scan {
 			res.Truncated = true

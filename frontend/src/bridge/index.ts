@@ -39,6 +39,7 @@ import {
   type RestorePlan,
   type RestoreResult,
 } from './checkpoints';
+import { artifacts as parseArtifacts, fileStamp, fileView, folderListing, type Artifact, type FileStamp, type FileView, type FolderListing } from './files';
 import { toBridgeError } from './errors';
 import { EventsOn } from './events';
 import * as norm from './normalize';
@@ -502,6 +503,43 @@ export function workspaceFiles(sessionId: string, query: string, limit = 0): Pro
   return call(async () => {
     return norm.workspaceFiles(await FilesApi.WorkspaceFiles(sessionId, query, limit));
   });
+}
+
+// --- the Files pane --------------------------------------------------------------------
+
+/** The workspace files the session's agent wrote (Write/Edit), newest first. */
+export function listArtifacts(sessionId: string): Promise<Artifact[]> {
+  return call(async () => parseArtifacts(await FilesApi.Artifacts(sessionId)));
+}
+
+/** One folder of the session's workspace ('' = its top), as Glob sees it. */
+export function listFolder(sessionId: string, path: string): Promise<FolderListing> {
+  return call(async () => folderListing(await FilesApi.ListFolder(sessionId, path)));
+}
+
+/** Workspace files whose path matches query, best first (the Files pane's filter). */
+export function findFiles(sessionId: string, query: string): Promise<WorkspaceFiles> {
+  return call(async () => norm.workspaceFiles(await FilesApi.FindFiles(sessionId, query)));
+}
+
+/** A workspace file for the read-only viewer. */
+export function viewFile(sessionId: string, path: string): Promise<FileView> {
+  return call(async () => fileView(await FilesApi.ViewFile(sessionId, path)));
+}
+
+/** How a workspace file looks now: an open viewer reloads when the stamp changes. */
+export function fileStampOf(sessionId: string, path: string): Promise<FileStamp> {
+  return call(async () => fileStamp(await FilesApi.FileStamp(sessionId, path)));
+}
+
+/** Shows the folder holding a workspace file in the OS file manager. */
+export function revealFile(sessionId: string, path: string): Promise<void> {
+  return call(() => FilesApi.RevealFile(sessionId, path));
+}
+
+/** Opens a workspace file with the app the OS associates with it. */
+export function openFileInEditor(sessionId: string, path: string): Promise<void> {
+  return call(() => FilesApi.OpenFileInEditor(sessionId, path));
 }
 
 // --- MCP servers -------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { slashCommandExpansion, slashCommandList } from './commands';
 import { commandCheck, commandRule } from './rules';
 import { exportResult, searchHit } from './history';
 import { plugin, pluginStaged } from './plugins';
+import { artifact, fileStamp, fileView, folderListing } from './files';
 import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
@@ -82,6 +83,10 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   RestoreResult: restoreResult,
   CommandChange: (x) => commandChanges([x])[0],
   CheckpointUsage: checkpointUsage,
+  Artifact: artifact,
+  FolderListing: folderListing,
+  FileView: fileView,
+  FileStamp: fileStamp,
   [EVENT.mcpChanged]: norm.mcpServersChanged,
   [EVENT.settingsChanged]: norm.settings,
   [EVENT.sessionsChanged]: norm.sessionsChangedEvent,

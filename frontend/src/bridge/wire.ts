@@ -1416,3 +1416,33 @@ export const PluginStaged = record({
   installedVersion: str,
   unchanged: bool,
 });
+// --- the Files pane (backend/api/files.go) -----------------------------------------
+
+/** A workspace file the session's agent wrote (an artifact). */
+export const Artifact = record({
+  /** '/'-separated, relative to the workspace. */
+  path: str,
+  firstMessageId: str,
+  lastMessageId: str,
+  updatedAt: num,
+  /** Still a file of the workspace. */
+  exists: bool,
+});
+
+export const FolderEntry = record({ name: str, path: str, dir: bool });
+
+/** One level of the workspace tree. */
+export const FolderListing = record({ path: str, entries: list(FolderEntry), truncated: bool });
+
+/** A file as the read-only viewer shows it: text, or a note when binary or too large. */
+export const FileView = record({
+  path: str,
+  size: num,
+  stamp: str,
+  text: str,
+  binary: bool,
+  tooLarge: bool,
+  note: str,
+});
+
+export const FileStamp = record({ exists: bool, stamp: str });

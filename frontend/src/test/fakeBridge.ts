@@ -34,6 +34,7 @@ import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInpu
 import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
 import type { OpenRequest } from '../bridge/opens';
 import type { Plugin, PluginStaged, PluginSummary } from '../bridge/plugins';
+import type { Artifact } from '../bridge/files';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
@@ -116,6 +117,10 @@ export interface Seed {
   pluginStages?: PluginSummary[];
   /** A plugin's process log by plugin id. */
   pluginLogs?: Record<string, string>;
+  /** The Files pane: workspace file contents by session id, then by '/'-separated path. */
+  workspace?: Record<string, Record<string, string>>;
+  /** The Files pane: the artifacts of each session, newest first (see artifactRow()). */
+  artifacts?: Record<string, Artifact[]>;
 }
 
 /** A slash command row and the template the fake expands. */
@@ -282,6 +287,7 @@ const names = [
   'pendingOpens', 'onOpenRequested',
   'listPlugins', 'stagePlugin', 'installStagedPlugin', 'discardStagedPlugin', 'consentPlugin', 'setPluginEnabled',
   'removePlugin', 'pluginLog',
+  'listArtifacts', 'listFolder', 'findFiles', 'viewFile', 'fileStampOf', 'revealFile', 'openFileInEditor',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -624,6 +630,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   installCommandRules(db, tick);
   installCheckpoints(db, find, tick);
   installPlugins(db, tick);
+  installFiles(seed, find);
   b.stopSession.mockImplementation(async () => 0);
   b.transcriptPage.mockImplementation(async (id, q) =>
     norm.transcriptPage(transcriptPageOf(db.transcripts[id] ?? { sessionId: id, turns: [], messages: [] }, q)),
@@ -1322,4 +1329,58 @@ function installPlugins(db: { plugins: Plugin[]; pluginStages: PluginSummary[]; 
     db.plugins = db.plugins.filter((x) => x.summary.id !== id);
   });
   b.pluginLog.mockImplementation(async (id) => db.pluginLogs[id] ?? '');
+}
+
+/** An artifact row: written by message m1, still in the workspace unless extra says otherwise. */
+export function artifactRow(path: string, extra: Partial<Artifact> = {}): Artifact {
+  return { path, firstMessageId: 'm1', lastMessageId: 'm1', updatedAt: NOW, exists: true, ...extra };
+}
+
+/**
+ * The Files pane over seed.workspace (contents by path) and seed.artifacts. Tests change
+ * a file by assigning to the same seed objects; the stamp is the text itself, so a change
+ * shows. A path ending in ".bin" reads as binary.
+ */
+function installFiles(seed: Seed, find: (id: string) => Session) {
+  const b = bridgeModule;
+  const files = (sessionId: string) => {
+    find(sessionId);
+    return (seed.workspace ??= {})[sessionId] ?? {};
+  };
+  b.listArtifacts.mockImplementation(async (id) => {
+    const ws = files(id);
+    return (seed.artifacts?.[id] ?? []).map((a) => ({ ...a, exists: a.path in ws }));
+  });
+  b.listFolder.mockImplementation(async (id, path) => {
+    const prefix = path === '' ? '' : `${path}/`;
+    const seen = new Map<string, boolean>();
+    for (const p of Object.keys(files(id))) {
+      if (!p.startsWith(prefix)) continue;
+      const [name, ...rest] = p.slice(prefix.length).split('/');
+      if (name) seen.set(name, (seen.get(name) ?? false) || rest.length > 0);
+    }
+    if (path !== '' && seen.size === 0) throw new BridgeError('NOT_FOUND', `${path} is not a folder the file list shows`);
+    const entries = [...seen].map(([name, dir]) => ({ name, path: prefix + name, dir }));
+    entries.sort((x, y) => Number(y.dir) - Number(x.dir) || x.name.localeCompare(y.name));
+    return { path, entries, truncated: false };
+  });
+  b.findFiles.mockImplementation(async (id, query) => {
+    const q = query.toLowerCase();
+    const hits = Object.keys(files(id)).filter((f) => f.toLowerCase().includes(q)).sort((x, y) => x.length - y.length || x.localeCompare(y));
+    return { files: hits, truncated: false, indexing: false };
+  });
+  b.viewFile.mockImplementation(async (id, path) => {
+    const text = files(id)[path];
+    if (text === undefined) throw new BridgeError('NOT_FOUND', `${path} no longer exists; it may have been moved or deleted`);
+    if (path.endsWith('.bin')) {
+      return { path, size: text.length, stamp: text, text: '', binary: true, tooLarge: false, note: 'This file is not text, so the viewer does not show it. Open it in its own app.' };
+    }
+    return { path, size: text.length, stamp: text, text, binary: false, tooLarge: false, note: '' };
+  });
+  b.fileStampOf.mockImplementation(async (id, path) => {
+    const text = files(id)[path];
+    return text === undefined ? { exists: false, stamp: '' } : { exists: true, stamp: text };
+  });
+  b.revealFile.mockImplementation(async (id) => void files(id));
+  b.openFileInEditor.mockImplementation(async (id) => void files(id));
 }

@@ -614,6 +614,26 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class Artifact {
+	    path: string;
+	    firstMessageId: string;
+	    lastMessageId: string;
+	    updatedAt: number;
+	    exists: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Artifact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.firstMessageId = source["firstMessageId"];
+	        this.lastMessageId = source["lastMessageId"];
+	        this.updatedAt = source["updatedAt"];
+	        this.exists = source["exists"];
+	    }
+	}
 	export class CommandRule {
 	    id: string;
 	    decision: string;
@@ -829,6 +849,94 @@ export namespace api {
 	        this.path = source["path"];
 	        this.bytes = source["bytes"];
 	    }
+	}
+	export class FileStamp {
+	    exists: boolean;
+	    stamp: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileStamp(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.exists = source["exists"];
+	        this.stamp = source["stamp"];
+	    }
+	}
+	export class FileView {
+	    path: string;
+	    size: number;
+	    stamp: string;
+	    text: string;
+	    binary: boolean;
+	    tooLarge: boolean;
+	    note: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.size = source["size"];
+	        this.stamp = source["stamp"];
+	        this.text = source["text"];
+	        this.binary = source["binary"];
+	        this.tooLarge = source["tooLarge"];
+	        this.note = source["note"];
+	    }
+	}
+	export class FolderEntry {
+	    name: string;
+	    path: string;
+	    dir: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FolderEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.path = source["path"];
+	        this.dir = source["dir"];
+	    }
+	}
+	export class FolderListing {
+	    path: string;
+	    entries: FolderEntry[];
+	    truncated: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FolderListing(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.entries = this.convertValues(source["entries"], FolderEntry);
+	        this.truncated = source["truncated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class MCPHeader {
 	    name: string;

@@ -1,10 +1,11 @@
 import { ArrowUp, Settings2, Square } from 'lucide-react';
 import { WAITING_FOR_APPROVAL } from '../../lib/labels';
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type MutableRefObject, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { BridgeError, toBridgeError } from '../../bridge/errors';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
 import { FileSuggestionList, useFileSuggestions } from './FileSuggestions';
+import { insertMentionAt } from './mentions';
 import { BUILTIN_COMMANDS, parseSlash, type SlashEntry, type SlashSkill, type SlashSkillNotes } from './slash';
 import { SlashMenuList, useSlashMenu } from './SlashMenu';
 import { useShortcutHint } from '../keyboard/CommandsContext';
@@ -53,9 +54,14 @@ export interface ComposerProps {
   filesOf?: string;
   /** The "/" menu and commands; without it "/" is plain text. */
   slash?: SlashActions;
+  /**
+   * Set by the composer while it is mounted: inserts "@path" at the caret and focuses
+   * the input (the Files pane's Mention).
+   */
+  mentionRef?: MutableRefObject<((path: string) => void) | null>;
 }
 
-export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash }: ComposerProps) {
+export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash, mentionRef }: ComposerProps) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -79,6 +85,24 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
     pendingCaret.current = null;
     input.current.setSelectionRange(at, at);
   }, [text]);
+  // The Files pane's Mention inserts at the caret the user left.
+  const latest = useRef({ text, caret });
+  useLayoutEffect(() => {
+    latest.current = { text, caret };
+  });
+  useEffect(() => {
+    if (!mentionRef) return;
+    mentionRef.current = (path) => {
+      const el = input.current;
+      const at = el && document.activeElement === el ? el.selectionStart : latest.current.caret;
+      const next = insertMentionAt(latest.current.text, at, path);
+      replace(next.text, next.caret);
+      el?.focus();
+    };
+    return () => {
+      mentionRef.current = null;
+    };
+  }, [mentionRef, replace]);
   const [sending, setSending] = useState(false);
   const [stopping, setStopping] = useState(false);
   const stopHint = useShortcutHint('stop', 'Stop the agent');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeMention, insertMention, mentionText } from './mentions';
+import { activeMention, insertMention, insertMentionAt, mentionText } from './mentions';
 
 /** "|" marks the caret. */
 function at(s: string) {
@@ -40,5 +40,17 @@ describe('insertMention', () => {
     const r = insertMention(text, m, 'docs/my notes.md');
     expect(r).toEqual({ text: 'read @"docs/my notes.md" ', caret: 25 });
     expect(mentionText('a.go')).toBe('@a.go');
+  });
+});
+
+describe('insertMentionAt', () => {
+  it.each([
+    ['', 0, 'a.ts', '@a.ts ', 6],
+    ['Look at', 7, 'a.ts', 'Look at @a.ts ', 14],
+    ['Look at ', 8, 'a.ts', 'Look at @a.ts ', 14],
+    ['Fix  please', 4, 'src/a.ts', 'Fix @src/a.ts please', 14],
+    ['x', 99, 'my file.md', 'x @"my file.md" ', 16],
+  ])('%j at %i with %s', (text, caret, path, want, wantCaret) => {
+    expect(insertMentionAt(text, caret, path)).toEqual({ text: want, caret: wantCaret });
   });
 });

@@ -58,3 +58,17 @@ export function insertMention(text: string, m: Mention, path: string): { text: s
   const caret = m.start + insert.length + (after.startsWith(' ') ? 1 : 0);
   return { text: next, caret };
 }
+
+/**
+ * Inserts a reference to path at caret (the Files pane's Mention), set apart from the
+ * text around it by spaces; returns the text and the caret after the reference.
+ */
+export function insertMentionAt(text: string, caret: number, path: string): { text: string; caret: number } {
+  const at = Math.max(0, Math.min(caret, text.length));
+  const before = text.slice(0, at);
+  const after = text.slice(at);
+  const lead = before === '' || /\s$/.test(before) ? '' : ' ';
+  const trail = after.startsWith(' ') ? '' : ' ';
+  const insert = lead + mentionText(path) + trail;
+  return { text: before + insert + after, caret: at + insert.length + (trail === '' ? 1 : 0) };
+}

@@ -1,10 +1,11 @@
 // The session header's side panels: Review (the session's changes) and Activity (its
 // audit rows). SessionPane holds the state with useSessionPanels and places the two
 // pieces: PanelButtons in the header, PanelSlot beside the transcript.
-import { Activity, FileDiff } from 'lucide-react';
+import { Activity, FileDiff, Files } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Button } from '../../ui/Button';
 import { ActivityPanel } from '../activity/ActivityPanel';
+import { FilesPanel } from '../files/FilesPanel';
 import { ReviewPanel, SidePanelFrame } from './ReviewPanel';
 import { useReviewChanges, type ReviewApi } from './useReviewChanges';
 import type { CommandChange } from '../../bridge/checkpoints';
@@ -13,7 +14,7 @@ import { useCommandChanges } from '../checkpoints/useCheckpoints';
 import './review.css';
 import { useShortcutHint } from '../keyboard/CommandsContext';
 
-export type SidePanel = 'review' | 'activity';
+export type SidePanel = 'review' | 'activity' | 'files';
 
 export interface SessionPanels {
   sessionId: string;
@@ -32,8 +33,8 @@ export function useSessionPanels(sessionId: string): SessionPanels {
   const review = useReviewChanges(sessionId);
   const commands = useCommandChanges(sessionId);
   const base = useId();
-  const ids = { review: `${base}-review`, activity: `${base}-activity` };
-  const buttons = useRef<Record<SidePanel, HTMLButtonElement | null>>({ review: null, activity: null });
+  const ids = { review: `${base}-review`, activity: `${base}-activity`, files: `${base}-files` };
+  const buttons = useRef<Record<SidePanel, HTMLButtonElement | null>>({ review: null, activity: null, files: null });
   const toggle = useCallback((p: SidePanel) => setOpen((cur) => (cur === p ? null : p)), []);
   const close = useCallback(() => {
     // Give the focus back to the button that opened the panel.
@@ -74,11 +75,22 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
       >
         Activity
       </Button>
+      <Button
+        ref={(el) => void (panels.buttons.current.files = el)}
+        size="sm"
+        variant="ghost"
+        icon={<Files size={14} aria-hidden="true" />}
+        aria-pressed={panels.open === 'files'}
+        aria-controls={panels.open === 'files' ? panels.ids.files : undefined}
+        onClick={() => panels.toggle('files')}
+      >
+        Files
+      </Button>
     </div>
   );
 }
 
-export function PanelSlot({ panels }: { panels: SessionPanels }) {
+export function PanelSlot({ panels, onMention }: { panels: SessionPanels; onMention?: (path: string) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const restore = useRestoreHost();
   // An opened panel takes the focus, so the keyboard lands in it.
@@ -95,6 +107,10 @@ export function PanelSlot({ panels }: { panels: SessionPanels }) {
             commands={panels.commands}
             onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
           />
+        </SidePanelFrame>
+      ) : panels.open === 'files' ? (
+        <SidePanelFrame id={panels.ids.files} title="Files" wide onClose={panels.close}>
+          <FilesPanel key={panels.sessionId} sessionId={panels.sessionId} revision={panels.review.changes} onMention={onMention} />
         </SidePanelFrame>
       ) : (
         <SidePanelFrame id={panels.ids.activity} title="Activity" wide onClose={panels.close}>

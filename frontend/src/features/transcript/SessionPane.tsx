@@ -1,6 +1,6 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
@@ -40,6 +40,9 @@ export function SessionPane({ session, project }: { session: Session; project: P
   const { toggle } = panels;
   useCommand('toggleChanges', () => toggle('review'));
   useCommand('toggleActivity', () => toggle('activity'));
+  // The Files pane's Mention reaches the composer through this.
+  const mention = useRef<((path: string) => void) | null>(null);
+  const onMention = useCallback((path: string) => mention.current?.(path), []);
   return (
     <section className="session-pane" aria-label={sessionTitle(session)}>
       <header className="pane-header">
@@ -75,9 +78,9 @@ export function SessionPane({ session, project }: { session: Session; project: P
         <div className="session-split">
           <div className="session-column">
             <RestoreNote />
-            <SessionBody key={session.id} session={session} review={panels.review} />
+            <SessionBody key={session.id} session={session} review={panels.review} mentionRef={mention} />
           </div>
-          <PanelSlot panels={panels} />
+          <PanelSlot panels={panels} onMention={onMention} />
         </div>
       </RestoreHost>
     </section>
@@ -85,7 +88,7 @@ export function SessionPane({ session, project }: { session: Session; project: P
 }
 
 /** Keyed by session id: its transcript state starts fresh for every session. */
-function SessionBody({ session, review }: { session: Session; review: ReviewApi }) {
+function SessionBody({ session, review, mentionRef }: { session: Session; review: ReviewApi; mentionRef: MutableRefObject<((path: string) => void) | null> }) {
   const ws = useWorkspace();
   const { settings } = useApp();
   const confirm = useConfirm();
@@ -221,6 +224,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         }
         filesOf={session.id}
         slash={slash}
+        mentionRef={mentionRef}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />

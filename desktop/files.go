@@ -1,0 +1,96 @@
+package desktop
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/hostcore"
+)
+
+// The Files pane: the session's artifacts, its workspace tree, a read-only
+// viewer, and handing a file to the OS. Every path is workspace-relative
+// and checked by the core (workspace only, through the path guard).
+
+// Artifacts lists the workspace files the session's agent wrote, newest first.
+func (f *Files) Artifacts(sessionID string) ([]api.Artifact, error) {
+	return with(f.h, func(ctx context.Context, c *hostcore.Core) ([]api.Artifact, error) {
+		return c.Artifacts(ctx, sessionID)
+	})
+}
+
+// ListFolder lists one folder of the session's workspace ("" = its top).
+func (f *Files) ListFolder(sessionID, path string) (api.FolderListing, error) {
+	return with(f.h, func(ctx context.Context, c *hostcore.Core) (api.FolderListing, error) {
+		return c.ListFolder(ctx, sessionID, path)
+	})
+}
+
+// FindFiles filters the workspace's files by name, best match first.
+func (f *Files) FindFiles(sessionID, query string) (hostcore.WorkspaceFiles, error) {
+	return with(f.h, func(ctx context.Context, c *hostcore.Core) (hostcore.WorkspaceFiles, error) {
+		return c.FindFiles(ctx, sessionID, query)
+	})
+}
+
+// ViewFile reads a workspace file for the viewer (bounded; binary files
+// and large ones come with a note instead of text).
+func (f *Files) ViewFile(sessionID, path string) (api.FileView, error) {
+	return with(f.h, func(ctx context.Context, c *hostcore.Core) (api.FileView, error) {
+		return c.ViewFile(ctx, sessionID, path)
+	})
+}
+
+// FileStamp is polled by an open viewer to reload a file that changed.
+func (f *Files) FileStamp(sessionID, path string) (api.FileStamp, error) {
+	return with(f.h, func(ctx context.Context, c *hostcore.Core) (api.FileStamp, error) {
+		return c.FileStamp(ctx, sessionID, path)
+	})
+}
+
+// RevealFile opens the folder holding a workspace file (or the folder
+// itself) in the OS file manager.
+func (f *Files) RevealFile(sessionID, path string) error {
+	return f.open(sessionID, path, true)
+}
+
+// OpenFileInEditor opens a workspace file with the app the OS associates
+// with it.
+func (f *Files) OpenFileInEditor(sessionID, path string) error {
+	return f.open(sessionID, path, false)
+}
+
+func (f *Files) open(sessionID, path string, reveal bool) error {
+	return do(f.h, func(ctx context.Context, c *hostcore.Core) error {
+		abs, dir, err := c.WorkspacePath(ctx, sessionID, path)
+		if err != nil {
+			return err
+		}
+		if reveal && !dir {
+			abs = filepath.Dir(abs)
+		}
+		win := f.h.Window()
+		if win == nil {
+			return errs.New(errs.Internal, "the window is not ready yet; try again")
+		}
+		// The OS opener (xdg-open, open, the Windows shell) takes a file
+		// URL and picks the file manager or the associated app.
+		wruntime.BrowserOpenURL(win, fileURL(abs))
+		return nil
+	})
+}
+
+// fileURL is the file: URL of an absolute path, escaped (a '#' or '?' in
+// a name stays part of the path), with a Windows drive spelled /C:/….
+func fileURL(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
