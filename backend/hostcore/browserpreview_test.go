@@ -336,4 +336,3 @@ func TestBrowserPreviewDevServer(t *testing.T) {
 		t.Errorf("a stopped dev server: %+v", res)
 	}
 }
-

@@ -274,4 +274,3 @@ func HTMLTitle(page []byte) string {
 	}
 	return truncate.BytesEllipsis(strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " "), 200)
 }
-
