@@ -14,6 +14,8 @@ import * as SubagentsApi from '../../wailsjs/go/desktop/Subagents';
 import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
 import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
 import * as HistoryApi from '../../wailsjs/go/desktop/History';
+import * as PreviewApi from '../../wailsjs/go/desktop/Preview';
+import { PREVIEW_EVENTS, previewEvent, previewState as parsePreviewState, type PreviewEvent, type PreviewState } from './preview';
 import { BrowserOpenURL, WindowSetTitle } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
@@ -96,6 +98,7 @@ import {
 
 export type * from './types';
 export type * from './activity';
+export type * from './preview';
 export type * from './subagents';
 export type * from './commands';
 export type * from './skills';
@@ -738,4 +741,29 @@ export function checkpointUsage(): Promise<CheckpointUsage[]> {
 /** Removes every checkpoint of a project (none can be restored after); resolves with what was freed. */
 export function clearCheckpoints(projectId: string): Promise<CheckpointUsage> {
   return call(async () => parseCheckpointUsage(await ReviewApi.ClearCheckpoints(projectId)));
+}
+
+/** The session's open BrowserPreview, or null. */
+export function previewState(sessionId: string): Promise<PreviewState | null> {
+  return call(async () => parsePreviewState(await PreviewApi.State(sessionId)));
+}
+
+/** Closes the session's preview; its address stops working. */
+export function closePreview(sessionId: string): Promise<void> {
+  return call(() => PreviewApi.Close(sessionId));
+}
+
+/** Opens the session's preview in the system browser (the host's own URL for it). */
+export function openPreviewInBrowser(sessionId: string): Promise<void> {
+  return call(() => PreviewApi.OpenInBrowser(sessionId));
+}
+
+export function onPreviewEvent(cb: (e: PreviewEvent) => void): Unsubscribe {
+  const offs = PREVIEW_EVENTS.map((name) =>
+    EventsOn(name, (payload?: unknown) => {
+      const e = previewEvent(name, payload);
+      if (e) cb(e);
+    }),
+  );
+  return () => offs.forEach((off) => off());
 }

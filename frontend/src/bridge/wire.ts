@@ -1349,3 +1349,15 @@ export const CommandChange = record({
 
 /** The disk a project's checkpoints take. */
 export const CheckpointUsage = record({ projectId: str, bytes: num, checkpoints: num, shadows: num });
+
+// --- BrowserPreview (backend/api/preview.go) -----------------------------------
+
+export const PreviewState = record({
+  sessionId: str,
+  kind: str, // file | url
+  url: str,
+  target: str,
+  title: str,
+  revision: num,
+});
+export const PreviewClosed = record({ sessionId: str });

@@ -32,12 +32,15 @@ import type { SlashCommand } from '../bridge/commands';
 import { skillList, type SkillEntry, type SkillList } from '../bridge/skills';
 import { commandCheck, type CommandCheck, type CommandRule, type CommandRuleInput } from '../bridge/rules';
 import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFile } from '../bridge/checkpoints';
+import { PREVIEW_EVENTS, previewEvent, previewState } from '../bridge/preview';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
 export type FakeBridge = { [K in keyof BridgeModule]: BridgeModule[K] extends Fn ? Mock<BridgeModule[K]> : never };
 
 export interface Seed {
+  /** Raw api.PreviewState by session id: the sessions' open BrowserPreview panes. */
+  browserPreviews?: Record<string, Record<string, unknown>>;
   projects?: Project[];
   sessions?: Session[];
   settings?: Partial<Settings>;
@@ -271,6 +274,7 @@ const names = [
   'searchHistory', 'exportSession',
   'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
   'setWindowTitle',
+  'previewState', 'closePreview', 'openPreviewInBrowser', 'onPreviewEvent',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -315,6 +319,10 @@ export interface FakeBackend {
   /** Every restore asked for, in order. */
   restores: Array<{ sessionId: string; checkpointId: string; overwrite: boolean }>;
   checkpointUsage: Record<string, CheckpointUsage>;
+  /** Raw api.PreviewState by session id (BrowserPreview's panes). */
+  browserPreviews: Record<string, Record<string, unknown>>;
+  /** Sessions whose preview was opened in the system browser, in order. */
+  previewsInBrowser: string[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -598,6 +606,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.sendPrompt.mockImplementation(async (id) => void find(id));
   b.sendPromptWith.mockImplementation(async (id) => void find(id));
   installMCP(db, emit, on);
+  const previews = installPreview(seed.browserPreviews ?? {}, emit, onAll);
   installSubagents(db);
   installSlashCommands(db, find);
   installCommandRules(db, tick);
@@ -834,6 +843,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get checkpointUsage() {
       return db.checkpointUsage;
+    },
+    get browserPreviews() {
+      return previews.states;
+    },
+    get previewsInBrowser() {
+      return previews.inBrowser;
     },
     emit,
   };
@@ -1226,4 +1241,31 @@ function installCheckpoints(
     for (const s of db.sessions.filter((x) => x.projectId === projectId)) delete db.checkpoints[s.id];
     return { ...freed };
   });
+}
+
+/** BrowserPreview panes: the host's state per session, kept current by preview events. */
+function installPreview(
+  seed: Record<string, Record<string, unknown>>,
+  emit: (event: string, payload?: unknown) => void,
+  onAll: <T>(events: readonly string[], parse: (name: string, p: unknown) => T | null, cb: (e: T) => void) => () => void,
+) {
+  const b = bridgeModule;
+  const states = structuredClone(seed);
+  const inBrowser: string[] = [];
+  // What the UI is told is what the host keeps (events from a test included).
+  onAll(PREVIEW_EVENTS, (name, p) => ({ name, p: p as Record<string, unknown> }), ({ name, p }) => {
+    const id = String(p?.sessionId ?? '');
+    if (name === 'preview:closed') delete states[id];
+    else states[id] = { ...p };
+  });
+  b.previewState.mockImplementation(async (id) => previewState(states[id] ?? null));
+  b.closePreview.mockImplementation(async (id) => {
+    if (states[id]) emit('preview:closed', { sessionId: id });
+  });
+  b.openPreviewInBrowser.mockImplementation(async (id) => {
+    if (!states[id]) throw new BridgeError('NOT_FOUND', 'this session has no open preview; ask the agent to open one with BrowserPreview');
+    inBrowser.push(id);
+  });
+  b.onPreviewEvent.mockImplementation((cb) => onAll(PREVIEW_EVENTS, previewEvent, cb));
+  return { states, inBrowser };
 }
