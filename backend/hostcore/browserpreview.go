@@ -19,6 +19,8 @@ import (
 const (
 	defaultPreviewWait = 5 * time.Second
 	previewProbeWait   = 3 * time.Second
+	// loadWaits: how many report waits the pane gets to start loading.
+	loadWaits = 3
 )
 
 // previewPanes is each session's open preview and its live-reload watch.
@@ -54,15 +56,30 @@ func (h previewHost) PreviewFile(ctx context.Context, sessionID string, target p
 	if wait <= 0 {
 		wait = defaultPreviewWait
 	}
+	// The report is due wait after the pane starts loading the page; a busy
+	// window may take a while to start (the pane gets loadWaits times
+	// that).
 	start := time.Now()
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	rep, ok := c.previews.Await(wctx, page.Token)
+	lctx, cancelLoad := context.WithTimeout(ctx, loadWaits*wait)
+	loaded := c.previews.AwaitLoad(lctx, page.Token)
+	cancelLoad()
+	var (
+		rep preview.Report
+		ok  bool
+	)
+	if loaded {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		rep, ok = c.previews.Await(wctx, page.Token)
+		cancel()
+	}
 	if ctx.Err() != nil {
 		return tools.PreviewOutcome{}, errs.New(errs.ToolAborted, "stopped while waiting for the preview to load; the pane still shows it")
 	}
 	o := tools.PreviewOutcome{Reported: ok, Title: rep.Title, Errors: rep.Errors, Failed: rep.Failed, Waited: time.Since(start)}
-	if !ok {
+	switch {
+	case !loaded:
+		o.Waited = loadWaits * wait
+	case !ok:
 		o.Waited = wait
 	}
 	if o.Title != "" {

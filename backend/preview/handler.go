@@ -69,6 +69,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !readMethod(w, r) {
 		return
 	}
+	p.noteLoad()
 	s.serveFile(w, r, p, rest)
 }
 

@@ -40,7 +40,19 @@ type page struct {
 	mu       sync.Mutex
 	first    *Report
 	reported chan struct{} // closed by the first report
+	loaded   chan struct{} // closed by the first file request
 	missing  []string      // paths the server answered 404 under this token
+}
+
+// noteLoad marks that the pane started loading the page.
+func (p *page) noteLoad() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.loaded:
+	default:
+		close(p.loaded)
+	}
 }
 
 func (p *page) noteMissing(rel string) {

@@ -89,7 +89,7 @@ func (s *Server) Open(sessionID, root string) (Page, error) {
 	if old, ok := s.bySession[sessionID]; ok {
 		delete(s.pages, old)
 	}
-	p := &page{session: sessionID, token: token, resolver: resolver, root: root, reported: make(chan struct{})}
+	p := &page{session: sessionID, token: token, resolver: resolver, root: root, reported: make(chan struct{}), loaded: make(chan struct{})}
 	s.pages[token] = p
 	s.bySession[sessionID] = token
 	return Page{SessionID: sessionID, Token: token, Base: s.origin + "/" + token + "/", Root: root}, nil
@@ -131,6 +131,23 @@ func (s *Server) Await(ctx context.Context, token string) (Report, bool) {
 		return p.firstReport(), true
 	case <-ctx.Done():
 		return Report{}, false
+	}
+}
+
+// AwaitLoad waits until something (the pane) first asked for a file of the
+// page opened with token, until ctx ends; false when nothing did.
+func (s *Server) AwaitLoad(ctx context.Context, token string) bool {
+	s.mu.Lock()
+	p := s.pages[token]
+	s.mu.Unlock()
+	if p == nil {
+		return false
+	}
+	select {
+	case <-p.loaded:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

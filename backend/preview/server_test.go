@@ -299,6 +299,15 @@ func TestAwaitWithoutReportTimesOut(t *testing.T) {
 	s, p, _ := open(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
+	if s.AwaitLoad(ctx, p.Token) {
+		t.Fatal("loaded before anything asked for the page")
+	}
+	raw(t, s.Origin(), "GET", "/"+p.Token+"/index.html")
+	if !s.AwaitLoad(t.Context(), p.Token) {
+		t.Fatal("not loaded after the page was served")
+	}
+	ctx, cancel = context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
 	if _, ok := s.Await(ctx, p.Token); ok {
 		t.Fatal("a report nobody sent")
 	}
