@@ -205,7 +205,8 @@ func openCore(dataDirFlag string, app *App) (*hostcore.Core, error) {
 		return nil, errs.Wrap(err, errs.StorageUnavailable, "cannot find a data directory: %v", err)
 	}
 	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: app,
-		Keychain: provider.SystemKeychain(os.Getenv), OpenBrowser: app.OpenBrowser, Delegation: true})
+		Keychain: provider.SystemKeychain(os.Getenv), OpenBrowser: app.OpenBrowser, Delegation: true,
+		PreviewGuard: app.guard.Check})
 	if err != nil && errs.As(err) == nil {
 		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
 	}

@@ -47,6 +47,7 @@ func Bind(h Handle, openSession string, opens *Opens) []any {
 		&Rules{h: h},
 		&History{h: h},
 		&Plugins{h: h},
+		&Preview{h: h},
 	}
 }
 

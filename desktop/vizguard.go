@@ -58,6 +58,11 @@ const guardScript = `(function () {
   lock(wk, "messageHandlers", undefined);
 })();`
 
+// Check is nil once the window's subframes are cut off the IPC bridge, so
+// a page may be shown in one (BrowserPreview's pane asks it too: its
+// cross-origin frame gets the same message handlers without the guard).
+func (g *FrameGuard) Check() error { return g.check() }
+
 // check is nil once fragments may be served in this window.
 func (g *FrameGuard) check() error {
 	if g.ready.Load() {

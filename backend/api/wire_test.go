@@ -47,6 +47,7 @@ func eventNames() []string {
 		agent.EventToolResult, agent.EventContext, agent.EventTodos, agent.EventQuestion, agent.EventProposal,
 		agent.EventMode, agent.EventDelegation, tools.EventToolOutput, permission.EventRequest, permission.EventResolved,
 		bgtask.EventStarted, bgtask.EventOutput, bgtask.EventExited, hostcore.EventWorktreeSetup,
+		api.EventPreviewOpened, api.EventPreviewReload, api.EventPreviewClosed,
 	}
 }
 
@@ -202,6 +203,11 @@ func shapes() map[string]any {
 		bgtask.EventOutput:          bgtask.OutputEvent{},
 		hostcore.EventWorktreeSetup: hostcore.SetupResult{},
 		api.EventMCPServersChanged:  api.MCPServersChanged{},
+
+		"PreviewState":         api.PreviewState{},
+		api.EventPreviewOpened: api.PreviewState{},
+		api.EventPreviewReload: api.PreviewState{},
+		api.EventPreviewClosed: api.PreviewClosed{},
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/fileindex"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/preview"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/providers"
 	"github.com/pi-desktop/pi-desktop/backend/review"
@@ -108,6 +109,14 @@ type Config struct {
 	// cap, 5 MB files, 100 per session); the data folder is always
 	// excluded. Tests shorten the cap or slow a snapshot down.
 	Checkpoints checkpoint.Options
+	// PreviewGuard says whether the window may show preview pages: nil when
+	// there is no window (the CLI: BrowserPreview fails), else an error
+	// while the frame guard that keeps subframes off the app's bridge is
+	// not in place (the desktop app passes its FrameGuard's Check).
+	PreviewGuard func() error
+	// PreviewWait bounds BrowserPreview's wait for the page's report (0 =
+	// 5 s).
+	PreviewWait time.Duration
 }
 
 // Core is the running backend.
@@ -175,6 +184,10 @@ type Core struct {
 	// fileIndexes are the workspaces' file lists behind @-suggestions, one
 	// per workspace, shared by its sessions (issue 24).
 	fileIndexes *fileindex.Pool
+	// previews serves BrowserPreview's pages; panes are the sessions' open
+	// previews (issue 23).
+	previews *preview.Server
+	panes    previewPanes
 }
 
 // newCore is New before its errors are put in the user's terms. What it
@@ -218,11 +231,12 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	}
 	c := &Core{cfg: cfg, layout: layout, store: st, log: log, logFile: logFile, sink: cfg.Sink, skillCache: skills.NewCache()}
 	c.fileIndexes = fileindex.NewPool(fileindex.Options{})
+	c.previews = preview.New(preview.Options{DataDir: cfg.DataDir})
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.emit})
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
 		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
-	}}), append(runtimeTools(cfg.Delegation), append([]tools.Tool{tools.NewSkillTool(c.SessionSkills)}, cfg.ExtraTools...)...)...)...); err != nil {
+	}}), append(runtimeTools(cfg.Delegation), append([]tools.Tool{tools.NewSkillTool(c.SessionSkills), tools.NewBrowserPreviewTool(previewHost{c})}, cfg.ExtraTools...)...)...)...); err != nil {
 		return nil, err
 	}
 	c.sessions = session.New(st.DB(), layout, cfg.Now)
@@ -373,6 +387,7 @@ func (c *Core) Close() error {
 	}
 	cancelGrace()
 	c.mcp.close() // every server's process tree ends with the app
+	c.closePreviews()
 	c.plugins.rt.Close()
 	c.audit.Close()
 	c.log.Info("stopped")
@@ -426,6 +441,7 @@ func (c *Core) retireSession(ctx context.Context, id string) error {
 	// Tasks are signalled, not waited for (spec §5).
 	c.agent.Stop(id)
 	c.cancels.stopSession(id)
+	c.closeSessionPreview(id)
 	c.broker.DropSession(id)
 	c.tasks.StopSession(id)
 	c.fileIndexes.Release(id) // the last session on a workspace stops its watches

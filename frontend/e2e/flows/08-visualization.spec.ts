@@ -3,7 +3,9 @@
 // D3 chart inside the sandboxed frame. A hostile fragment (fetch, parent.document, a form
 // submit, a remote script, an image, a top navigation, all aimed at a local server this
 // test runs) gets nothing through: the server sees no request and the app's page is
-// untouched.
+// untouched. Then the agent writes a page with an ES module and opens it with BrowserPreview:
+// the preview pane shows it from the loopback preview server, and its error and missing
+// image reach the model.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatRequest } from '../fixtures/fakeProvider';
@@ -18,6 +20,15 @@ svg.selectAll('rect').data(rows).join('rect')
   .attr('x', (d, i) => i * 100).attr('y', (d) => 120 - d.sales * 15)
   .attr('width', 80).attr('height', (d) => d.sales * 15).attr('fill', 'steelblue');
 </script>
+`;
+
+const PREVIEW_PAGE = `<!doctype html><html><head><title>Preview demo</title></head>
+<body><h1 id="hello">Hello preview</h1><img src="missing.png" alt="">
+<script type="module" src="app.js"></script></body></html>
+`;
+const PREVIEW_MODULE = `import { who } from './who.js';
+document.getElementById('hello').dataset.who = who;
+throw new Error('boom from the module');
 `;
 
 function hostile(origin: string): string {
@@ -46,7 +57,8 @@ function vizFolder(req: ChatRequest): string {
   return m[1]!.trim();
 }
 
-test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing out', async ({ ui, root, workspace, provider, shot }) => {
+test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing out; BrowserPreview shows a workspace page', async ({ ui, root, workspace, provider, shot }) => {
+  test.slow(); // three prompts and a preview in one app start
   const trap = new TrapServer();
   await trap.start();
   try {
@@ -123,6 +135,50 @@ test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing 
     // means the frame was stopped, not that nothing could have arrived.
     expect(await ui.page.evaluate(async (url) => (await fetch(url)).status, `${trap.origin}/control`)).toBe(200);
     expect(trap.requests).toEqual([{ method: 'GET', url: '/control' }]);
+
+    // BrowserPreview: the agent writes a page and an ES module into the workspace, loads
+    // the on-demand tool and opens the page's folder. The pane beside the transcript shows
+    // it from the loopback preview server (not the app's origin), the module and its import
+    // run, and the page's uncaught error and missing image come back to the model.
+    workspace.write('site/who.js', "export const who = 'module';\n");
+    const before = provider.requests.length;
+    provider.enqueue(
+      {
+        toolCalls: [
+          { id: 'call_page', name: 'Write', args: { path: 'site/index.html', content: PREVIEW_PAGE } },
+          { id: 'call_module', name: 'Write', args: { path: 'site/app.js', content: PREVIEW_MODULE } },
+        ],
+      },
+      { toolCalls: [{ id: 'call_load', name: 'ToolSearch', args: { query: 'select:BrowserPreview' } }] },
+      { toolCalls: [{ id: 'call_preview', name: 'BrowserPreview', args: { path: 'site' } }] },
+      { text: 'The page is open beside us.' },
+    );
+    await ui.send('Build a small page and show it to me');
+    await ui.answer('Write', 'Allow for session');
+    await expect(ui.assistantText().last()).toHaveText('The page is open beside us.');
+    await ui.waitIdle();
+    const pane = ui.page.getByRole('complementary', { name: 'Preview' });
+    await expect(pane).toBeVisible();
+    const frame = pane.locator('iframe');
+    const src = (await frame.getAttribute('src')) ?? '';
+    expect(src).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/site\/index\.html$/);
+    expect(new URL(src).origin).not.toBe(new URL(ui.page.url()).origin);
+    const page = frame.contentFrame();
+    await expect(page.locator('#hello')).toHaveText('Hello preview');
+    await expect(page.locator('#hello')).toHaveAttribute('data-who', 'module');
+    await shot('browser preview');
+    const opened = (await provider.waitForRequest(before + 3)).toolResult('call_preview');
+    expect(opened).toContain('Opened site/index.html in the preview pane.');
+    expect(opened).toContain('Title: Preview demo');
+    expect(opened).toContain('Error: boom from the module (site/app.js:');
+    expect(opened).toContain('missing.png');
+    expect(opened).not.toContain(new URL(src).pathname.split('/')[1]!);
+    // The address without its token is nothing.
+    expect((await fetch(`${new URL(src).origin}/site/index.html`)).status).toBe(404);
+    expect((await fetch(src)).status).toBe(200);
+    // Close ends it.
+    await pane.getByRole('button', { name: 'Close preview' }).click();
+    await expect(pane).toHaveCount(0);
   } finally {
     await trap.close();
   }

@@ -16,6 +16,8 @@ import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
 import * as HistoryApi from '../../wailsjs/go/desktop/History';
 import * as PluginsApi from '../../wailsjs/go/desktop/Plugins';
 import { pluginList, pluginStaged, type Plugin, type PluginStaged } from './plugins';
+import * as PreviewApi from '../../wailsjs/go/desktop/Preview';
+import { PREVIEW_EVENTS, previewEvent, previewState as parsePreviewState, type PreviewEvent, type PreviewState } from './preview';
 import { BrowserOpenURL, WindowSetTitle } from '../../wailsjs/runtime/runtime';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
@@ -101,6 +103,7 @@ import {
 
 export type * from './types';
 export type * from './activity';
+export type * from './preview';
 export type * from './subagents';
 export type * from './commands';
 export type * from './skills';
@@ -843,4 +846,29 @@ export function removePlugin(id: string): Promise<void> {
 /** The kept stderr of a plugin's process (bounded; '' when it never ran). */
 export function pluginLog(id: string): Promise<string> {
   return call(async () => String((await PluginsApi.Log(id)) ?? ''));
+}
+
+/** The session's open BrowserPreview, or null. */
+export function previewState(sessionId: string): Promise<PreviewState | null> {
+  return call(async () => parsePreviewState(await PreviewApi.State(sessionId)));
+}
+
+/** Closes the session's preview; its address stops working. */
+export function closePreview(sessionId: string): Promise<void> {
+  return call(() => PreviewApi.Close(sessionId));
+}
+
+/** Opens the session's preview in the system browser (the host's own URL for it). */
+export function openPreviewInBrowser(sessionId: string): Promise<void> {
+  return call(() => PreviewApi.OpenInBrowser(sessionId));
+}
+
+export function onPreviewEvent(cb: (e: PreviewEvent) => void): Unsubscribe {
+  const offs = PREVIEW_EVENTS.map((name) =>
+    EventsOn(name, (payload?: unknown) => {
+      const e = previewEvent(name, payload);
+      if (e) cb(e);
+    }),
+  );
+  return () => offs.forEach((off) => off());
 }

@@ -7,6 +7,7 @@ import { commandCheck, commandRule } from './rules';
 import { exportResult, searchHit } from './history';
 import { plugin, pluginStaged } from './plugins';
 import { artifact, fileStamp, fileView, folderListing } from './files';
+import { PREVIEW_EVENTS, previewEvent, previewState } from './preview';
 import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
@@ -107,6 +108,10 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   [EVENT.taskExited]: (x) => (norm.taskEvent(EVENT.taskExited, x) as { task: unknown } | null)?.task,
   [EVENT.taskOutput]: (x) => norm.taskEvent(EVENT.taskOutput, x),
   [EVENT.worktreeSetup]: norm.worktreeSetupEvent,
+  PreviewState: previewState,
+  [EVENT.previewOpened]: (x) => (previewEvent(EVENT.previewOpened, x) as { state: unknown } | null)?.state,
+  [EVENT.previewReload]: (x) => (previewEvent(EVENT.previewReload, x) as { state: unknown } | null)?.state,
+  [EVENT.previewClosed]: (x) => previewEvent(EVENT.previewClosed, x),
 };
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -179,6 +184,7 @@ describe('event names', () => {
     const subscribed = [
       ...AGENT_EVENTS, ...PERMISSION_EVENTS, ...TASK_EVENTS, ...DECISION_EVENTS, EVENT_TODOS, EVENT_WORKTREE_SETUP,
       EVENT_PROJECTS_CHANGED, EVENT_SESSIONS_CHANGED, EVENT_SETTINGS_CHANGED, EVENT_PROVIDERS_CHANGED, EVENT_MCP_CHANGED,
+      ...PREVIEW_EVENTS,
     ];
     expect([...subscribed, ...unsubscribed].sort()).toEqual(Object.values(EVENT).sort());
   });

@@ -1446,3 +1446,14 @@ export const FileView = record({
 });
 
 export const FileStamp = record({ exists: bool, stamp: str });
+// --- BrowserPreview (backend/api/preview.go) -----------------------------------
+
+export const PreviewState = record({
+  sessionId: str,
+  kind: str, // file | url
+  url: str,
+  target: str,
+  title: str,
+  revision: num,
+});
+export const PreviewClosed = record({ sessionId: str });

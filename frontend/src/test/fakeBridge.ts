@@ -35,12 +35,15 @@ import type { Checkpoint, CheckpointUsage, CommandChange, CommandFile, RestoreFi
 import type { OpenRequest } from '../bridge/opens';
 import type { Plugin, PluginStaged, PluginSummary } from '../bridge/plugins';
 import type { Artifact } from '../bridge/files';
+import { PREVIEW_EVENTS, previewEvent, previewState } from '../bridge/preview';
 
 type BridgeModule = typeof Bridge;
 type Fn = (...args: never[]) => unknown;
 export type FakeBridge = { [K in keyof BridgeModule]: BridgeModule[K] extends Fn ? Mock<BridgeModule[K]> : never };
 
 export interface Seed {
+  /** Raw api.PreviewState by session id: the sessions' open BrowserPreview panes. */
+  browserPreviews?: Record<string, Record<string, unknown>>;
   projects?: Project[];
   sessions?: Session[];
   settings?: Partial<Settings>;
@@ -288,6 +291,7 @@ const names = [
   'listPlugins', 'stagePlugin', 'installStagedPlugin', 'discardStagedPlugin', 'consentPlugin', 'setPluginEnabled',
   'removePlugin', 'pluginLog',
   'listArtifacts', 'listFolder', 'findFiles', 'viewFile', 'fileStampOf', 'revealFile', 'openFileInEditor',
+  'previewState', 'closePreview', 'openPreviewInBrowser', 'onPreviewEvent',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -336,6 +340,10 @@ export interface FakeBackend {
   opens: OpenRequest[];
   /** The installed plugins, as installs, consents, switches and removals left them. */
   plugins: Plugin[];
+  /** Raw api.PreviewState by session id (BrowserPreview's panes). */
+  browserPreviews: Record<string, Record<string, unknown>>;
+  /** Sessions whose preview was opened in the system browser, in order. */
+  previewsInBrowser: string[];
   /**
    * Emits a backend event to the subscribed UI, by its Wails name ("agent:text",
    * "permission:resolved", …) with the raw Go payload; the bridge's normalizers apply.
@@ -625,6 +633,7 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.sendPrompt.mockImplementation(async (id) => void find(id));
   b.sendPromptWith.mockImplementation(async (id) => void find(id));
   installMCP(db, emit, on);
+  const previews = installPreview(seed.browserPreviews ?? {}, emit, onAll);
   installSubagents(db);
   installSlashCommands(db, find);
   installCommandRules(db, tick);
@@ -869,6 +878,12 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
     },
     get plugins() {
       return db.plugins;
+    },
+    get browserPreviews() {
+      return previews.states;
+    },
+    get previewsInBrowser() {
+      return previews.inBrowser;
     },
     emit,
   };
@@ -1383,4 +1398,31 @@ function installFiles(seed: Seed, find: (id: string) => Session) {
   });
   b.revealFile.mockImplementation(async (id) => void files(id));
   b.openFileInEditor.mockImplementation(async (id) => void files(id));
+}
+
+/** BrowserPreview panes: the host's state per session, kept current by preview events. */
+function installPreview(
+  seed: Record<string, Record<string, unknown>>,
+  emit: (event: string, payload?: unknown) => void,
+  onAll: <T>(events: readonly string[], parse: (name: string, p: unknown) => T | null, cb: (e: T) => void) => () => void,
+) {
+  const b = bridgeModule;
+  const states = structuredClone(seed);
+  const inBrowser: string[] = [];
+  // What the UI is told is what the host keeps (events from a test included).
+  onAll(PREVIEW_EVENTS, (name, p) => ({ name, p: p as Record<string, unknown> }), ({ name, p }) => {
+    const id = String(p?.sessionId ?? '');
+    if (name === 'preview:closed') delete states[id];
+    else states[id] = { ...p };
+  });
+  b.previewState.mockImplementation(async (id) => previewState(states[id] ?? null));
+  b.closePreview.mockImplementation(async (id) => {
+    if (states[id]) emit('preview:closed', { sessionId: id });
+  });
+  b.openPreviewInBrowser.mockImplementation(async (id) => {
+    if (!states[id]) throw new BridgeError('NOT_FOUND', 'this session has no open preview; ask the agent to open one with BrowserPreview');
+    inBrowser.push(id);
+  });
+  b.onPreviewEvent.mockImplementation((cb) => onAll(PREVIEW_EVENTS, previewEvent, cb));
+  return { states, inBrowser };
 }

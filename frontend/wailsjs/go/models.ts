@@ -1406,6 +1406,28 @@ export namespace api {
 	}
 	
 	
+	export class PreviewState {
+	    sessionId: string;
+	    kind: string;
+	    url: string;
+	    target: string;
+	    title: string;
+	    revision: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PreviewState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.kind = source["kind"];
+	        this.url = source["url"];
+	        this.target = source["target"];
+	        this.title = source["title"];
+	        this.revision = source["revision"];
+	    }
+	}
 	export class Project {
 	    id: string;
 	    name: string;

@@ -14,6 +14,7 @@ import { useConfirm } from '../../ui/Dialog';
 import { Composer, type SlashActions } from '../composer/Composer';
 import { ModeSelector, PermissionChip } from '../composer/ModeControls';
 import { PanelButtons, PanelSlot, useSessionPanels } from '../review/SidePanels';
+import { PreviewPane } from '../preview/PreviewPane';
 import type { ReviewApi } from '../review/useReviewChanges';
 import { DecisionSurfaces } from '../decisions/DecisionSurfaces';
 import { ModelPicker } from '../composer/ModelPicker';
@@ -81,6 +82,7 @@ export function SessionPane({ session, project }: { session: Session; project: P
             <SessionBody key={session.id} session={session} review={panels.review} mentionRef={mention} />
           </div>
           <PanelSlot panels={panels} onMention={onMention} />
+          <PreviewPane key={`preview-${session.id}`} sessionId={session.id} />
         </div>
       </RestoreHost>
     </section>
