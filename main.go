@@ -169,7 +169,10 @@ func runDesktop(dataDirFlag, openSession string, stderr io.Writer) int {
 			}
 			return errs.ToPayload(err)
 		},
-		Linux: &linux.Options{Icon: icon, ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		// Files dropped on the window reach the composer as absolute paths
+		// (runtime.OnFileDrop); the webview's own drop is kept for pages.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "pi-desktop: %v\n", err)

@@ -42,6 +42,7 @@ func Bind(h Handle, openSession string) []any {
 		&Commands{h: h},
 		&Rules{h: h},
 		&History{h: h},
+		&Attachments{h: h},
 	}
 }
 
