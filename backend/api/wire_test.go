@@ -175,6 +175,8 @@ func shapes() map[string]any {
 		"CommandChange":   checkpoint.CommandChange{},
 		"CheckpointUsage": checkpoint.Usage{},
 
+		"Attachment": api.Attachment{},
+
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},
 		agent.EventTurn:             agent.TurnEvent{},

@@ -5,6 +5,7 @@ import { subagent, subagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList } from './commands';
 import { commandCheck, commandRule } from './rules';
 import { exportResult, searchHit } from './history';
+import { attachment } from './attachments';
 import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
@@ -38,6 +39,7 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   ActivityPage: activityPage,
   AppInfo: norm.appInfo,
   ApprovalRequest: norm.approvalRequest,
+  Attachment: attachment,
   BackgroundTask: norm.backgroundTask,
   MergePreview: norm.mergePreview,
   MergeResult: norm.mergeResult,
