@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
+import type { Attachment } from '../../bridge/attachments';
 import { queryKeys } from '../../state/queryKeys';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
@@ -88,8 +89,8 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
   const [mcp, setMcp] = useState<MCPSelection[]>([]);
   const { send } = t;
   const onSend = useCallback(
-    async (text: string) => {
-      await send(text, mcp);
+    async (text: string, attachments?: Attachment[]) => {
+      await send(text, mcp, attachments);
       setMcp([]);
     },
     [send, mcp],
@@ -188,6 +189,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         </VizProvider>
       </MCPCatalogProvider>
       <Composer
+        attachTo={session.id}
         onSend={onSend}
         onStop={t.stop}
         running={t.running}
