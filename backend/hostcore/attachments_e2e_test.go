@@ -108,7 +108,9 @@ func TestAttachmentsReachTheModel(t *testing.T) {
 		imageBlock         func(b64 string) string // "" when no image may be sent
 	}{
 		{"anthropic claude", provider.APIAnthropic, "claude-sonnet-4-5", nil, false,
-			func(b64 string) string { return `{"source":{"data":"` + b64 + `","media_type":"image/png","type":"base64"}` }},
+			func(b64 string) string {
+				return `{"source":{"data":"` + b64 + `","media_type":"image/png","type":"base64"}`
+			}},
 		{"openai gpt-4o in a temporary session", provider.APIOpenAI, "gpt-4o", nil, true,
 			func(b64 string) string { return `"url":"data:image/png;base64,` + b64 + `"` }},
 		{"anthropic with images off", provider.APIAnthropic, "claude-sonnet-4-5", &off, false, nil},
