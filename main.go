@@ -188,7 +188,10 @@ func runDesktop(dataDirFlag, openSession string, targets []string, stderr io.Wri
 			}
 			return errs.ToPayload(err)
 		},
-		Linux: &linux.Options{Icon: icon, ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		// Files dropped on the window reach the composer as absolute paths
+		// (runtime.OnFileDrop); the webview's own drop is kept for pages.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "pi-desktop", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		// Finder opens a .piplug by an Apple event, not by arguments.
 		Mac: &mac.Options{OnFileOpen: func(path string) { app.handOff(instance.Request{Args: []string{path}, Dir: "/"}) }},
 	})

@@ -48,6 +48,7 @@ func Bind(h Handle, openSession string, opens *Opens) []any {
 		&History{h: h},
 		&Plugins{h: h},
 		&Preview{h: h},
+		&Attachments{h: h},
 	}
 }
 

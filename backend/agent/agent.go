@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
@@ -206,6 +207,7 @@ func (a *Agent) takeCompactionRequest(sessionID string) bool {
 // run is one turn in flight.
 type run struct {
 	a                 *Agent
+	attachments       []api.Attachment // the prompt's files
 	sessionID, turnID string
 	info              SessionInfo
 	prov              provider.Provider
@@ -280,16 +282,20 @@ type RunOptions struct {
 	// time the turn starts is ignored. Later prompts restore them only from
 	// evidence, as for ToolSearch (a successful call).
 	Preload []string
+	// Attachments are the prompt's files, already verified by the host
+	// (copies in the session's pasted folder): stored with the prompt and
+	// sent as @ paths, and images as images to a model that accepts them.
+	Attachments []api.Attachment
 }
 
 // RunWith is Run with the prompt's options.
 func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunOptions) (TurnResult, error) {
-	if strings.TrimSpace(prompt) == "" {
+	if strings.TrimSpace(prompt) == "" && len(opts.Attachments) == 0 {
 		return TurnResult{}, errs.New(errs.InvalidArgument, "the prompt is empty; type what the agent should do").With("field", "prompt")
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &run{a: a, sessionID: sessionID, turnID: a.newID(), prompt: prompt, cancel: cancel, firstCall: true}
+	r := &run{a: a, sessionID: sessionID, turnID: a.newID(), prompt: prompt, attachments: opts.Attachments, cancel: cancel, firstCall: true}
 	if name, text, ok := ParseSkillInvocation(prompt); ok {
 		if name == "" {
 			return TurnResult{}, errs.New(errs.SkillNotFound, "/skill: needs the skill's name right after the colon, e.g. /skill:pdf; pi-desktop skills list shows them").With("field", "prompt")
@@ -320,12 +326,12 @@ func (a *Agent) RunWith(ctx context.Context, sessionID, prompt string, opts RunO
 	}
 	now := a.now().UnixMilli()
 	promptID := a.newID()
-	seq, err := a.st.beginTurn(dbctx, Turn{ID: r.turnID, SessionID: sessionID, Prompt: prompt, CreatedAt: now}, promptID)
+	seq, err := a.st.beginTurn(dbctx, Turn{ID: r.turnID, SessionID: sessionID, Prompt: prompt, CreatedAt: now, attachments: r.attachments}, promptID)
 	if err != nil {
 		return TurnResult{}, err
 	}
 	r.promptSeq, r.lastSeq = seq, seq
-	r.msgs = appendMessage(r.msgs, promptMessage(userText(prompt).Content))
+	r.msgs = appendMessage(r.msgs, promptMessage(promptContent(prompt, r.attachments)))
 	r.prompts = append(r.prompts, prompt)
 	a.emit(EventTurn, TurnEvent{SessionID: sessionID, TurnID: r.turnID, State: TurnRunning})
 	a.emit(EventMessage, MessageEvent{SessionID: sessionID, TurnID: r.turnID, MessageID: promptID, Role: provider.RoleUser, Kind: KindPrompt, State: string(provider.StopEndTurn)})

@@ -156,7 +156,7 @@ func (r *run) compact(ctx context.Context) error {
 	// mid-turn everything so far is summarized.
 	history, live, upto := r.msgs, []provider.Message(nil), r.lastSeq
 	if r.firstCall {
-		history, live, upto = r.historyBeforePrompt(), []provider.Message{promptMessage(userText(r.prompt).Content)}, r.promptSeq-1
+		history, live, upto = r.historyBeforePrompt(), []provider.Message{promptMessage(promptContent(r.prompt, r.attachments))}, r.promptSeq-1
 	}
 	inBudget := r.model.ContextWindow - r.model.MaxOutputTokens - len(summarySystem)/charsPerToken - 500
 	if r.model.ContextWindow <= 0 {

@@ -265,5 +265,8 @@ func (a *Agent) ReferencedImages(ctx context.Context) (map[string]bool, error) {
 	if err := rows.Err(); err != nil {
 		return nil, storageErr(err, "list the images tool results refer to")
 	}
+	if err := a.attachedImages(ctx, refs); err != nil {
+		return nil, err
+	}
 	return refs, nil
 }

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"strings"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"unicode"
 
 	"github.com/pi-desktop/pi-desktop/backend/provider"
@@ -91,13 +93,22 @@ func referenceNote(prompt string) string {
 func promptMessage(content []provider.Block) provider.Message {
 	m := provider.Message{Role: provider.RoleUser, Content: content}
 	var text strings.Builder
+	var atts []api.Attachment
 	for _, b := range content {
 		if b.Type == provider.BlockText {
 			text.WriteString(b.Text)
+			atts = append(atts, b.Attachments...)
 		}
 	}
+	var derived []provider.Block
 	if note := referenceNote(text.String()); note != "" {
-		m.Content = append(append([]provider.Block(nil), content...), provider.Block{Type: provider.BlockText, Text: note})
+		derived = append(derived, provider.Block{Type: provider.BlockText, Text: note})
+	}
+	if b, ok := attachmentBlock(atts); ok {
+		derived = append(derived, b)
+	}
+	if len(derived) > 0 {
+		m.Content = append(append([]provider.Block(nil), content...), derived...)
 	}
 	return m
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
@@ -61,6 +62,8 @@ type Turn struct {
 	// delegationID is set on a delegate's own turn: the parent's
 	// transcript and context never read it.
 	delegationID string
+	// attachments are stored with the prompt message's text.
+	attachments []api.Attachment
 }
 
 // Message is one persisted message. Assistant messages carry their tool
@@ -166,7 +169,7 @@ func (s *store) beginTurn(ctx context.Context, t Turn, promptMsgID string) (int6
 			t.ID, t.SessionID, t.Prompt, t.CreatedAt, t.CreatedAt, t.delegationID); err != nil {
 			return err
 		}
-		content := []provider.Block{{Type: provider.BlockText, Text: t.Prompt}}
+		content := promptContent(t.Prompt, t.attachments)
 		r, err := tx.ExecContext(ctx,
 			`INSERT INTO agent_messages (id, session_id, turn_id, role, kind, content, stop_reason, created_at, updated_at)
 			 VALUES (?, ?, ?, 'user', 'prompt', ?, 'end_turn', ?, ?)`,

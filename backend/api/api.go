@@ -114,3 +114,31 @@ type AppInfo struct {
 	DataDir       string        `json:"dataDir"`
 	CommandShells []ShellOption `json:"commandShells"`
 }
+
+// Attachment is a file attached to a prompt in the composer: a copy in
+// <data dir>/scratch/<session>/pasted/, and for an image the prepared
+// (downscaled) copy in the attachments store. The wire and the database
+// carry this reference, never the bytes.
+type Attachment struct {
+	Path      string `json:"path"` // absolute, inside the session's pasted folder
+	Name      string `json:"name"` // the copy's file name (made unique in the folder)
+	Size      int64  `json:"size"` // bytes of the copy
+	MediaType string `json:"mediaType"`
+	// SHA256 names the prepared image in the attachments store; empty for
+	// a file that is not an image a model can be shown.
+	SHA256     string `json:"sha256,omitempty"`
+	Width      int    `json:"width,omitempty"`
+	Height     int    `json:"height,omitempty"`
+	ImageBytes int    `json:"imageBytes,omitempty"` // bytes of the prepared image
+	// ImageMediaType is the prepared image's type (PNG or JPEG), which may
+	// differ from the file's (a WebP is sent as JPEG).
+	ImageMediaType string `json:"imageMediaType,omitempty"`
+}
+
+// AttachmentBudget is what the message being composed already holds, so
+// a new attachment is refused before it is copied when it would break the
+// per-message limits.
+type AttachmentBudget struct {
+	Count int   `json:"count"`
+	Bytes int64 `json:"bytes"`
+}

@@ -135,4 +135,7 @@ type MCPSelection struct {
 // PromptOptions go with a prompt from the composer.
 type PromptOptions struct {
 	MCP []MCPSelection `json:"mcp"`
+	// Attachments are the files the composer copied into the session's
+	// pasted folder (AttachFiles, AttachData): references, never bytes.
+	Attachments []Attachment `json:"attachments,omitempty"`
 }

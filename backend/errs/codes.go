@@ -158,6 +158,12 @@ const (
 	PluginNotFound        Code = "PLUGIN_NOT_FOUND"        // no installed plugin has that id
 	PluginConsentRequired Code = "PLUGIN_CONSENT_REQUIRED" // the plugin (or what it contributes) changed since the user consented: it runs nothing until they consent again
 	PluginCrashed         Code = "PLUGIN_CRASHED"          // the plugin's process exited or could not start; the next call starts it again
+	// Composer attachments (issue 23).
+	AttachmentTooMany    Code = "ATTACHMENT_TOO_MANY"    // a message would carry more files than the per-message limit
+	AttachmentTooLarge   Code = "ATTACHMENT_TOO_LARGE"   // one file is above the per-file limit
+	AttachmentsTooLarge  Code = "ATTACHMENTS_TOO_LARGE"  // the message's files together are above the per-message limit
+	AttachmentNotRegular Code = "ATTACHMENT_NOT_REGULAR" // the source is a link, folder, device or FIFO: nothing was copied
+	AttachmentInvalid    Code = "ATTACHMENT_INVALID"     // a prompt's attachment is not a file the composer copied into the session's pasted folder
 )
 
 // Codes lists every registered code in declaration order.
@@ -197,5 +203,6 @@ func Codes() []Code {
 		ProviderUnreachable, ModelListUnavailable,
 		CheckpointNotFound, CheckpointNotCaptured,
 		PermissionDenied, PluginInvalid, PluginArchiveRefused, PluginNotFound, PluginConsentRequired, PluginCrashed,
+		AttachmentTooMany, AttachmentTooLarge, AttachmentsTooLarge, AttachmentNotRegular, AttachmentInvalid,
 	}
 }

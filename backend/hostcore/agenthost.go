@@ -305,6 +305,12 @@ func (c *Core) StartTurn(ctx context.Context, sessionID, prompt string) error {
 // startTurnWithTools is StartTurn with on-demand tools loaded for this
 // prompt (names from resolveMCPSelection).
 func (c *Core) startTurnWithTools(ctx context.Context, sessionID, prompt string, names []string) error {
+	return c.startTurn(ctx, sessionID, prompt, agent.RunOptions{Preload: names})
+}
+
+// startTurn opens a turn with the prompt's options (tools to preload,
+// attachments already verified) and runs it in the background.
+func (c *Core) startTurn(ctx context.Context, sessionID, prompt string, opts agent.RunOptions) error {
 	if _, err := c.sessions.Get(ctx, sessionID); err != nil {
 		return err
 	}
@@ -321,7 +327,7 @@ func (c *Core) startTurnWithTools(ctx context.Context, sessionID, prompt string,
 	go func() {
 		defer c.life.calls.Done()
 		// The turn belongs to the host, not to the call that started it.
-		if _, err := c.agent.RunWith(context.WithoutCancel(ctx), sessionID, prompt, agent.RunOptions{Preload: names}); err != nil {
+		if _, err := c.agent.RunWith(context.WithoutCancel(ctx), sessionID, prompt, opts); err != nil {
 			c.log.Info("turn ended", "session", sessionID, "code", errs.CodeOf(err))
 		}
 		c.EndTurn(ctx, sessionID, "")

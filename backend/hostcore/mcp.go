@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
@@ -263,5 +264,9 @@ func (c *Core) StartTurnWith(ctx context.Context, sessionID, prompt string, opts
 	if err != nil {
 		return err
 	}
-	return c.startTurnWithTools(ctx, sessionID, prompt, names)
+	atts, err := c.verifyAttachments(ctx, sessionID, opts.Attachments)
+	if err != nil {
+		return err
+	}
+	return c.startTurn(ctx, sessionID, prompt, agent.RunOptions{Preload: names, Attachments: atts})
 }

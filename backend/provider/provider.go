@@ -5,6 +5,8 @@ package provider
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/pi-desktop/pi-desktop/backend/api"
 )
 
 // Role of a message in the conversation.
@@ -54,6 +56,10 @@ type Block struct {
 	// agent turns into Images or a note for each request (the model may
 	// change between requests); providers ignore them.
 	ImageRefs []ImageRef `json:"-"`
+	// Attachments are the files the user attached to a prompt (stored
+	// with its text): references the agent turns into @ paths and image
+	// references for each request; providers ignore them.
+	Attachments []api.Attachment `json:"attachments,omitempty"`
 }
 
 // Image is an image's bytes as a request sends them.

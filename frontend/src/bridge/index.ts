@@ -18,7 +18,9 @@ import * as PluginsApi from '../../wailsjs/go/desktop/Plugins';
 import { pluginList, pluginStaged, type Plugin, type PluginStaged } from './plugins';
 import * as PreviewApi from '../../wailsjs/go/desktop/Preview';
 import { PREVIEW_EVENTS, previewEvent, previewState as parsePreviewState, type PreviewEvent, type PreviewState } from './preview';
-import { BrowserOpenURL, WindowSetTitle } from '../../wailsjs/runtime/runtime';
+import * as AttachmentsApi from '../../wailsjs/go/desktop/Attachments';
+import { BrowserOpenURL, OnFileDrop, OnFileDropOff, WindowSetTitle } from '../../wailsjs/runtime/runtime';
+import { attachment, attachmentList, type Attachment, type AttachmentBudget } from './attachments';
 import { activityPage, type ActivityFilter, type ActivityPage } from './activity';
 import { subagent, subagentList, type Subagent, type SubagentInput, type SubagentList } from './subagents';
 import { slashCommandExpansion, slashCommandList, type SlashCommandExpansion, type SlashCommandList } from './commands';
@@ -323,6 +325,7 @@ export function sendPromptWith(sessionId: string, prompt: string, options: Promp
   return call(() =>
     AgentApi.SendPromptWith(sessionId, prompt, {
       mcp: options.mcp.map((m) => ({ serverId: m.serverId, tools: [...m.tools] })),
+      ...(options.attachments?.length ? { attachments: options.attachments.map((a) => ({ ...a })) } : {}),
     } as Parameters<typeof AgentApi.SendPromptWith>[2]),
   );
 }
@@ -871,4 +874,39 @@ export function onPreviewEvent(cb: (e: PreviewEvent) => void): Unsubscribe {
     }),
   );
   return () => offs.forEach((off) => off());
+}
+
+// --- composer attachments (issue 23) --------------------------------------------------
+
+export type * from './attachments';
+
+/** Copies files at absolute paths (a drop on the window) into the session's pasted folder. */
+export function attachFiles(sessionId: string, paths: string[], held: AttachmentBudget): Promise<Attachment[]> {
+  return call(async () => attachmentList(await AttachmentsApi.AttachFiles(sessionId, paths, held)));
+}
+
+/** Stores bytes without a path (a pasted image; a file dropped on a browser page), base64 once. */
+export function attachData(sessionId: string, name: string, dataBase64: string, held: AttachmentBudget): Promise<Attachment> {
+  return call(async () => attachment(await AttachmentsApi.AttachData(sessionId, name, dataBase64, held)));
+}
+
+/** Opens the system's file dialog (several files) and copies the chosen ones; [] when cancelled. */
+export function chooseFiles(sessionId: string, held: AttachmentBudget): Promise<Attachment[]> {
+  return call(async () => attachmentList(await AttachmentsApi.ChooseFiles(sessionId, held)));
+}
+
+/**
+ * Whether the window delivers dropped files as paths (the Wails webview: onFileDrop). A
+ * browser page (the dev server) gets File objects instead, read with attachData.
+ */
+export function nativeFileDrop(): boolean {
+  const w = window as unknown as { webkit?: { messageHandlers?: { external?: unknown } }; chrome?: { webview?: unknown } };
+  return w.webkit?.messageHandlers?.external !== undefined || w.chrome?.webview !== undefined;
+}
+
+/** Calls onPaths with the absolute paths of files dropped on the window; returns the unsubscribe. */
+export function onFileDrop(onPaths: (paths: string[]) => void): () => void {
+  if (!nativeFileDrop()) return () => {};
+  OnFileDrop((_x, _y, paths) => onPaths(paths), false);
+  return () => OnFileDropOff();
 }

@@ -5,6 +5,7 @@
 import { EVENT } from './eventNames.gen';
 import * as w from './wire';
 import type { EventOf, Out } from './wire';
+import type { Attachment } from './attachments';
 
 export type PermissionMode = (typeof w.PERMISSION_MODES)[number];
 export type SessionPermissionMode = (typeof w.SESSION_PERMISSION_MODES)[number];
@@ -95,6 +96,8 @@ export interface MCPSelection {
 
 export interface PromptOptions {
   mcp: MCPSelection[];
+  /** Files the composer attached (references from attachFiles/attachData/chooseFiles). */
+  attachments?: Attachment[];
 }
 
 export const EVENT_MCP_CHANGED = EVENT.mcpChanged;

@@ -8,6 +8,7 @@ import { exportResult, searchHit } from './history';
 import { plugin, pluginStaged } from './plugins';
 import { artifact, fileStamp, fileView, folderListing } from './files';
 import { PREVIEW_EVENTS, previewEvent, previewState } from './preview';
+import { attachment } from './attachments';
 import { checkpointList, checkpointUsage, commandChanges, restorePlan, restoreResult } from './checkpoints';
 import { EVENT, type EventName } from './eventNames.gen';
 import * as norm from './normalize';
@@ -46,6 +47,7 @@ const parsers: Record<keyof typeof fixture, (x: unknown) => unknown> = {
   ActivityPage: activityPage,
   AppInfo: norm.appInfo,
   ApprovalRequest: norm.approvalRequest,
+  Attachment: attachment,
   BackgroundTask: norm.backgroundTask,
   MergePreview: norm.mergePreview,
   MergeResult: norm.mergeResult,

@@ -655,6 +655,22 @@ export const TurnRecord = record({
   endedAt: num,
 });
 
+/**
+ * api.Attachment: a file attached to a prompt, copied into the session's pasted folder;
+ * sha256 names an image's prepared copy (served at /_attachments/<sha256>).
+ */
+export const Attachment = record({
+  path: str,
+  name: str,
+  size: num,
+  mediaType: str,
+  sha256: str,
+  width: num,
+  height: num,
+  imageBytes: num,
+  imageMediaType: str,
+});
+
 /** provider.Block: text, thinking, tool_use, tool_result, redacted_thinking. */
 export const Block = record({
   type: str,
@@ -663,6 +679,8 @@ export const Block = record({
   toolName: str,
   input: raw,
   isError: bool,
+  /** A prompt's attachments (references, never bytes). */
+  attachments: list(Attachment),
 });
 
 /** A path-scoped instruction file (AGENTS.md, else CLAUDE.md) loaded with a tool call's result. */

@@ -2,6 +2,7 @@
 // tool-output and permission events turned into an ordered list of view items.
 // Every item is immutable; an update replaces the item, so memoized rows re-render
 // only when their own item changed.
+import type { Attachment } from '../bridge/attachments';
 import type {
   AgentEvent,
   ApprovalOutcome,
@@ -36,6 +37,8 @@ export interface PromptItem {
   turnId: string;
   messageId: string;
   text: string;
+  /** The files attached to the prompt (references; stored with it, so a reload shows them). */
+  attachments?: Attachment[];
 }
 
 export interface TextItem {
@@ -186,6 +189,8 @@ export interface TranscriptState {
   messages: Record<string, string>;
   /** Text of a prompt sent from this window whose prompt message has not arrived yet. */
   pendingPrompt: string | null;
+  /** The attachments of the pending prompt. */
+  pendingAttachments?: Attachment[];
   /** Live output that arrived before its tool call. */
   pendingOutput: Record<string, OutputChunk[]>;
   /**
@@ -215,7 +220,7 @@ export type TranscriptAction =
   | { type: 'olderFailed' }
   | { type: 'loadFailed'; code: string; message: string }
   | { type: 'approvalsLoaded'; requests: ApprovalRequest[] }
-  | { type: 'promptSubmitted'; text: string }
+  | { type: 'promptSubmitted'; text: string; attachments?: Attachment[] }
   | { type: 'promptRejected' }
   | { type: 'reloadStarted' }
   | { type: 'event'; event: AgentEvent | PermissionEvent; at: number };
@@ -344,7 +349,8 @@ function turnState(s: string): TurnState {
 /** Items of one stored message, in block order. */
 function messageItems(m: MessageRecord, turn: TurnRecord | undefined, running: boolean): TranscriptItem[] {
   if (m.kind === 'prompt' || (m.role === 'user' && m.kind !== 'summary')) {
-    return [{ kind: 'prompt', key: `prompt:${m.id}`, turnId: m.turnId, messageId: m.id, text: promptText(m, turn) }];
+    const attachments = m.content.flatMap((b) => b.attachments ?? []);
+    return [{ kind: 'prompt', key: `prompt:${m.id}`, turnId: m.turnId, messageId: m.id, text: promptText(m, turn), ...(attachments.length > 0 ? { attachments } : {}) }];
   }
   if (m.kind === 'summary') {
     const detail = m.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
@@ -603,8 +609,9 @@ function onMessage(state: TranscriptState, e: Extract<AgentEvent, { type: 'messa
   if (e.kind === 'prompt') {
     const key = `prompt:${e.messageId}`;
     if (indexOfKey(state.items, key) >= 0) return { ...state, messages };
-    const item: PromptItem = { kind: 'prompt', key, turnId: e.turnId, messageId: e.messageId, text: state.pendingPrompt ?? '' };
-    return { ...state, messages, items: [...state.items, item], pendingPrompt: null };
+    const att = state.pendingAttachments;
+    const item: PromptItem = { kind: 'prompt', key, turnId: e.turnId, messageId: e.messageId, text: state.pendingPrompt ?? '', ...(att?.length ? { attachments: att } : {}) };
+    return { ...state, messages, items: [...state.items, item], pendingPrompt: null, pendingAttachments: undefined };
   }
   if (e.kind === 'summary') {
     const key = `summary:${e.messageId}`;
@@ -824,9 +831,9 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case 'approvalsLoaded':
       return action.requests.reduce(addApproval, state);
     case 'promptSubmitted':
-      return { ...state, pendingPrompt: action.text };
+      return { ...state, pendingPrompt: action.text, pendingAttachments: action.attachments };
     case 'promptRejected':
-      return state.pendingPrompt === null ? state : { ...state, pendingPrompt: null };
+      return state.pendingPrompt === null ? state : { ...state, pendingPrompt: null, pendingAttachments: undefined };
     case 'reloadStarted':
       return state.reloadWanted ? { ...state, reloadWanted: false } : state;
     case 'event': {

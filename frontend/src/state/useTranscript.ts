@@ -10,6 +10,7 @@ import * as bridge from '../bridge';
 import { toBridgeError } from '../bridge/errors';
 import type { AgentEvent, ApprovalAnswer, ApprovalOutcome, MCPSelection, PermissionEvent } from '../bridge/types';
 import { ALLOW_RULE_ANSWER } from '../bridge/wire';
+import type { Attachment } from '../bridge/attachments';
 import { useEventRouter } from './LiveData';
 import { sessionTranscriptReducer } from './delegates';
 import { initialTranscript, type TranscriptAction, type TranscriptState } from './transcript';
@@ -24,7 +25,7 @@ export interface TranscriptApi {
    * Resolves once the turn started; rejects with a BridgeError (the text is the caller's
    * to keep). MCP servers chosen in the composer go with this prompt (SendPromptWith).
    */
-  send: (text: string, mcp?: MCPSelection[]) => Promise<void>;
+  send: (text: string, mcp?: MCPSelection[], attachments?: Attachment[]) => Promise<void>;
   stop: () => Promise<void>;
   resolveApproval: (requestId: string, answer: ApprovalAnswer) => Promise<void>;
   reload: () => void;
@@ -114,11 +115,12 @@ export function useTranscript(sessionId: string): TranscriptApi {
   }, [olderWanted, sessionId]);
 
   const send = useCallback(
-    async (text: string, mcp: MCPSelection[] = []) => {
-      dispatch({ type: 'promptSubmitted', text });
+    async (text: string, mcp: MCPSelection[] = [], attachments: Attachment[] = []) => {
+      dispatch(attachments.length > 0 ? { type: 'promptSubmitted', text, attachments } : { type: 'promptSubmitted', text });
       setSending(true);
       try {
-        if (mcp.length > 0) await bridge.sendPromptWith(sessionId, text, { mcp });
+        if (attachments.length > 0) await bridge.sendPromptWith(sessionId, text, { mcp, attachments });
+        else if (mcp.length > 0) await bridge.sendPromptWith(sessionId, text, { mcp });
         else await bridge.sendPrompt(sessionId, text);
       } catch (err) {
         dispatch({ type: 'promptRejected' });

@@ -292,6 +292,7 @@ const names = [
   'removePlugin', 'pluginLog',
   'listArtifacts', 'listFolder', 'findFiles', 'viewFile', 'fileStampOf', 'revealFile', 'openFileInEditor',
   'previewState', 'closePreview', 'openPreviewInBrowser', 'onPreviewEvent',
+  'attachFiles', 'attachData', 'chooseFiles', 'nativeFileDrop', 'onFileDrop',
 ] as const satisfies ReadonlyArray<keyof BridgeModule>;
 
 /** The mocked module: stable vi.fn objects whose implementations resetFakeBridge installs. */
@@ -595,6 +596,14 @@ export function resetFakeBridge(seed: Seed = {}): FakeBackend {
   b.spendPerDay.mockImplementation(async () => []);
   b.searchHistory.mockImplementation(async () => []);
   b.exportSession.mockImplementation(async () => ({ path: '', bytes: 0 }));
+  b.attachFiles.mockImplementation(async () => []);
+  b.attachData.mockImplementation(async (_id, name, data) => ({
+    path: `/data/scratch/${_id}/pasted/${name}`, name, size: Math.floor((data.length * 3) / 4), mediaType: 'application/octet-stream',
+    sha256: '', width: 0, height: 0, imageBytes: 0, imageMediaType: '',
+  }));
+  b.chooseFiles.mockImplementation(async () => []);
+  b.nativeFileDrop.mockImplementation(() => false);
+  b.onFileDrop.mockImplementation(() => () => {});
   b.getSessionProvider.mockImplementation(async (id) => {
     find(id);
     return db.sessionProviders[id] ?? '';

@@ -634,6 +634,48 @@ export namespace api {
 	        this.exists = source["exists"];
 	    }
 	}
+	export class Attachment {
+	    path: string;
+	    name: string;
+	    size: number;
+	    mediaType: string;
+	    sha256?: string;
+	    width?: number;
+	    height?: number;
+	    imageBytes?: number;
+	    imageMediaType?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.mediaType = source["mediaType"];
+	        this.sha256 = source["sha256"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.imageBytes = source["imageBytes"];
+	        this.imageMediaType = source["imageMediaType"];
+	    }
+	}
+	export class AttachmentBudget {
+	    count: number;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AttachmentBudget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.count = source["count"];
+	        this.bytes = source["bytes"];
+	    }
+	}
 	export class CommandRule {
 	    id: string;
 	    decision: string;
@@ -1452,6 +1494,7 @@ export namespace api {
 	}
 	export class PromptOptions {
 	    mcp: MCPSelection[];
+	    attachments?: Attachment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new PromptOptions(source);
@@ -1460,6 +1503,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.mcp = this.convertValues(source["mcp"], MCPSelection);
+	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2675,6 +2719,7 @@ export namespace provider {
 	    toolName?: string;
 	    input?: unknown;
 	    isError?: boolean;
+	    attachments?: api.Attachment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Block(source);
@@ -2690,7 +2735,26 @@ export namespace provider {
 	        this.toolName = source["toolName"];
 	        this.input = source["input"];
 	        this.isError = source["isError"];
+	        this.attachments = this.convertValues(source["attachments"], api.Attachment);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Image {
 	    MediaType: string;

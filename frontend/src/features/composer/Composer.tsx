@@ -1,9 +1,11 @@
-import { ArrowUp, Settings2, Square } from 'lucide-react';
+import { ArrowUp, Paperclip, Settings2, Square } from 'lucide-react';
 import { WAITING_FOR_APPROVAL } from '../../lib/labels';
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type MutableRefObject, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, type MutableRefObject, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { BridgeError, toBridgeError } from '../../bridge/errors';
 import { MODEL_SETUP_HINT } from '../../lib/labels';
+import type { Attachment } from '../../bridge/attachments';
+import { AttachmentChips, useAttachments } from './Attachments';
 import { FileSuggestionList, useFileSuggestions } from './FileSuggestions';
 import { insertMentionAt } from './mentions';
 import { BUILTIN_COMMANDS, parseSlash, type SlashEntry, type SlashSkill, type SlashSkillNotes } from './slash';
@@ -34,8 +36,11 @@ const NO_SKILLS: readonly SlashSkill[] = [];
 const MODE_SWITCHES = new Set(['plan', 'goal', 'agent']);
 
 export interface ComposerProps {
-  /** Starts a turn; resolves once it runs, rejects with the reason (the text is kept). */
-  onSend: (text: string) => Promise<void>;
+  /**
+   * Starts a turn; resolves once it runs, rejects with the reason (the text and the
+   * attachments are kept). attachments are the files attached in the composer, if any.
+   */
+  onSend: (text: string, attachments?: Attachment[]) => Promise<void>;
   onStop: () => Promise<void>;
   /** A turn is running: Stop replaces Send. */
   running: boolean;
@@ -59,9 +64,12 @@ export interface ComposerProps {
    * the input (the Files pane's Mention).
    */
   mentionRef?: MutableRefObject<((path: string) => void) | null>;
+  /** The session files are attached to (paste, drop, the attach button); without it none can be. */
+  attachTo?: string;
 }
 
-export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash, mentionRef }: ComposerProps) {
+export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash, mentionRef, attachTo }: ComposerProps) {
+  const attached = useAttachments(attachTo);
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -108,7 +116,8 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
   const stopHint = useShortcutHint('stop', 'Stop the agent');
   const [error, setError] = useState<BridgeError | null>(null);
   const errorId = useId();
-  const canSend = !running && !sending && text.trim() !== '';
+  const hasContent = text.trim() !== '' || attached.list.length > 0;
+  const canSend = !running && !sending && !attached.busy && hasContent;
 
   useEffect(() => {
     if (!running) setStopping(false);
@@ -117,11 +126,13 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
   /** Sends value (the text by default): a "/" command runs or is expanded first. */
   const send = async (value: string = text) => {
     const trimmed = value.trim();
-    if (running || sending || trimmed === '') return;
+    const files = attached.list;
+    if (running || sending || attached.busy || (trimmed === '' && files.length === 0)) return;
     setSending(true);
     try {
-      await dispatch(trimmed);
+      await dispatch(trimmed, files);
       setText('');
+      attached.clear();
       setError(null);
     } catch (err) {
       setError(toBridgeError(err));
@@ -131,9 +142,11 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
   };
   sendRef.current = send;
 
-  const dispatch = async (trimmed: string) => {
+  const dispatch = async (trimmed: string, files: Attachment[]) => {
+    // Attachments go only with a prompt; onSend is called as before without any.
+    const sendText = (t: string) => (files.length > 0 ? onSend(t, files) : onSend(t));
     const cmd = slash ? parseSlash(trimmed) : null;
-    if (!slash || !cmd) return onSend(trimmed);
+    if (!slash || !cmd) return sendText(trimmed);
     const builtinName = cmd.name === 'mode' ? `mode ${cmd.args}` : cmd.name;
     if (cmd.name === 'mode' && !BUILTIN_COMMANDS.some((b) => b.name === builtinName)) {
       throw new BridgeError('INVALID_ARGUMENT', 'use /mode ask, /mode accept-edits or /mode auto');
@@ -143,13 +156,13 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
         throw new BridgeError('INVALID_ARGUMENT', `/${cmd.name} takes no text after it; send it alone`);
       }
       await slash.runBuiltin(builtinName);
-      if (MODE_SWITCHES.has(cmd.name) && cmd.args !== '') await onSend(cmd.args);
+      if (MODE_SWITCHES.has(cmd.name) && cmd.args !== '') await sendText(cmd.args);
       return;
     }
     // The skills seam: the backend turns "/skill:<name> text" into the Skill call.
-    if (cmd.name.startsWith('skill:')) return onSend(trimmed);
+    if (cmd.name.startsWith('skill:')) return sendText(trimmed);
     const expanded = await bridge.expandSlashCommand(slash.sessionId, cmd.name, cmd.args);
-    await onSend(expanded.prompt);
+    await sendText(expanded.prompt);
   };
 
   const stop = async () => {
@@ -179,8 +192,29 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
 
   const modelMissing = error?.code === 'MODEL_NOT_CONFIGURED';
 
+  // A pasted file or image (no path) is attached; pasted text stays text.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (!attachTo) return;
+    const files = Array.from(e.clipboardData?.files ?? []);
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attached.addFiles(files);
+  };
+  const onDragOver = (e: DragEvent<HTMLFormElement>) => {
+    if (attachTo && Array.from(e.dataTransfer?.types ?? []).includes('Files')) e.preventDefault();
+  };
+  // In the app's window a drop arrives as paths (useAttachments); a browser page gets Files.
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    if (!attachTo) return;
+    const files = Array.from(e.dataTransfer?.files ?? []);
+    if (files.length === 0) return;
+    e.preventDefault();
+    if (!bridge.nativeFileDrop()) void attached.addFiles(files);
+  };
+  const attachError = attached.error;
+
   return (
-    <form className="composer" onSubmit={onSubmit} aria-label="Composer">
+    <form className="composer" onSubmit={onSubmit} aria-label="Composer" onDragOver={onDragOver} onDrop={onDrop}>
       {dock}
       {modelMissing && (
         <div className="composer-blocker" role="alert" id={errorId}>
@@ -205,6 +239,7 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
       <div className="composer-box">
         <FileSuggestionList api={files} />
         <SlashMenuList api={menu} />
+        <AttachmentChips list={attached.list} onRemove={attached.remove} />
         <textarea
           ref={input}
           className="composer-input"
@@ -224,9 +259,17 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
           }}
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="composer-bar">
-          <div className="composer-tools">{toolbar}</div>
+          <div className="composer-tools">
+            {attachTo !== undefined && (
+              <button type="button" className="btn btn-ghost btn-sm composer-attach" aria-label="Attach files" title="Attach files" onClick={() => void attached.choose()} disabled={attached.busy}>
+                <Paperclip size={14} aria-hidden="true" />
+              </button>
+            )}
+            {toolbar}
+          </div>
           <span className="composer-hint">
             {running ? (
               waiting ? (
@@ -265,6 +308,11 @@ export function Composer({ onSend, onStop, running, waiting = false, toolbar, pl
           )}
         </div>
       </div>
+      {attachError && (
+        <p className="composer-error" role="alert">
+          <code className="error-code">{attachError.code}</code> {attachError.message}
+        </p>
+      )}
       {error && !modelMissing && (
         <p id={errorId} className="composer-error" role="alert">
           <code className="error-code">{error.code}</code> {error.message}

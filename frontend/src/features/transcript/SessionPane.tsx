@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
+import type { Attachment } from '../../bridge/attachments';
 import { queryKeys } from '../../state/queryKeys';
 import { sessionTitle } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
@@ -110,8 +111,8 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
     [jumpDone, notify],
   );
   const onSend = useCallback(
-    async (text: string) => {
-      await send(text, mcp);
+    async (text: string, attachments?: Attachment[]) => {
+      await send(text, mcp, attachments);
       setMcp([]);
     },
     [send, mcp],
@@ -212,6 +213,7 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
         </VizProvider>
       </MCPCatalogProvider>
       <Composer
+        attachTo={session.id}
         onSend={onSend}
         onStop={t.stop}
         running={t.running}

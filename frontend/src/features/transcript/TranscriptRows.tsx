@@ -6,11 +6,15 @@ import { VizText } from '../visualize/VizText';
 import { Markdown } from './Markdown';
 import { RestoreAction } from '../checkpoints/RestoreHost';
 import { MessageUsageLine } from './MessageUsageLine';
+import { AttachmentChips } from '../composer/Attachments';
 
 export const PromptRow = memo(function PromptRow({ item }: { item: PromptItem }) {
   return (
     <div className="msg-user">
-      <div className="msg-user-bubble selectable">{item.text || <span className="muted">(prompt)</span>}</div>
+      <div className="msg-user-bubble selectable">
+        {item.text || (item.attachments?.length ? null : <span className="muted">(prompt)</span>)}
+        <AttachmentChips list={item.attachments ?? []} label="Attached files" />
+      </div>
       <RestoreAction turnId={item.turnId} />
     </div>
   );
