@@ -1,9 +1,8 @@
 // The Review pane: the session's review records grouped by the message that made them
 // (newest last), each with its recorded diff, counts, state and Rollback.
-import { RefreshCw, X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { RefreshCw } from 'lucide-react';
 import { formatDateTime } from '../../lib/time';
-import { Button, IconButton } from '../../ui/Button';
+import { Button } from '../../ui/Button';
 import { ChangeCard } from './ChangeCard';
 import { groupWithCommands } from './groups';
 import { CommandChanges } from './CommandChanges';
@@ -78,43 +77,5 @@ export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
         </section>
       ))}
     </>
-  );
-}
-
-/** The frame of a session side panel: a labelled region with a title and a close button; Escape closes it. */
-export function SidePanelFrame({
-  id,
-  title,
-  wide,
-  onClose,
-  children,
-}: {
-  id: string;
-  title: string;
-  wide?: boolean;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <aside
-      id={id}
-      className={`side-panel${wide ? ' side-panel-wide' : ''}`}
-      aria-label={title}
-      tabIndex={-1}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && !e.defaultPrevented) {
-          e.preventDefault();
-          onClose();
-        }
-      }}
-    >
-      <header className="side-panel-header">
-        <h2 className="side-panel-title">{title}</h2>
-        <IconButton label={`Close ${title}`} onClick={onClose}>
-          <X size={15} aria-hidden="true" />
-        </IconButton>
-      </header>
-      <div className="side-panel-body">{children}</div>
-    </aside>
   );
 }

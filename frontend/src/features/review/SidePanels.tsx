@@ -5,7 +5,8 @@ import { Activity, FileDiff } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Button } from '../../ui/Button';
 import { ActivityPanel } from '../activity/ActivityPanel';
-import { ReviewPanel, SidePanelFrame } from './ReviewPanel';
+import { SidePane } from '../../ui/SidePane';
+import { ReviewPanel } from './ReviewPanel';
 import { useReviewChanges, type ReviewApi } from './useReviewChanges';
 import type { CommandChange } from '../../bridge/checkpoints';
 import { useRestoreHost } from '../checkpoints/RestoreHost';
@@ -74,28 +75,29 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
 }
 
 export function PanelSlot({ panels }: { panels: SessionPanels }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLElement>(null);
   const restore = useRestoreHost();
   // An opened panel takes the focus, so the keyboard lands in it.
   useEffect(() => {
-    if (panels.open) ref.current?.querySelector<HTMLElement>('.side-panel')?.focus();
+    if (panels.open) ref.current?.focus();
   }, [panels.open]);
-  if (!panels.open) return null;
-  return (
-    <div ref={ref} className="side-panel-slot">
-      {panels.open === 'review' ? (
-        <SidePanelFrame id={panels.ids.review} title="Changes" onClose={panels.close}>
-          <ReviewPanel
-            review={panels.review}
-            commands={panels.commands}
-            onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
-          />
-        </SidePanelFrame>
-      ) : (
-        <SidePanelFrame id={panels.ids.activity} title="Activity" wide onClose={panels.close}>
-          <ActivityPanel key={panels.sessionId} sessionId={panels.sessionId} />
-        </SidePanelFrame>
-      )}
-    </div>
-  );
+  if (panels.open === 'review') {
+    return (
+      <SidePane ref={ref} id={panels.ids.review} title="Changes" onClose={panels.close}>
+        <ReviewPanel
+          review={panels.review}
+          commands={panels.commands}
+          onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
+        />
+      </SidePane>
+    );
+  }
+  if (panels.open === 'activity') {
+    return (
+      <SidePane ref={ref} id={panels.ids.activity} title="Activity" onClose={panels.close}>
+        <ActivityPanel key={panels.sessionId} sessionId={panels.sessionId} />
+      </SidePane>
+    );
+  }
+  return null;
 }
