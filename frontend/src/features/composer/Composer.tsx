@@ -52,12 +52,17 @@ export interface ComposerProps {
   filesOf?: string;
   /** The "/" menu and commands; without it "/" is plain text. */
   slash?: SlashActions;
+  /** Take the focus when shown (a session the user just created). */
+  autoFocus?: boolean;
 }
 
-export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash }: ComposerProps) {
+export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash, autoFocus = false }: ComposerProps) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
   const pendingCaret = useRef<number | null>(null);
   const listId = useId();
   const replace = useCallback((next: string, at: number) => {

@@ -8,9 +8,13 @@ import { groupWithCommands } from './groups';
 import { CommandChanges } from './CommandChanges';
 import type { CommandChange } from '../../bridge/checkpoints';
 import type { ReviewApi } from './useReviewChanges';
+import { groupTitle, promptOf, type PromptIndex } from './wording';
+import type { MessageChanges } from './groups';
 import './review.css';
 
-export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
+export function ReviewPanel({ review, commands = [], onRestoreBefore, prompts }: {
+  /** The prompts of the session's turns: each message is named by its prompt. */
+  prompts?: PromptIndex;
   review: ReviewApi;
   /** What the session's Bash calls changed ("Changed by commands"). */
   commands?: CommandChange[];
@@ -55,7 +59,7 @@ export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
       {groupWithCommands(changes, commands).map((g) => (
         <section key={g.messageId} className="review-group" aria-labelledby={`review-group-${g.messageId}`}>
           <h3 className="review-group-title" id={`review-group-${g.messageId}`}>
-            Message {g.ordinal}
+            <GroupTitle group={g} prompts={prompts} />
             <time className="muted" dateTime={new Date(g.createdAt).toISOString()}>
               {formatDateTime(g.createdAt)}
             </time>
@@ -77,5 +81,19 @@ export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
         </section>
       ))}
     </>
+  );
+}
+
+function GroupTitle({ group, prompts }: { group: MessageChanges; prompts: PromptIndex | undefined }) {
+  const prompt = promptOf(prompts, {
+    messageId: group.messageId,
+    toolCallIds: group.changes.map((c) => c.toolCallId),
+    turnIds: group.commands.map((c) => c.turnId),
+  });
+  const title = groupTitle(prompt, group.ordinal);
+  return (
+    <span className="review-group-prompt" title={prompt && title !== prompt ? prompt : undefined}>
+      {title}
+    </span>
   );
 }

@@ -11,6 +11,7 @@ import { useReviewChanges, type ReviewApi } from './useReviewChanges';
 import type { CommandChange } from '../../bridge/checkpoints';
 import { useRestoreHost } from '../checkpoints/RestoreHost';
 import { useCommandChanges } from '../checkpoints/useCheckpoints';
+import type { PromptIndex } from './wording';
 import './review.css';
 
 export type SidePanel = 'review' | 'activity';
@@ -44,7 +45,9 @@ export function useSessionPanels(sessionId: string): SessionPanels {
 }
 
 export function PanelButtons({ panels }: { panels: SessionPanels }) {
-  const count = panels.review.changes.length + panels.commands.reduce((n, c) => n + c.files.length, 0);
+  // Rolled-back changes are history, not changes: the count is what is still applied.
+  const active = panels.review.changes.filter((c) => c.state !== 'rolledBack').length;
+  const count = active + panels.commands.reduce((n, c) => n + c.files.length, 0);
   return (
     <div className="panel-buttons">
       <Button
@@ -74,7 +77,7 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
   );
 }
 
-export function PanelSlot({ panels }: { panels: SessionPanels }) {
+export function PanelSlot({ panels, prompts }: { panels: SessionPanels; prompts?: PromptIndex }) {
   const ref = useRef<HTMLElement>(null);
   const restore = useRestoreHost();
   // An opened panel takes the focus, so the keyboard lands in it.
@@ -87,6 +90,7 @@ export function PanelSlot({ panels }: { panels: SessionPanels }) {
         <ReviewPanel
           review={panels.review}
           commands={panels.commands}
+          prompts={prompts}
           onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
         />
       </SidePane>

@@ -1,6 +1,6 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
@@ -9,6 +9,7 @@ import { useApp } from '../../state/AppContext';
 import { useTranscript } from '../../state/useTranscript';
 import { pendingApprovalCount } from '../../state/transcript';
 import { useWorkspace } from '../../state/WorkspaceContext';
+import { useToasts } from '../../state/ToastContext';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { Composer, type SlashActions } from '../composer/Composer';
@@ -26,14 +27,17 @@ import { ModelImagesProvider } from './ModelImages';
 import { DelegateApprovals } from './DelegateApprovals';
 import { SessionCostMeter } from './SessionCostMeter';
 import { Transcript } from './Transcript';
+import { promptIndex, sameIndex } from './promptIndex';
+import { TurnRetryContext, type TurnRetry } from './TranscriptRows';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
-import { escapeName } from '../../lib/names';
+import { rollbackEffect, type PromptIndex } from '../review/wording';
 import { RestoreHost, RestoreNote, RestoreTargets } from '../checkpoints/RestoreHost';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
   const temporary = session.projectId === '';
   const panels = useSessionPanels(session.id);
+  const [prompts, setPrompts] = useState<PromptIndex>({});
   return (
     <section className="session-pane" aria-label={sessionTitle(session)}>
       <header className="pane-header">
@@ -69,9 +73,9 @@ export function SessionPane({ session, project }: { session: Session; project: P
         <div className="session-split">
           <div className="session-column">
             <RestoreNote />
-            <SessionBody key={session.id} session={session} review={panels.review} />
+            <SessionBody key={session.id} session={session} review={panels.review} onPrompts={setPrompts} />
           </div>
-          <PanelSlot panels={panels} />
+          <PanelSlot panels={panels} prompts={prompts} />
         </div>
       </RestoreHost>
     </section>
@@ -79,11 +83,21 @@ export function SessionPane({ session, project }: { session: Session; project: P
 }
 
 /** Keyed by session id: its transcript state starts fresh for every session. */
-function SessionBody({ session, review }: { session: Session; review: ReviewApi }) {
+function SessionBody({ session, review, onPrompts }: { session: Session; review: ReviewApi; onPrompts: (index: PromptIndex) => void }) {
   const ws = useWorkspace();
   const { settings } = useApp();
   const confirm = useConfirm();
+  const { reportError } = useToasts();
   const t = useTranscript(session.id);
+  // The Changes pane names messages by their prompts; it hears of a new index only when
+  // one changed (not on every streamed token).
+  const lastPrompts = useRef<PromptIndex>({});
+  useEffect(() => {
+    const next = promptIndex(t.state.items);
+    if (sameIndex(next, lastPrompts.current)) return;
+    lastPrompts.current = next;
+    onPrompts(next);
+  }, [t.state.items, onPrompts]);
   // The MCP servers chosen for the next prompt only.
   const [mcp, setMcp] = useState<MCPSelection[]>([]);
   const { send } = t;
@@ -93,6 +107,18 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
       setMcp([]);
     },
     [send, mcp],
+  );
+  // Retry on a failed turn sends its prompt again, as the user would by pasting it.
+  const items = t.state.items;
+  const retry = useMemo<TurnRetry>(
+    () => ({
+      canRetry: !t.running,
+      retry: (turnId) => {
+        const prompt = items.find((it) => it.kind === 'prompt' && it.turnId === turnId);
+        if (prompt?.kind === 'prompt' && prompt.text !== '') void onSend(prompt.text).catch(reportError);
+      },
+    }),
+    [t.running, items, onSend, reportError],
   );
   // /model and /mcp open their pickers by bumping these.
   const [openModel, setOpenModel] = useState(0);
@@ -154,9 +180,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         title: 'Roll back this change?',
         message: (
           <>
-            <p>
-              {escapeName(change.path)} goes back to how it was before the agent changed it ({change.additions} added, {change.deletions} removed lines are undone).
-            </p>
+            <p>{rollbackEffect(change)}</p>
             <p className="muted">If the file changed since, nothing is touched and you are told.</p>
           </>
         ),
@@ -173,6 +197,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
           <ModelImagesProvider sessionId={session.id}>
             <RestoreTargets sessionId={session.id} state={t.state}>
+              <TurnRetryContext.Provider value={retry}>
               <Transcript
                 state={t.state}
                 running={t.running}
@@ -183,6 +208,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
                 onLoadOlder={t.loadOlder}
                 onLoadDelegate={t.loadDelegate}
               />
+              </TurnRetryContext.Provider>
             </RestoreTargets>
           </ModelImagesProvider>
         </VizProvider>
@@ -202,6 +228,7 @@ function SessionBody({ session, review }: { session: Session; review: ReviewApi 
         }
         filesOf={session.id}
         slash={slash}
+        autoFocus={ws.state.freshSessionId === session.id}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />
