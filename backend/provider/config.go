@@ -213,15 +213,15 @@ func New(cfg Config, opts ...Option) (Provider, error) {
 	switch cfg.API {
 	case APIAnthropic, APIOpenAI, APIOpenAICompatible:
 	case "":
-		return nil, notConfigured("No model provider is configured. Choose one in Settings → Model, or set %s (anthropic, openai or openai-compatible) and %s.", EnvProvider, EnvModel)
+		return nil, notConfigured("No model provider is configured. Choose one in Settings → Models, or set %s (anthropic, openai or openai-compatible) and %s.", EnvProvider, EnvModel)
 	default:
-		return nil, notConfigured("Unknown provider API %q. Choose anthropic, openai or openai-compatible in Settings → Model, or in %s.", cfg.API, EnvProvider)
+		return nil, notConfigured("Unknown provider API %q. Choose anthropic, openai or openai-compatible in Settings → Models, or in %s.", cfg.API, EnvProvider)
 	}
 	if cfg.Model == "" {
-		return nil, notConfigured("No model is set for the %s provider. Enter a model id in Settings → Model, or set %s.", cfg.API, EnvModel)
+		return nil, notConfigured("No model is set for the %s provider. Enter a model id in Settings → Models, or set %s.", cfg.API, EnvModel)
 	}
 	if cfg.APIKey == "" && cfg.API != APIOpenAICompatible {
-		return nil, notConfigured("No API key is set for %s. Add it in Settings → Model, or set %s.", cfg.API, KeyEnv(cfg.API))
+		return nil, notConfigured("No API key is set for %s. Add it in Settings → Models, or set %s.", cfg.API, KeyEnv(cfg.API))
 	}
 	switch cfg.OpenAIAPI = strings.ToLower(strings.TrimSpace(cfg.OpenAIAPI)); cfg.OpenAIAPI {
 	case "", OpenAIResponses, OpenAIChat:
@@ -229,7 +229,7 @@ func New(cfg Config, opts ...Option) (Provider, error) {
 		return nil, notConfigured("Unknown OpenAI API %q. Choose responses or chat in %s, or leave it empty for the default.", cfg.OpenAIAPI, EnvOpenAIAPI)
 	}
 	if cfg.API == APIOpenAICompatible && cfg.BaseURL == "" {
-		return nil, notConfigured("An OpenAI-compatible provider needs a base URL (for example http://localhost:11434/v1 for Ollama). Set it in Settings → Model, or in %s.", EnvBaseURL)
+		return nil, notConfigured("An OpenAI-compatible provider needs a base URL (for example http://localhost:11434/v1 for Ollama). Set it in Settings → Models, or in %s.", EnvBaseURL)
 	}
 	limits := LimitsFor(cfg)
 	cfg.ContextWindow, cfg.MaxOutputTokens = limits.ContextWindow, limits.MaxOutput

@@ -71,7 +71,7 @@ func (s *FileKeyStore) load() (map[string]string, error) {
 	var kf keyFile
 	if err := json.Unmarshal(data, &kf); err != nil {
 		// Never wrap the JSON error: it can quote the file's content.
-		return nil, errs.New(errs.StorageCorrupt, "the key file %s is not valid; remove it and enter the keys again in Settings → Model", s.path)
+		return nil, errs.New(errs.StorageCorrupt, "the key file %s is not valid; remove it and enter the keys again in Settings → Models", s.path)
 	}
 	if kf.Keys == nil {
 		kf.Keys = map[string]string{}

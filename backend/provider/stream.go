@@ -74,7 +74,7 @@ func (b base) classify(ctx context.Context, err error, c *capture) failure {
 		var uerr *url.Error
 		var nerr net.Error
 		if errors.As(err, &uerr) || errors.As(err, &nerr) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			e := errs.New(errs.ProviderError, "Could not reach %s at %s: %s. Check the base URL in Settings → Model, that the server is running, and the network.",
+			e := errs.New(errs.ProviderError, "Could not reach %s at %s: %s. Check the base URL in Settings → Models, that the server is running, and the network.",
 				b.label(), b.host(), b.redact(netReason(err)))
 			return failure{err: e, retryable: true, network: true}
 		}
@@ -94,7 +94,7 @@ func (b base) classify(ctx context.Context, err error, c *capture) failure {
 	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		hint := fmt.Sprintf("Check the API key in Settings → Model or %s.", KeyEnv(b.cfg.API))
+		hint := fmt.Sprintf("Check the API key in Settings → Models or %s.", KeyEnv(b.cfg.API))
 		f.err = withStatus(errs.New(errs.ProviderUnauthorized, "%s rejected the API key (HTTP %d)%s. %s", b.label(), status, detail, hint))
 	case isContextTooLarge(status, msg, kind):
 		f.err = withStatus(errs.New(errs.ContextTooLarge, "The conversation is too large for %s's context window%s. Start a new context (new_context) or shorten the request, then send again.", b.cfg.Model, detail))
@@ -108,7 +108,7 @@ func (b base) classify(ctx context.Context, err error, c *capture) failure {
 		f.retryAfter, f.hasRetryAfter = retryAfter(header, b.opts.now)
 		f.err = withStatus(errs.New(errs.ProviderError, "%s is unavailable or overloaded (HTTP %d)%s. Try again in a moment.", b.label(), status, detail))
 	case status == http.StatusNotFound:
-		f.err = withStatus(errs.New(errs.ProviderError, "%s answered 404 Not Found%s. Check the model id %q and the base URL in Settings → Model.", b.label(), detail, b.cfg.Model))
+		f.err = withStatus(errs.New(errs.ProviderError, "%s answered 404 Not Found%s. Check the model id %q and the base URL in Settings → Models.", b.label(), detail, b.cfg.Model))
 	default:
 		f.err = withStatus(errs.New(errs.ProviderError, "%s refused the request (HTTP %d)%s", b.label(), status, detail))
 	}

@@ -25,7 +25,8 @@ test('a Write is listed in the Changes pane and rolled back from there', async (
   await expect(ui.sessionPane.getByRole('button', { name: 'Changes (1)' })).toBeVisible();
   const pane = await ui.openChanges();
   await expect(pane.locator('.review-summary')).toHaveText(/^1 active change · \+2 −1$/);
-  await expect(pane.getByRole('heading', { name: /^Message 1/ })).toBeVisible();
+  // The message is named by its prompt.
+  await expect(pane.getByRole('heading', { name: /^Edit list.txt/ })).toBeVisible();
   const entry = pane.getByRole('listitem', { name: 'list.txt' });
   await expect(entry).toContainText('Modified');
   await expect(entry.getByLabel('2 added, 1 removed lines')).toBeVisible();
@@ -37,8 +38,8 @@ test('a Write is listed in the Changes pane and rolled back from there', async (
   // Cancel first: nothing happens.
   await entry.getByRole('button', { name: 'Roll back list.txt' }).click();
   const confirm = ui.page.getByRole('alertdialog', { name: 'Roll back this change?' });
-  await expect(confirm).toContainText('list.txt goes back to how it was');
-  await expect(confirm).toContainText('2 added, 1 removed line is undone');
+  await expect(confirm).toContainText('Restores the previous content of list.txt');
+  await expect(confirm).toContainText('undoes 2 added lines and 1 removed line');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toHaveCount(0);
   expect(workspace.read('list.txt')).toBe(CHANGED);

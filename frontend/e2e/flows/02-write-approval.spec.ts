@@ -63,7 +63,7 @@ test('Allow once writes the file; Rollback restores it', async ({ ui, workspace,
 
   await change.getByRole('button', { name: 'Roll back notes.txt' }).click();
   const confirm = ui.page.getByRole('alertdialog', { name: 'Roll back this change?' });
-  await expect(confirm).toContainText('notes.txt goes back to how it was');
+  await expect(confirm).toContainText('Restores the previous content of notes.txt');
   await confirm.getByRole('button', { name: 'Roll back' }).click();
   await expect(change).toContainText('Rolled back');
   await expect(change.getByRole('button', { name: 'Roll back notes.txt' })).toHaveCount(0);

@@ -6,13 +6,16 @@ import * as bridge from '../bridge';
 import type { Project, Session, SessionConfig } from '../bridge/types';
 import { queryKeys } from './queryKeys';
 import { useToasts } from './ToastContext';
-import { initialWorkspace, workspaceReducer, type MainView, type SidebarView, type WorkspaceState } from './workspace';
+import { initialWorkspace, workspaceReducer, type MainView, type SettingsIntent, type SidebarView, type WorkspaceState } from './workspace';
 
 export interface WorkspaceApi {
   state: WorkspaceState;
   /** Picks a folder with the native dialog and adds it; errors become toasts. */
   addProject: () => Promise<void>;
-  /** Adds the folder at path and shows it; rejects with the BridgeError (e.g. NOT_FOUND). */
+  /**
+   * Adds the folder at path and opens a new session in it (composer focused); rejects
+   * with the BridgeError (e.g. NOT_FOUND) when the folder cannot be added.
+   */
   addProjectPath: (path: string) => Promise<void>;
   removeProject: (p: Project) => Promise<void>;
   setExpanded: (projectId: string, expanded: boolean) => void;
@@ -25,7 +28,10 @@ export interface WorkspaceApi {
   deleteSession: (s: Session) => Promise<void>;
   /** Stores the session's operating mode and/or permission override ("" leaves one unchanged). */
   configureSession: (s: Session, config: SessionConfig) => Promise<void>;
-  showView: (view: MainView) => void;
+  /** intent: what Settings opens for (e.g. the add-provider form of the first run). */
+  showView: (view: MainView, intent?: SettingsIntent) => void;
+  /** Settings consumed its intent. */
+  intentDone: () => void;
   showSidebar: (sidebar: SidebarView) => void;
 }
 
@@ -108,14 +114,29 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
     [reportError],
   );
 
+  const openNewSession = useCallback(
+    async (projectId: string, opts?: { isolated?: boolean }) => {
+      const s = await bridge.createSession({ projectId, title: '', ...(opts?.isolated ? { isolated: true } : {}) });
+      if (projectId !== '') dispatch({ type: 'setExpanded', projectId, expanded: true });
+      dispatch({ type: 'sessionUpdated', session: s });
+      dispatch({ type: 'showSidebar', sidebar: 'active' });
+      dispatch({ type: 'select', session: s, fresh: true });
+      await loadSessions(projectId);
+    },
+    [loadSessions],
+  );
+
   const addProjectPath = useCallback(
     async (path: string) => {
       const p = await bridge.addProject(path);
       dispatch({ type: 'setExpanded', projectId: p.id, expanded: true });
       await loadProjects();
       dispatch({ type: 'showSidebar', sidebar: 'active' });
+      // A project is added to work in it: open its first session right away. The
+      // project stays added when that fails; the toast says why.
+      await guard(() => openNewSession(p.id));
     },
-    [loadProjects],
+    [loadProjects, guard, openNewSession],
   );
 
   const api = useMemo<WorkspaceApi>(() => ({
@@ -133,15 +154,7 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
         await loadProjects();
       }),
     setExpanded: (projectId, expanded) => dispatch({ type: 'setExpanded', projectId, expanded }),
-    newSession: (projectId, opts) =>
-      guard(async () => {
-        const s = await bridge.createSession({ projectId, title: '', ...(opts?.isolated ? { isolated: true } : {}) });
-        if (projectId !== '') dispatch({ type: 'setExpanded', projectId, expanded: true });
-        dispatch({ type: 'sessionUpdated', session: s });
-        dispatch({ type: 'showSidebar', sidebar: 'active' });
-        dispatch({ type: 'select', session: s });
-        await loadSessions(projectId);
-      }),
+    newSession: (projectId, opts) => guard(() => openNewSession(projectId, opts)),
     select: (s) => dispatch({ type: 'select', session: s }),
     renameSession: (s, title) =>
       guard(async () => {
@@ -168,9 +181,10 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
       guard(async () => {
         dispatch({ type: 'sessionUpdated', session: await bridge.configureSession(s.id, config) });
       }),
-    showView: (view) => dispatch({ type: 'showView', view }),
+    showView: (view, intent) => dispatch({ type: 'showView', view, intent }),
+    intentDone: () => dispatch({ type: 'intentDone' }),
     showSidebar: (sidebar) => dispatch({ type: 'showSidebar', sidebar }),
-  }), [state, guard, addProjectPath, loadProjects, loadSessions, client]);
+  }), [state, guard, addProjectPath, openNewSession, loadProjects, loadSessions, client]);
 
   return <WorkspaceContext.Provider value={api}>{children}</WorkspaceContext.Provider>;
 }

@@ -17,7 +17,13 @@ export interface WorkspaceState {
   selected: Session | null;
   view: MainView;
   sidebar: SidebarView;
+  /** A session this window just created: its composer takes the focus when it opens. */
+  freshSessionId: string | null;
+  /** Settings opened for one task (the add-provider form of the first run); null: none. */
+  settingsIntent: SettingsIntent | null;
 }
+
+export type SettingsIntent = 'add-provider';
 
 export const initialWorkspace: WorkspaceState = {
   projects: [],
@@ -28,6 +34,8 @@ export const initialWorkspace: WorkspaceState = {
   selected: null,
   view: 'session',
   sidebar: 'active',
+  freshSessionId: null,
+  settingsIntent: null,
 };
 
 export type WorkspaceAction =
@@ -35,11 +43,12 @@ export type WorkspaceAction =
   | { type: 'sessionsLoaded'; projectId: string; sessions: Session[] }
   | { type: 'archivedLoaded'; sessions: Session[] }
   | { type: 'setExpanded'; projectId: string; expanded: boolean }
-  | { type: 'select'; session: Session | null }
+  | { type: 'select'; session: Session | null; fresh?: boolean }
   | { type: 'sessionUpdated'; session: Session }
   | { type: 'sessionRemoved'; id: string }
   | { type: 'projectRemoved'; id: string }
-  | { type: 'showView'; view: MainView }
+  | { type: 'showView'; view: MainView; intent?: SettingsIntent }
+  | { type: 'intentDone' }
   | { type: 'showSidebar'; sidebar: SidebarView };
 
 export function newestFirst(a: Session, b: Session): number {
@@ -92,7 +101,7 @@ export function workspaceReducer(state: WorkspaceState, action: WorkspaceAction)
       return { ...state, collapsed };
     }
     case 'select':
-      return { ...state, selected: action.session, view: 'session' };
+      return { ...state, selected: action.session, view: 'session', freshSessionId: action.fresh && action.session ? action.session.id : null };
     case 'sessionUpdated': {
       const s = action.session;
       const key = s.projectId;
@@ -131,7 +140,9 @@ export function workspaceReducer(state: WorkspaceState, action: WorkspaceAction)
       };
     }
     case 'showView':
-      return { ...state, view: action.view };
+      return { ...state, view: action.view, settingsIntent: action.intent ?? null };
+    case 'intentDone':
+      return state.settingsIntent === null ? state : { ...state, settingsIntent: null };
     case 'showSidebar':
       return { ...state, sidebar: action.sidebar };
   }

@@ -32,7 +32,12 @@ export function Dialog({ title, children, actions, onCancel, role = 'dialog', cl
     const previous = document.activeElement as HTMLElement | null;
     const el = ref.current;
     (el?.querySelector<HTMLElement>('[data-autofocus]') ?? el)?.focus();
-    return () => previous?.focus?.();
+    return () => {
+      // Give the focus back only while the dialog still holds it: an action that moved
+      // it on (adding a project focuses the new session's composer) keeps its place.
+      const active = document.activeElement;
+      if (!active || active === document.body || el?.contains(active)) previous?.focus?.();
+    };
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {

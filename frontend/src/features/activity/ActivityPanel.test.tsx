@@ -47,7 +47,7 @@ function bodyRows(panel: ReturnType<typeof within>) {
 describe('Activity view', () => {
   it('lists the session’s audit rows newest first with decision, prompted, wait, duration and result', async () => {
     const { panel } = await openActivity();
-    expect(panel.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Time', 'Tool', 'Decision', 'Prompted', 'Wait', 'Duration', 'Result']);
+    expect(panel.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Time', 'Tool', 'Decision', 'Asked', 'Wait', 'Ran', 'Result']);
     const body = bodyRows(panel);
     expect(body).toHaveLength(50);
     // id 120 is a denied Write that waited 1.5 s on its card; id 119 a Write of 850 ms.

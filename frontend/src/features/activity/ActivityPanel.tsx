@@ -97,14 +97,29 @@ export function ActivityPanel({ sessionId }: { sessionId: string }) {
           </p>
           <div className="activity-table-wrap" tabIndex={0} role="region" aria-label="Tool calls">
             <table className="activity-table">
+              <colgroup>
+                <col className="col-time" />
+                <col className="col-tool" />
+                <col className="col-decision" />
+                <col className="col-asked" />
+                <col className="col-wait" />
+                <col className="col-duration" />
+                <col className="col-result" />
+              </colgroup>
               <thead>
                 <tr>
                   <th scope="col">Time</th>
                   <th scope="col">Tool</th>
                   <th scope="col">Decision</th>
-                  <th scope="col">Prompted</th>
-                  <th scope="col">Wait</th>
-                  <th scope="col">Duration</th>
+                  <th scope="col" title="Whether a card asked you">
+                    Asked
+                  </th>
+                  <th scope="col" title="How long the card waited for you">
+                    Wait
+                  </th>
+                  <th scope="col" title="How long the tool ran">
+                    Ran
+                  </th>
                   <th scope="col">Result</th>
                 </tr>
               </thead>
@@ -134,7 +149,7 @@ function Row({ row }: { row: AuditRow }) {
           {clock(row.createdAt)}
         </time>
       </td>
-      <td className="activity-tool">
+      <td className="activity-tool" title={row.delegate ? `${row.tool} · ${row.delegate}` : row.tool}>
         <span className="activity-tool-name">{row.tool}</span>
         {row.delegate && <span className="muted"> · {row.delegate}</span>}
         {row.argsPreview && (
@@ -143,13 +158,15 @@ function Row({ row }: { row: AuditRow }) {
           </span>
         )}
       </td>
-      <td>{row.decision || <span className="muted" title="Refused before the permission check">—</span>}</td>
+      <td title={row.decision || undefined}>{row.decision || <span className="muted" title="Refused before the permission check">—</span>}</td>
       <td>{row.prompted ? 'Yes' : 'No'}</td>
       <td className="activity-num">{row.prompted ? formatDuration(row.permissionWaitMs) : <span className="muted">—</span>}</td>
       <td className="activity-num" title={`tool ${formatDuration(row.durationMs)} · host ${formatDuration(row.overheadMs)} · total ${formatDuration(row.totalMs)}`}>
         {formatDuration(row.durationMs)}
       </td>
-      <td className="activity-result">{row.ok ? <span className="result-ok">OK</span> : <code className="result-code">{row.errorCode || 'failed'}</code>}</td>
+      <td className="activity-result" title={row.ok ? undefined : row.errorCode || 'failed'}>
+        {row.ok ? <span className="result-ok">OK</span> : <code className="result-code">{row.errorCode || 'failed'}</code>}
+      </td>
     </tr>
   );
 }

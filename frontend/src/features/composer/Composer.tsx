@@ -66,13 +66,18 @@ export interface ComposerProps {
   mentionRef?: MutableRefObject<((path: string) => void) | null>;
   /** The session files are attached to (paste, drop, the attach button); without it none can be. */
   attachTo?: string;
+  /** Take the focus when shown (a session the user just created). */
+  autoFocus?: boolean;
 }
 
-export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash, mentionRef, attachTo }: ComposerProps) {
+export function Composer({ onSend, onStop, running, waiting = false, toolbar, placeholder = 'Ask the agent to do something…', onOpenSettings, dock, decisions, filesOf, slash, mentionRef, attachTo, autoFocus = false }: ComposerProps) {
   const attached = useAttachments(attachTo);
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
   const pendingCaret = useRef<number | null>(null);
   const listId = useId();
   const replace = useCallback((next: string, at: number) => {

@@ -11,6 +11,7 @@ import { useConfirm } from '../../ui/Dialog';
 import { DiffView } from './DiffView';
 import { hunkLineCount } from './groups';
 import { escapeName } from '../../lib/names';
+import { rollbackEffect } from './wording';
 
 /** Diffs longer than this start collapsed. */
 export const OPEN_DIFF_LINES = 300;
@@ -59,10 +60,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
       title: 'Roll back this change?',
       message: (
         <>
-          <p>
-            <code>{escapeName(change.path)}</code> goes back to how it was before the agent changed it ({change.additions} added,{' '}
-            {change.deletions} removed {change.deletions === 1 ? 'line is' : 'lines are'} undone).
-          </p>
+          <p>{rollbackEffect(change)}</p>
           {partner && (
             <p>
               This change is half of a move: <code>{escapeName(partner.path)}</code> is rolled back with it.
@@ -118,6 +116,7 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
             icon={<RotateCcw size={13} aria-hidden="true" />}
             onClick={() => void rollback()}
             aria-label={`Roll back ${escapeName(change.path)}`}
+            title={rollbackEffect(change)}
           >
             {busy ? 'Rolling back…' : 'Rollback'}
           </Button>

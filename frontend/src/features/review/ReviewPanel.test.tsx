@@ -47,6 +47,7 @@ describe('Review pane', () => {
     expect(toggle).toHaveAttribute('aria-pressed', 'true');
     expect(panelEl).toHaveFocus();
     const headings = panel.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    // No transcript holds these messages' prompts: they are numbered.
     expect(headings).toEqual([expect.stringMatching(/^Message 1/), expect.stringMatching(/^Message 2/)]);
     const groups = panel.getAllByRole('region', { name: /^Message/ });
     expect(within(groups[0]!).getAllByRole('listitem').map((li) => li.getAttribute('aria-label'))).toEqual(['src/login.ts']);
@@ -102,11 +103,14 @@ describe('Review pane', () => {
       }],
     };
     const { user, panel } = await openPanel();
+    // The message is named by its turn's prompt; the other one, whose prompt is not in the transcript, by its number.
+    expect(await panel.findByRole('heading', { level: 3, name: /^edit/ })).toBeInTheDocument();
+    expect(panel.getByRole('heading', { level: 3, name: /^Message 2/ })).toBeInTheDocument();
     const rollbackBtn = card(panel, 'src/login.ts').getByRole('button', { name: 'Roll back src/login.ts' });
 
     await user.click(rollbackBtn);
     let dialog = within(screen.getByRole('alertdialog', { name: 'Roll back this change?' }));
-    expect(dialog.getByText(/2 added, 1 removed line is undone/)).toBeInTheDocument();
+    expect(dialog.getByText('Restores the previous content of src/login.ts (undoes 2 added lines and 1 removed line).')).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(bridge.rollbackChange).not.toHaveBeenCalled();
     expect(backend.reviews[0]!.state).toBe('active');
@@ -122,6 +126,8 @@ describe('Review pane', () => {
     expect(card(panel, 'src/login.ts').queryByRole('button', { name: /Roll back/ })).not.toBeInTheDocument();
     expect(panel.getByRole('listitem', { name: 'src/login.ts' })).toHaveClass('is-rolled-back');
     expect(panel.getByText(/2 active changes/)).toHaveTextContent('· 1 rolled back');
+    // The header counts what is still applied.
+    expect(screen.getByRole('button', { name: 'Changes (2)' })).toBeInTheDocument();
     // The other entries are untouched.
     expect(card(panel, 'src/util.ts').getByRole('button', { name: 'Roll back src/util.ts' })).toBeEnabled();
     // The transcript's inline row shows the same state.

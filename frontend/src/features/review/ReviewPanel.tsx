@@ -1,17 +1,20 @@
 // The Review pane: the session's review records grouped by the message that made them
 // (newest last), each with its recorded diff, counts, state and Rollback.
-import { RefreshCw, X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { RefreshCw } from 'lucide-react';
 import { formatDateTime } from '../../lib/time';
-import { Button, IconButton } from '../../ui/Button';
+import { Button } from '../../ui/Button';
 import { ChangeCard } from './ChangeCard';
 import { groupWithCommands } from './groups';
 import { CommandChanges } from './CommandChanges';
 import type { CommandChange } from '../../bridge/checkpoints';
 import type { ReviewApi } from './useReviewChanges';
+import { groupTitle, promptOf, type PromptIndex } from './wording';
+import type { MessageChanges } from './groups';
 import './review.css';
 
-export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
+export function ReviewPanel({ review, commands = [], onRestoreBefore, prompts }: {
+  /** The prompts of the session's turns: each message is named by its prompt. */
+  prompts?: PromptIndex;
   review: ReviewApi;
   /** What the session's Bash calls changed ("Changed by commands"). */
   commands?: CommandChange[];
@@ -56,7 +59,7 @@ export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
       {groupWithCommands(changes, commands).map((g) => (
         <section key={g.messageId} className="review-group" aria-labelledby={`review-group-${g.messageId}`}>
           <h3 className="review-group-title" id={`review-group-${g.messageId}`}>
-            Message {g.ordinal}
+            <GroupTitle group={g} prompts={prompts} />
             <time className="muted" dateTime={new Date(g.createdAt).toISOString()}>
               {formatDateTime(g.createdAt)}
             </time>
@@ -81,40 +84,16 @@ export function ReviewPanel({ review, commands = [], onRestoreBefore }: {
   );
 }
 
-/** The frame of a session side panel: a labelled region with a title and a close button; Escape closes it. */
-export function SidePanelFrame({
-  id,
-  title,
-  wide,
-  onClose,
-  children,
-}: {
-  id: string;
-  title: string;
-  wide?: boolean;
-  onClose: () => void;
-  children: ReactNode;
-}) {
+function GroupTitle({ group, prompts }: { group: MessageChanges; prompts: PromptIndex | undefined }) {
+  const prompt = promptOf(prompts, {
+    messageId: group.messageId,
+    toolCallIds: group.changes.map((c) => c.toolCallId),
+    turnIds: group.commands.map((c) => c.turnId),
+  });
+  const title = groupTitle(prompt, group.ordinal);
   return (
-    <aside
-      id={id}
-      className={`side-panel${wide ? ' side-panel-wide' : ''}`}
-      aria-label={title}
-      tabIndex={-1}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && !e.defaultPrevented) {
-          e.preventDefault();
-          onClose();
-        }
-      }}
-    >
-      <header className="side-panel-header">
-        <h2 className="side-panel-title">{title}</h2>
-        <IconButton label={`Close ${title}`} onClick={onClose}>
-          <X size={15} aria-hidden="true" />
-        </IconButton>
-      </header>
-      <div className="side-panel-body">{children}</div>
-    </aside>
+    <span className="review-group-prompt" title={prompt && title !== prompt ? prompt : undefined}>
+      {title}
+    </span>
   );
 }

@@ -6,11 +6,13 @@ import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 
 import { Button } from '../../ui/Button';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import { FilesPanel } from '../files/FilesPanel';
-import { ReviewPanel, SidePanelFrame } from './ReviewPanel';
+import { SidePane } from '../../ui/SidePane';
+import { ReviewPanel } from './ReviewPanel';
 import { useReviewChanges, type ReviewApi } from './useReviewChanges';
 import type { CommandChange } from '../../bridge/checkpoints';
 import { useRestoreHost } from '../checkpoints/RestoreHost';
 import { useCommandChanges } from '../checkpoints/useCheckpoints';
+import type { PromptIndex } from './wording';
 import './review.css';
 import { useShortcutHint } from '../keyboard/CommandsContext';
 
@@ -45,7 +47,9 @@ export function useSessionPanels(sessionId: string): SessionPanels {
 }
 
 export function PanelButtons({ panels }: { panels: SessionPanels }) {
-  const count = panels.review.changes.length + panels.commands.reduce((n, c) => n + c.files.length, 0);
+  // Rolled-back changes are history, not changes: the count is what is still applied.
+  const active = panels.review.changes.filter((c) => c.state !== 'rolledBack').length;
+  const count = active + panels.commands.reduce((n, c) => n + c.files.length, 0);
   const changesHint = useShortcutHint('toggleChanges', 'Show or hide Changes');
   const activityHint = useShortcutHint('toggleActivity', 'Show or hide Activity');
   return (
@@ -90,33 +94,38 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
   );
 }
 
-export function PanelSlot({ panels, onMention }: { panels: SessionPanels; onMention?: (path: string) => void }) {
-  const ref = useRef<HTMLDivElement>(null);
+export function PanelSlot({ panels, prompts, onMention }: { panels: SessionPanels; prompts?: PromptIndex; onMention?: (path: string) => void }) {
+  const ref = useRef<HTMLElement>(null);
   const restore = useRestoreHost();
   // An opened panel takes the focus, so the keyboard lands in it.
   useEffect(() => {
-    if (panels.open) ref.current?.querySelector<HTMLElement>('.side-panel')?.focus();
+    if (panels.open) ref.current?.focus();
   }, [panels.open]);
-  if (!panels.open) return null;
-  return (
-    <div ref={ref} className="side-panel-slot">
-      {panels.open === 'review' ? (
-        <SidePanelFrame id={panels.ids.review} title="Changes" onClose={panels.close}>
-          <ReviewPanel
-            review={panels.review}
-            commands={panels.commands}
-            onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
-          />
-        </SidePanelFrame>
-      ) : panels.open === 'files' ? (
-        <SidePanelFrame id={panels.ids.files} title="Files" wide onClose={panels.close}>
-          <FilesPanel key={panels.sessionId} sessionId={panels.sessionId} revision={panels.review.changes} onMention={onMention} />
-        </SidePanelFrame>
-      ) : (
-        <SidePanelFrame id={panels.ids.activity} title="Activity" wide onClose={panels.close}>
-          <ActivityPanel key={panels.sessionId} sessionId={panels.sessionId} />
-        </SidePanelFrame>
-      )}
-    </div>
-  );
+  if (panels.open === 'review') {
+    return (
+      <SidePane ref={ref} id={panels.ids.review} title="Changes" onClose={panels.close}>
+        <ReviewPanel
+          review={panels.review}
+          commands={panels.commands}
+          prompts={prompts}
+          onRestoreBefore={restore ? (id) => restore.open(id, 'Restore files to before this command') : undefined}
+        />
+      </SidePane>
+    );
+  }
+  if (panels.open === 'files') {
+    return (
+      <SidePane ref={ref} id={panels.ids.files} title="Files" onClose={panels.close}>
+        <FilesPanel key={panels.sessionId} sessionId={panels.sessionId} revision={panels.review.changes} onMention={onMention} />
+      </SidePane>
+    );
+  }
+  if (panels.open === 'activity') {
+    return (
+      <SidePane ref={ref} id={panels.ids.activity} title="Activity" onClose={panels.close}>
+        <ActivityPanel key={panels.sessionId} sessionId={panels.sessionId} />
+      </SidePane>
+    );
+  }
+  return null;
 }

@@ -3,7 +3,7 @@
 import { Info, Plus } from 'lucide-react';
 import { SpendTable } from './SpendTable';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError } from '../../bridge/errors';
 import type { ProviderProfile, ProviderTestResult } from '../../bridge/types';
@@ -21,7 +21,10 @@ function apiLabel(api: string): string {
 /** "" = the add form; an id = that provider's edit form. */
 type Editing = string | null;
 
-export function ProvidersSection() {
+export function ProvidersSection({ startAdding = false }: {
+  /** Open with the add form shown and in view (the first run's "Add a model provider"). */
+  startAdding?: boolean;
+} = {}) {
   const { reportError } = useToasts();
   const confirm = useConfirm();
   const client = useQueryClient();
@@ -29,7 +32,15 @@ export function ProvidersSection() {
   const q = useQuery({ queryKey: queryKeys.providers, queryFn: bridge.listProviders });
   const list = q.data ?? null;
   const loadError = q.error ? toBridgeError(q.error) : null;
-  const [editing, setEditing] = useState<Editing>(null);
+  const [editing, setEditing] = useState<Editing>(startAdding ? '' : null);
+  // The first run lands on the add form: bring it into view with the keyboard in it.
+  const addForm = useRef<HTMLDivElement>(null);
+  const listed = list !== null;
+  useEffect(() => {
+    if (!startAdding || !listed) return;
+    addForm.current?.scrollIntoView({ block: 'start' });
+    addForm.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [startAdding, listed]);
   const [tests, setTests] = useState<Record<string, ProviderTestResult | 'testing'>>({});
 
   const reload = () => client.invalidateQueries({ queryKey: queryKeys.providers });
@@ -160,7 +171,7 @@ export function ProvidersSection() {
         </ul>
       )}
       {editing === '' ? (
-        form(null)
+        <div ref={addForm}>{form(null)}</div>
       ) : (
         <div className="settings-actions">
           <Button icon={<Plus size={14} aria-hidden="true" />} onClick={() => setEditing('')}>

@@ -134,7 +134,8 @@ describe('SettingsView', () => {
     const { user } = await openSettings();
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.queryByRole('heading', { name: 'Settings' })).not.toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'What are we working on?' })).toBeInTheDocument();
+    // No project and no model here: the previous pane is the first-run welcome.
+    expect(screen.getByRole('heading', { name: 'Welcome to PI-Desktop' })).toBeInTheDocument();
   });
 
   it('keyboard arrows move the permission mode', async () => {

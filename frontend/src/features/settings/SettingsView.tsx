@@ -6,6 +6,7 @@ import { toBridgeError } from '../../bridge/errors';
 import type { AppInfo, PermissionMode, Settings, ThemeSetting } from '../../bridge/types';
 import { PERMISSION_MODES, THEMES, parseTimeoutSeconds } from '../../lib/labels';
 import { useApp } from '../../state/AppContext';
+import { useWorkspace } from '../../state/WorkspaceContext';
 import { queryKeys } from '../../state/queryKeys';
 import { useToasts } from '../../state/ToastContext';
 import { Button, IconButton } from '../../ui/Button';
@@ -52,6 +53,11 @@ const FIELDS: readonly Field[] = [
 
 export function SettingsView({ onClose }: { onClose: () => void }) {
   const app = useApp();
+  const ws = useWorkspace();
+  // Read once: the intent opens the add form for this visit only.
+  const [addProvider] = useState(() => ws.state.settingsIntent === 'add-provider');
+  const { intentDone } = ws;
+  useEffect(() => intentDone(), [intentDone]);
   const { reportError } = useToasts();
   // Read afresh each time the view opens; the form starts from that read.
   const settingsQuery = useQuery({ queryKey: queryKeys.settings, queryFn: bridge.getSettings, refetchOnMount: 'always' });
@@ -141,7 +147,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
           <>
           {/* The same column as the form below, so every group lines up. */}
           <div className="settings-sections">
-            <ProvidersSection />
+            <ProvidersSection startAdding={addProvider} />
             <MCPServersSection />
             <SubagentsSection />
             <PluginsSection />

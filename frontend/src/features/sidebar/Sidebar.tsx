@@ -1,4 +1,6 @@
-import { Archive, ArrowLeft, FolderInput, FolderPlus, Info, Plus, Settings as SettingsIcon } from 'lucide-react';
+import { Archive, ArrowLeft, FolderInput, FolderPlus, Info, Plus, Settings as SettingsIcon, SquarePen } from 'lucide-react';
+import type { Project } from '../../bridge/types';
+import type { WorkspaceState } from '../../state/workspace';
 import { useState } from 'react';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { Button, IconButton } from '../../ui/Button';
@@ -10,6 +12,16 @@ import { useShortcutHint } from '../keyboard/CommandsContext';
 
 export const TEMPORARY_HINT =
   'Temporary sessions belong to no project. Their workspace is a private scratch folder, deleted with the session.';
+
+/**
+ * Where the sidebar's New session goes: the open session's project, else the first
+ * project, else a temporary session.
+ */
+export function newSessionTarget(state: WorkspaceState): { project: Project | null } {
+  const open = state.selected ? state.projects.find((p) => p.id === state.selected?.projectId) : undefined;
+  if (state.selected && state.selected.projectId === '') return { project: null };
+  return { project: open ?? state.projects[0] ?? null };
+}
 
 export function Sidebar() {
   const ws = useWorkspace();
@@ -52,8 +64,19 @@ function ActiveSessions() {
   const { state } = ws;
   const temporary = state.sessions[''];
   const [byPath, setByPath] = useState(false);
+  const target = newSessionTarget(state);
   return (
     <div className="sidebar-scroll">
+      <Button
+        variant="primary"
+        size="sm"
+        className="new-session"
+        icon={<SquarePen size={15} aria-hidden="true" />}
+        title={target.project ? `New session in ${target.project.name}` : `New temporary session. ${TEMPORARY_HINT}`}
+        onClick={() => void ws.newSession(target.project?.id ?? '')}
+      >
+        New session
+      </Button>
       <div className="sidebar-actions">
         <Button variant="secondary" size="sm" className="add-project" icon={<FolderPlus size={15} aria-hidden="true" />} onClick={() => void ws.addProject()}>
           Add project

@@ -1,6 +1,6 @@
 import { ArchiveRestore, Folder, FlaskConical } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState, type MutableRefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import * as bridge from '../../bridge';
 import type { MCPSelection, Project, ReviewChange, Session } from '../../bridge/types';
 import type { Attachment } from '../../bridge/attachments';
@@ -10,6 +10,7 @@ import { useApp } from '../../state/AppContext';
 import { useTranscript } from '../../state/useTranscript';
 import { pendingApprovalCount } from '../../state/transcript';
 import { useWorkspace } from '../../state/WorkspaceContext';
+import { useToasts } from '../../state/ToastContext';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { Composer, type SlashActions } from '../composer/Composer';
@@ -28,12 +29,13 @@ import { ModelImagesProvider } from './ModelImages';
 import { DelegateApprovals } from './DelegateApprovals';
 import { SessionCostMeter } from './SessionCostMeter';
 import { Transcript } from './Transcript';
+import { promptIndex, sameIndex } from './promptIndex';
+import { TurnRetryContext, type TurnRetry } from './TranscriptRows';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
-import { escapeName } from '../../lib/names';
+import { rollbackEffect, type PromptIndex } from '../review/wording';
 import { RestoreHost, RestoreNote, RestoreTargets } from '../checkpoints/RestoreHost';
 import { useCommand } from '../keyboard/CommandsContext';
 import { useJump } from '../search/JumpContext';
-import { useToasts } from '../../state/ToastContext';
 
 export function SessionPane({ session, project }: { session: Session; project: Project | undefined }) {
   const ws = useWorkspace();
@@ -45,6 +47,7 @@ export function SessionPane({ session, project }: { session: Session; project: P
   // The Files pane's Mention reaches the composer through this.
   const mention = useRef<((path: string) => void) | null>(null);
   const onMention = useCallback((path: string) => mention.current?.(path), []);
+  const [prompts, setPrompts] = useState<PromptIndex>({});
   return (
     <section className="session-pane" aria-label={sessionTitle(session)}>
       <header className="pane-header">
@@ -80,9 +83,9 @@ export function SessionPane({ session, project }: { session: Session; project: P
         <div className="session-split">
           <div className="session-column">
             <RestoreNote />
-            <SessionBody key={session.id} session={session} review={panels.review} mentionRef={mention} />
+            <SessionBody key={session.id} session={session} review={panels.review} mentionRef={mention} onPrompts={setPrompts} />
           </div>
-          <PanelSlot panels={panels} onMention={onMention} />
+          <PanelSlot panels={panels} prompts={prompts} onMention={onMention} />
           <PreviewPane key={`preview-${session.id}`} sessionId={session.id} />
         </div>
       </RestoreHost>
@@ -91,11 +94,31 @@ export function SessionPane({ session, project }: { session: Session; project: P
 }
 
 /** Keyed by session id: its transcript state starts fresh for every session. */
-function SessionBody({ session, review, mentionRef }: { session: Session; review: ReviewApi; mentionRef: MutableRefObject<((path: string) => void) | null> }) {
+function SessionBody({
+  session,
+  review,
+  mentionRef,
+  onPrompts,
+}: {
+  session: Session;
+  review: ReviewApi;
+  mentionRef: MutableRefObject<((path: string) => void) | null>;
+  onPrompts: (index: PromptIndex) => void;
+}) {
   const ws = useWorkspace();
   const { settings } = useApp();
   const confirm = useConfirm();
+  const { reportError } = useToasts();
   const t = useTranscript(session.id);
+  // The Changes pane names messages by their prompts; it hears of a new index only when
+  // one changed (not on every streamed token).
+  const lastPrompts = useRef<PromptIndex>({});
+  useEffect(() => {
+    const next = promptIndex(t.state.items);
+    if (sameIndex(next, lastPrompts.current)) return;
+    lastPrompts.current = next;
+    onPrompts(next);
+  }, [t.state.items, onPrompts]);
   // The MCP servers chosen for the next prompt only.
   const [mcp, setMcp] = useState<MCPSelection[]>([]);
   const { send } = t;
@@ -116,6 +139,18 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
       setMcp([]);
     },
     [send, mcp],
+  );
+  // Retry on a failed turn sends its prompt again, as the user would by pasting it.
+  const items = t.state.items;
+  const retry = useMemo<TurnRetry>(
+    () => ({
+      canRetry: !t.running,
+      retry: (turnId) => {
+        const prompt = items.find((it) => it.kind === 'prompt' && it.turnId === turnId);
+        if (prompt?.kind === 'prompt' && prompt.text !== '') void onSend(prompt.text).catch(reportError);
+      },
+    }),
+    [t.running, items, onSend, reportError],
   );
   // /model and /mcp open their pickers by bumping these.
   const [openModel, setOpenModel] = useState(0);
@@ -177,9 +212,7 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
         title: 'Roll back this change?',
         message: (
           <>
-            <p>
-              {escapeName(change.path)} goes back to how it was before the agent changed it ({change.additions} added, {change.deletions} removed lines are undone).
-            </p>
+            <p>{rollbackEffect(change)}</p>
             <p className="muted">If the file changed since, nothing is touched and you are told.</p>
           </>
         ),
@@ -196,6 +229,7 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
         <VizProvider sessionId={session.id} enabled={settings?.inlineVisualizations === true} activeTurnId={t.state.activeTurnId}>
           <ModelImagesProvider sessionId={session.id}>
             <RestoreTargets sessionId={session.id} state={t.state}>
+              <TurnRetryContext.Provider value={retry}>
               <Transcript
                 state={t.state}
                 running={t.running}
@@ -208,6 +242,7 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
                 jumpTo={jump?.target?.sessionId === session.id ? jump.target : null}
                 onJumped={onJumped}
               />
+              </TurnRetryContext.Provider>
             </RestoreTargets>
           </ModelImagesProvider>
         </VizProvider>
@@ -229,6 +264,7 @@ function SessionBody({ session, review, mentionRef }: { session: Session; review
         filesOf={session.id}
         slash={slash}
         mentionRef={mentionRef}
+        autoFocus={ws.state.freshSessionId === session.id}
         toolbar={
           <>
             <ModeSelector session={session} onChange={(operatingMode) => void ws.configureSession(session, { operatingMode, permissionMode: '' })} />

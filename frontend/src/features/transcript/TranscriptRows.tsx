@@ -1,6 +1,7 @@
-import { AlertCircle, Info, OctagonX, TriangleAlert } from 'lucide-react';
-import { memo } from 'react';
-import { MODEL_SETUP_HINT } from '../../lib/labels';
+import { AlertCircle, Info, OctagonX, RotateCw, TriangleAlert } from 'lucide-react';
+import { createContext, memo, useContext } from 'react';
+import { errorText } from '../../lib/errorText';
+import { Button } from '../../ui/Button';
 import type { NoticeItem, PromptItem, TextItem, TurnStatusItem } from '../../state/transcript';
 import { VizText } from '../visualize/VizText';
 import { Markdown } from './Markdown';
@@ -47,26 +48,42 @@ const TURN_LABEL: Record<TurnStatusItem['state'], string> = {
   interrupted: 'Interrupted',
 };
 
-export function nextStep(code: string, retriable: boolean): string {
-  if (code === 'MODEL_NOT_CONFIGURED') return MODEL_SETUP_HINT;
-  if (code === 'TURN_INTERRUPTED') return 'PI-Desktop stopped while this turn was running. Check the files it touched, then send a new prompt to continue.';
-  if (code === 'TURN_ABORTED') return 'Send a new prompt to continue.';
-  if (retriable) return 'This may pass on its own: send the prompt again.';
-  return '';
+/** Sends a failed turn's prompt again; provided by the session around its transcript. */
+export interface TurnRetry {
+  canRetry: boolean;
+  retry: (turnId: string) => void;
 }
+export const TurnRetryContext = createContext<TurnRetry | null>(null);
 
 export const TurnStatus = memo(function TurnStatus({ item }: { item: TurnStatusItem }) {
-  const hint = nextStep(item.code, item.retriable);
+  const retryApi = useContext(TurnRetryContext);
+  const text = errorText(item.code, item.retriable);
   const Icon = item.state === 'failed' ? AlertCircle : item.state === 'aborted' ? OctagonX : TriangleAlert;
+  // A stop the user asked for needs no explanation beyond its label.
+  const plain = item.state === 'aborted' && item.code === 'TURN_ABORTED';
+  const showRetry = item.state === 'failed' && text.retry && retryApi !== null;
   return (
-    <div className={`turn-status turn-${item.state}`}>
+    <div className={`turn-status turn-${item.state}`} role={item.state === 'failed' ? 'alert' : undefined}>
       <div className="turn-status-head">
         <Icon size={14} aria-hidden="true" />
-        <strong>{TURN_LABEL[item.state]}</strong>
-        {item.code && <code className="error-code">{item.code}</code>}
+        <strong>{item.state === 'failed' ? text.sentence : TURN_LABEL[item.state]}</strong>
       </div>
-      {item.message && <p className="turn-status-message selectable">{item.message}</p>}
-      {hint && hint !== item.message && <p className="turn-status-hint">{hint}</p>}
+      {!plain && text.next && <p className="turn-status-hint">{text.next}</p>}
+      {showRetry && (
+        <div className="turn-status-actions">
+          <Button size="sm" icon={<RotateCw size={13} aria-hidden="true" />} disabled={!retryApi.canRetry} onClick={() => retryApi.retry(item.turnId)}>
+            Retry
+          </Button>
+        </div>
+      )}
+      {(item.message || item.code) && (
+        <details className="error-details">
+          <summary>Details</summary>
+          <p className="selectable">
+            {item.code && <code className="error-code">{item.code}</code>} {item.message}
+          </p>
+        </details>
+      )}
     </div>
   );
 });
