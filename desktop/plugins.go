@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"path/filepath"
 	"sync"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -49,30 +50,47 @@ func (p *Plugins) Stage(kind string) (api.PluginStaged, error) {
 		if err != nil || src == "" {
 			return api.PluginStaged{Cancelled: src == ""}, err
 		}
-		s, err := c.StagePlugin(ctx, src)
-		if err != nil {
-			return api.PluginStaged{}, err
+		return p.stage(ctx, c, src)
+	})
+}
+
+// StageFile checks and stages the .piplug at path, as Stage does for a
+// chosen file: what a file manager (or a second start) handed the app to
+// open. Only an absolute path to a regular .piplug file is taken.
+func (p *Plugins) StageFile(path string) (api.PluginStaged, error) {
+	return with(p.h, func(ctx context.Context, c *hostcore.Core) (api.PluginStaged, error) {
+		if r := ClassifyOpen(path, "/"); !filepath.IsAbs(path) || r.Kind != api.OpenPlugin {
+			return api.PluginStaged{}, errs.New(errs.InvalidArgument, "%q is not a .piplug file; choose one in Settings → Plugins", path).With("field", "path")
 		}
-		out := api.PluginStaged{Summary: apiPluginSummary(s.Summary())}
-		if list, err := c.Plugins(ctx); err == nil {
-			for _, x := range list {
-				if x.ID == s.Manifest.ID {
-					out.InstalledVersion = x.Version
-					out.Unchanged = x.Consented && x.Hash == s.Hash
-				}
+		return p.stage(ctx, c, path)
+	})
+}
+
+// stage checks src and keeps it staged under a new token: the consent card.
+func (p *Plugins) stage(ctx context.Context, c *hostcore.Core, src string) (api.PluginStaged, error) {
+	s, err := c.StagePlugin(ctx, src)
+	if err != nil {
+		return api.PluginStaged{}, err
+	}
+	out := api.PluginStaged{Summary: apiPluginSummary(s.Summary())}
+	if list, err := c.Plugins(ctx); err == nil {
+		for _, x := range list {
+			if x.ID == s.Manifest.ID {
+				out.InstalledVersion = x.Version
+				out.Unchanged = x.Consented && x.Hash == s.Hash
 			}
 		}
-		var b [16]byte
-		_, _ = rand.Read(b[:])
-		out.Token = hex.EncodeToString(b[:])
-		p.mu.Lock()
-		if p.staged == nil {
-			p.staged = map[string]*plugin.Staged{}
-		}
-		p.staged[out.Token] = s
-		p.mu.Unlock()
-		return out, nil
-	})
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	out.Token = hex.EncodeToString(b[:])
+	p.mu.Lock()
+	if p.staged == nil {
+		p.staged = map[string]*plugin.Staged{}
+	}
+	p.staged[out.Token] = s
+	p.mu.Unlock()
+	return out, nil
 }
 
 func (p *Plugins) choose(kind string) (string, error) {

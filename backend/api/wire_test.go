@@ -182,7 +182,7 @@ func shapes() map[string]any {
 		"FolderListing": api.FolderListing{},
 		"FileView":      api.FileView{},
 		"FileStamp":     api.FileStamp{},
-		"Attachment": api.Attachment{},
+		"Attachment":    api.Attachment{},
 
 		api.EventSettingsChanged:    api.Settings{},
 		api.EventSessionsChanged:    api.SessionsChanged{},

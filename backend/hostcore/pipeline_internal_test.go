@@ -132,8 +132,9 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		calls(call("Write", map[string]any{"path": "new.txt", "content": "hi\n"}), call("Edit", map[string]any{}), call("Bash", map[string]any{"command": "echo hi"})),
 		calls(call("TodoWrite", `{"todos":[{"content":"a","status":"in_progress"}]}`), call("TodoWrite", `{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"}]}`)),
 		calls(call("BashOutput", map[string]any{"taskId": "t1"})), // not loaded
-		calls(call("ToolSearch", map[string]any{"query": "select:BashOutput,BashStop"}), call("ToolSearch", map[string]any{"query": "x", "limit": 99})),
+		calls(call("ToolSearch", map[string]any{"query": "select:BashOutput,BashStop,BrowserPreview"}), call("ToolSearch", map[string]any{"query": "x", "limit": 99})),
 		calls(call("BashOutput", map[string]any{"taskId": "none"}), call("BashStop", map[string]any{"taskId": "none"})),
+		calls(call("BrowserPreview", map[string]any{"url": "https://example.com"})), // only localhost
 		calls(call("asktool", map[string]any{"questions": []any{map[string]any{"question": "Which?", "options": []any{"a", "b"}}}})),
 		calls(call("EnterPlanMode", map[string]any{}), call("Read", map[string]any{"path": "main.go"})), // not alone
 		calls(call("SubmitPlan", map[string]any{"title": "p", "markdown": "m"})),                        // not in Agent mode
@@ -222,6 +223,7 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		{"BashOutput", errs.ToolNotFound, "deny", "agent", false},
 		{"ToolSearch", "", "allow", "agent", false}, {"ToolSearch", errs.InvalidArgument, "", "agent", false},
 		{"BashOutput", errs.NotFound, "allow", "agent", false}, {"BashStop", errs.NotFound, "allow", "agent", false},
+		{"BrowserPreview", errs.InvalidArgument, "allow", "agent", false},
 		{"asktool", "", "user", "agent", true},
 		{"EnterPlanMode", errs.ToolMustBeAlone, "deny", "agent", false}, {"Read", "", "allow", "agent", false},
 		{"SubmitPlan", errs.PlanNotActive, "deny", "agent", false},
@@ -247,7 +249,7 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 				i, g.tool, g.code, g.row.Decision, g.row.OperatingMode, g.row.Prompted, g.row.PermissionMode, w)
 		}
 	}
-	if plan := got[23].row; plan.PathRoot != "workspace" || plan.TotalMs < plan.PermissionWaitMs {
+	if plan := got[24].row; plan.PathRoot != "workspace" || plan.TotalMs < plan.PermissionWaitMs {
 		t.Errorf("SubmitPlan row = %+v", plan)
 	}
 	// A proposal's result states the user's decision (the UI reads it).

@@ -821,6 +821,11 @@ export function stagePlugin(kind: 'file' | 'folder'): Promise<PluginStaged> {
   return call(async () => pluginStaged(await PluginsApi.Stage(kind)));
 }
 
+/** Checks and stages the .piplug at an absolute path (one the app was asked to open): its consent card. */
+export function stagePluginFile(path: string): Promise<PluginStaged> {
+  return call(async () => pluginStaged(await PluginsApi.StageFile(path)));
+}
+
 /** Installs a staged plugin; consent is given to exactly what its card showed. */
 export function installStagedPlugin(token: string, consent: boolean): Promise<void> {
   return call(() => PluginsApi.InstallStaged(token, consent));

@@ -23,7 +23,8 @@ export interface WorkspaceState {
   settingsIntent: SettingsIntent | null;
 }
 
-export type SettingsIntent = 'add-provider';
+/** The add-provider form of the first run, or the install of a .piplug the app was asked to open. */
+export type SettingsIntent = 'add-provider' | { installPlugin: string };
 
 export const initialWorkspace: WorkspaceState = {
   projects: [],

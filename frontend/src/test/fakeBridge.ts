@@ -288,7 +288,7 @@ const names = [
   'checkpoints', 'previewRestore', 'restoreCheckpoint', 'commandChanges', 'checkpointUsage', 'clearCheckpoints',
   'setWindowTitle',
   'pendingOpens', 'onOpenRequested',
-  'listPlugins', 'stagePlugin', 'installStagedPlugin', 'discardStagedPlugin', 'consentPlugin', 'setPluginEnabled',
+  'listPlugins', 'stagePlugin', 'stagePluginFile', 'installStagedPlugin', 'discardStagedPlugin', 'consentPlugin', 'setPluginEnabled',
   'removePlugin', 'pluginLog',
   'listArtifacts', 'listFolder', 'findFiles', 'viewFile', 'fileStampOf', 'revealFile', 'openFileInEditor',
   'previewState', 'closePreview', 'openPreviewInBrowser', 'onPreviewEvent',
@@ -1319,6 +1319,7 @@ function installPlugins(db: { plugins: Plugin[]; pluginStages: PluginSummary[]; 
     return p;
   };
   b.listPlugins.mockImplementation(async () => structuredClone(db.plugins));
+  b.stagePluginFile.mockImplementation(async () => b.stagePlugin('file'));
   b.stagePlugin.mockImplementation(async (): Promise<PluginStaged> => {
     const summary = db.pluginStages.shift();
     if (!summary) return { token: '', cancelled: true, summary: pluginSummary(''), installedVersion: '', unchanged: false };

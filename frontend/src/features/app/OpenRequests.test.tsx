@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { NOW, bridgeModule as bridge, project, resetFakeBridge, session, type FakeBackend } from '../../test/fakeBridge';
+import { NOW, bridgeModule as bridge, pluginSummary, project, resetFakeBridge, session, type FakeBackend } from '../../test/fakeBridge';
 import { renderApp } from '../../test/render';
 
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
@@ -37,10 +37,15 @@ describe('What other starts hand to the window', () => {
     expect(bridge.pendingOpens).toHaveBeenCalledTimes(2);
   });
 
-  it('sends a .piplug to the plugin install', async () => {
-    await renderApp();
+  it('sends a .piplug to its consent card in Settings → Plugins, installing nothing until allowed', async () => {
+    backend = resetFakeBridge({ projects: [project('p1', 'alpha-app')], pluginStages: [pluginSummary('dev.acme.tools')] });
+    const { user } = await renderApp();
     backend.opens.push({ kind: 'plugin', path: '/home/dev/Downloads/acme.piplug', session: null, message: '' });
     act(() => backend.emit('app:open'));
-    await waitFor(() => expect(within(document.body).getByText(/acme\.piplug/)).toBeInTheDocument());
+    const card = within(await screen.findByRole('region', { name: 'Plugin consent' }));
+    expect(bridge.stagePluginFile).toHaveBeenCalledWith('/home/dev/Downloads/acme.piplug');
+    expect(backend.plugins).toEqual([]);
+    await user.click(card.getByRole('button', { name: 'Install and allow' }));
+    await waitFor(() => expect(backend.plugins.map((p) => p.summary.id)).toEqual(['dev.acme.tools']));
   });
 });

@@ -19,10 +19,8 @@ export function Shell() {
   useTheme(settings?.theme);
   useWindowTitle();
   const ws = useWorkspace();
-  const { toasts, dismiss, notify } = useToasts();
-  useOpenRequests({
-    onPlugin: (path) => notify(`To install the plugin ${path}, run: pi-desktop plugins install ${path}`),
-  });
+  const { toasts, dismiss } = useToasts();
+  useOpenRequests({ onPlugin: (path) => ws.showView('settings', { installPlugin: path }) });
   const { selected, view, projects } = ws.state;
 
   let main;

@@ -3,7 +3,7 @@
 // through a consent card that shows exactly what the plugin will be able to do before
 // anything is installed or runs.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
 import type { Plugin, PluginStaged } from '../../bridge/plugins';
@@ -13,7 +13,13 @@ import { useConfirm } from '../../ui/Dialog';
 import { Contributions } from './Contributions';
 import './plugins.css';
 
-export function PluginsSection() {
+/** A .piplug the app was asked to open; n tells a second hand-off of the same file apart. */
+export interface PluginInstall {
+  path: string;
+  n: number;
+}
+
+export function PluginsSection({ install = null }: { install?: PluginInstall | null } = {}) {
   const client = useQueryClient();
   const confirm = useConfirm();
   const q = useQuery({ queryKey: queryKeys.plugins, queryFn: () => bridge.listPlugins() });
@@ -42,6 +48,16 @@ export function PluginsSection() {
       if (!s.cancelled) setStaged(s);
     });
 
+  // A .piplug the app was asked to open: straight to its consent card, in view.
+  const section = useRef<HTMLFieldSetElement>(null);
+  const stageRef = useRef(act);
+  stageRef.current = act;
+  useEffect(() => {
+    if (!install) return;
+    section.current?.scrollIntoView?.({ block: 'start' });
+    void stageRef.current(async () => setStaged(await bridge.stagePluginFile(install.path)));
+  }, [install]);
+
   const answer = (consent: boolean) => {
     const s = staged;
     setStaged(null);
@@ -60,7 +76,7 @@ export function PluginsSection() {
   };
 
   return (
-    <fieldset className="settings-group">
+    <fieldset ref={section} className="settings-group">
       <legend>Plugins</legend>
       <p className="field-help">
         Installed bundles of agent tools, skills, subagents, commands and MCP servers. A plugin runs and contributes nothing until you

@@ -17,7 +17,7 @@ import { ProtectedPathsNote } from './ProtectedPathsNote';
 import { ProvidersSection } from './ProvidersSection';
 import { ServersSection as MCPServersSection } from '../mcp/ServersSection';
 import { SubagentsSection } from '../subagents/SubagentsSection';
-import { PluginsSection } from '../plugins/PluginsSection';
+import { PluginsSection, type PluginInstall } from '../plugins/PluginsSection';
 import { PermissionsSection } from './PermissionsSection';
 import { CheckpointsSection } from './CheckpointsSection';
 
@@ -56,8 +56,15 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
   const ws = useWorkspace();
   // Read once: the intent opens the add form for this visit only.
   const [addProvider] = useState(() => ws.state.settingsIntent === 'add-provider');
+  // A .piplug handed to the app, kept until the Plugins section shows (after the settings
+  // load) and staged there, also when it comes while Settings is open.
+  const intent = ws.state.settingsIntent;
+  const [install, setInstall] = useState<PluginInstall | null>(null);
   const { intentDone } = ws;
-  useEffect(() => intentDone(), [intentDone]);
+  useEffect(() => {
+    if (typeof intent === 'object' && intent !== null) setInstall((prev) => ({ path: intent.installPlugin, n: (prev?.n ?? 0) + 1 }));
+    intentDone();
+  }, [intentDone, intent]);
   const { reportError } = useToasts();
   // Read afresh each time the view opens; the form starts from that read.
   const settingsQuery = useQuery({ queryKey: queryKeys.settings, queryFn: bridge.getSettings, refetchOnMount: 'always' });
@@ -150,7 +157,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
             <ProvidersSection startAdding={addProvider} />
             <MCPServersSection />
             <SubagentsSection />
-            <PluginsSection />
+            <PluginsSection install={install} />
             <PermissionsSection />
             <CheckpointsSection />
           </div>

@@ -33,3 +33,7 @@ export function SetEnabled(arg1, arg2) {
 export function Stage(arg1) {
   return window['go']['desktop']['Plugins']['Stage'](arg1);
 }
+
+export function StageFile(arg1) {
+  return window['go']['desktop']['Plugins']['StageFile'](arg1);
+}
