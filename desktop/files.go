@@ -3,7 +3,9 @@ package desktop
 import (
 	"context"
 	"net/url"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -72,7 +74,10 @@ func (f *Files) open(sessionID, path string, reveal bool) error {
 			return err
 		}
 		if reveal && !dir {
-			abs = filepath.Dir(abs)
+			abs, dir = filepath.Dir(abs), true
+		}
+		if why := launchable(abs, dir); why != "" {
+			return errs.New(errs.PermissionDenied, "PI-Desktop does not hand %s to the system: %s; open it yourself from your file manager if you trust it", path, why).With("path", path)
 		}
 		win := f.h.Window()
 		if win == nil {
@@ -93,4 +98,41 @@ func fileURL(abs string) string {
 		p = "/" + p
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// launcherExt reports whether ext is a type an OS opener runs instead of
+// showing: programs, scripts and shortcuts of Windows, macOS and Linux
+// desktops.
+func launcherExt(ext string) bool {
+	switch ext {
+	case ".exe", ".bat", ".cmd", ".com", ".lnk", ".url", ".scr", ".pif", ".cpl", ".msi", ".msp", ".hta", ".reg", ".ps1", ".psm1",
+		".vbs", ".vbe", ".js", ".jse", ".wsf", ".wsh", ".jar", ".appref-ms", ".application", ".settingcontent-ms",
+		".app", ".command", ".terminal", ".tool", ".workflow", ".scpt", ".pkg", ".dmg",
+		".desktop", ".appimage", ".run", ".sh", ".bin":
+		return true
+	}
+	return false
+}
+
+// launchable says why abs must not go to the OS opener ("" when it may):
+// the opener runs programs rather than showing them, and a workspace file
+// may be one the agent wrote. A macOS bundle (a folder named *.app) is a
+// program too, as is a file with an executable bit.
+func launchable(abs string, dir bool) string {
+	for _, part := range strings.Split(filepath.ToSlash(abs), "/") {
+		if strings.EqualFold(filepath.Ext(part), ".app") {
+			return "it is inside an application bundle (" + part + ")"
+		}
+	}
+	if dir {
+		return ""
+	}
+	ext := strings.ToLower(filepath.Ext(abs))
+	if launcherExt(ext) {
+		return "a " + ext + " file is run, not opened, by the system"
+	}
+	if fi, err := os.Stat(abs); err == nil && runtime.GOOS != "windows" && fi.Mode()&0o111 != 0 {
+		return "it is executable"
+	}
+	return ""
 }

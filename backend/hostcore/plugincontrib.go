@@ -68,6 +68,10 @@ func pluginDirOf(scope string) (string, bool) { return strings.CutPrefix(scope, 
 // its servers are handed over, so a file edited since the consent runs
 // nothing.
 func (h *mcpHost) syncPluginServers(ctx context.Context) {
+	// Read and apply under one lock: a sync that read the store before a
+	// disable must not apply its older view after the disable's sync.
+	h.syncMu.Lock()
+	defer h.syncMu.Unlock()
 	recs, err := h.c.plugins.store.List(ctx)
 	if err != nil {
 		h.c.log.Warn("plugin MCP servers", "code", errs.CodeOf(err))
@@ -89,8 +93,6 @@ func (h *mcpHost) syncPluginServers(ctx context.Context) {
 		scope := pluginScope(r.Path)
 		want[scope], ids[scope] = slices.Clone(m.MCPServers), r.ID
 	}
-	h.syncMu.Lock()
-	defer h.syncMu.Unlock()
 	h.mu.Lock()
 	old := h.pluginIDs
 	h.pluginIDs = ids

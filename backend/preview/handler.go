@@ -37,7 +37,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	// The token is in every URL: a page's links out must not carry it.
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "frame-ancestors "+s.opts.FrameAncestors)
+	// Framed only by the app; a page loads and sends nothing beyond this
+	// server, so what it can read of the workspace cannot leave the machine
+	// through fetch, images, scripts or forms.
+	h.Set("Content-Security-Policy", "frame-ancestors "+s.opts.FrameAncestors+"; "+pageCSP)
 	// A name that resolves to 127.0.0.1 (DNS rebinding) is not this server.
 	if origin := s.Origin(); origin == "" || "http://"+r.Host != origin {
 		http.NotFound(w, r)
@@ -139,8 +142,13 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, p *page, rest
 	http.ServeContent(w, r, "", time.Time{}, f)
 }
 
+// pageCSP keeps a previewed page to this server: its own files, inline
+// code and data/blob URLs, nothing from or to anywhere else.
+const pageCSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:; connect-src 'self'; form-action 'self'; base-uri 'self'; frame-src 'self'"
+
 // resolveFile turns a URL path under the token into a workspace file:
-// nothing absolute, no "..", no backslashes or NULs, nothing outside the
+// nothing absolute, no "..", no backslashes or NULs, no hidden files or
+// folders (.env, .git: what Glob does not show), nothing outside the
 // workspace (links out, the data folder), and a folder means its
 // index.html. There are no listings.
 func resolveFile(rv *pathguard.Resolver, rest string) (pathguard.Resolved, bool) {
@@ -148,7 +156,7 @@ func resolveFile(rv *pathguard.Resolver, rest string) (pathguard.Resolved, bool)
 		return pathguard.Resolved{}, false
 	}
 	for _, seg := range strings.Split(rest, "/") {
-		if seg == ".." || seg == "." {
+		if strings.HasPrefix(seg, ".") {
 			return pathguard.Resolved{}, false
 		}
 	}

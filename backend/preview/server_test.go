@@ -33,6 +33,9 @@ func site(t *testing.T) (ws, data string) {
 		"docs/index.html": "<p>docs</p>",
 		"empty/.keep":     "",
 		"pidata/db.txt":   "the host's data",
+		".env":            "TOKEN=the user's secret",
+		".git/config":     "[remote] url = https://user:secret@host/repo",
+		"docs/.secret":    "the user's secret",
 	}
 	for name, body := range files {
 		p := filepath.Join(ws, filepath.FromSlash(name))
@@ -116,7 +119,9 @@ func TestServesWorkspaceFilesWithTheirTypes(t *testing.T) {
 			if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
 				t.Errorf("headers %v lack nosniff or no-referrer", h)
 			}
-			if csp := h.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "frame-ancestors wails: ") {
+			// Framed only by the app, and the page talks to nothing but this server.
+			if csp := h.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "frame-ancestors wails: ") ||
+				!strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "connect-src 'self';") || !strings.Contains(csp, "form-action 'self'") {
 				t.Errorf("CSP = %q", csp)
 			}
 		})
@@ -158,6 +163,10 @@ func TestRefusesWhatIsNotAWorkspaceFile(t *testing.T) {
 		{"file as folder", tok + "style.css/"},
 		{"backslash", tok + "docs\\index.html"},
 		{"reserved name", tok + "__pi_preview/other"},
+		// A page must not read the workspace's hidden files (.env, .git) to send them away.
+		{"dot file", tok + ".env"},
+		{"dot folder", tok + ".git/config"},
+		{"dot file below", tok + "docs/.secret"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,7 +174,7 @@ func TestRefusesWhatIsNotAWorkspaceFile(t *testing.T) {
 			if code != http.StatusNotFound {
 				t.Fatalf("GET %s = %d %q, want 404", tt.path, code, body)
 			}
-			if strings.Contains(body, "outside") || strings.Contains(body, "host's data") {
+			if strings.Contains(body, "outside") || strings.Contains(body, "host's data") || strings.Contains(body, "secret") {
 				t.Fatalf("leaked %q", body)
 			}
 		})

@@ -114,6 +114,13 @@ func acquire(ctx context.Context, dataDir string, req Request, handle func(Reque
 func listen(lock *os.File, sock string, handle func(Request)) (*Primary, error) {
 	_ = os.Remove(sock)
 	ln, err := net.Listen("unix", sock)
+	if err == nil {
+		// Only this user's processes may hand the app anything, whatever
+		// the umask or the data folder's mode.
+		if err = os.Chmod(sock, 0o600); err != nil {
+			_ = ln.Close()
+		}
+	}
 	if err != nil {
 		_ = lock.Close()
 		return nil, fmt.Errorf("cannot listen on %s for later starts: %w; check that the data folder is writable", sock, err)
@@ -199,7 +206,13 @@ func socketPath(dataDir string) string {
 	sum := sha256.Sum256([]byte(dataDir))
 	base := os.Getenv("XDG_RUNTIME_DIR")
 	if base == "" {
-		base = os.TempDir()
+		// A folder of this user's in the shared temp folder, so another
+		// user cannot take the name first.
+		base = filepath.Join(os.TempDir(), fmt.Sprintf("pi-desktop-%d", os.Getuid()))
+		_ = os.Mkdir(base, 0o700)
+		if fi, err := os.Lstat(base); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+			return filepath.Join(dataDir, "instance.sock") // too long to listen on: this start fails closed
+		}
 	}
 	return filepath.Join(base, "pi-desktop-"+hex.EncodeToString(sum[:8])+".sock")
 }

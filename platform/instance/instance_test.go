@@ -203,3 +203,23 @@ func helperPrimary(dir string) {
 	fmt.Println("ready")
 	time.Sleep(time.Minute)
 }
+
+// The socket answers this user alone, whatever the umask.
+func TestTheSocketIsTheUsersAlone(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Acquire(t.Context(), dir, Request{}, func(Request) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	fi, err := os.Stat(socketPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("socket mode %o, want 600", perm)
+	}
+}
