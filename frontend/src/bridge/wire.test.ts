@@ -186,7 +186,7 @@ describe('event names', () => {
     const subscribed = [
       ...AGENT_EVENTS, ...PERMISSION_EVENTS, ...TASK_EVENTS, ...DECISION_EVENTS, EVENT_TODOS, EVENT_WORKTREE_SETUP,
       EVENT_PROJECTS_CHANGED, EVENT_SESSIONS_CHANGED, EVENT_SETTINGS_CHANGED, EVENT_PROVIDERS_CHANGED, EVENT_MCP_CHANGED,
-      ...PREVIEW_EVENTS,
+      ...PREVIEW_EVENTS, EVENT.appOpen,
     ];
     expect([...subscribed, ...unsubscribed].sort()).toEqual(Object.values(EVENT).sort());
   });
