@@ -43,7 +43,7 @@ check_stamp "linux binary" "$("$work/$name/pi-desktop" version)"
 PREFIX="$work/prefix" sh "$work/$name/install.sh" >/dev/null
 installed="$work/prefix/bin/pi-desktop"
 [ -x "$installed" ] || fail "install.sh did not install the binary"
-grep -qx "Exec=$installed" "$work/prefix/share/applications/pi-desktop.desktop" ||
+grep -qx "Exec=$installed %F" "$work/prefix/share/applications/pi-desktop.desktop" ||
   fail "the installed desktop entry does not start $installed"
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$work/$name/pi-desktop.desktop"
