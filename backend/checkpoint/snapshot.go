@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -21,6 +22,15 @@ import (
 // and writes its tree. changed counts the paths git saw differ from the
 // previous snapshot of the workspace (created, modified, deleted).
 func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, changed int, err error) {
+	// Once the index exists, the update-index that takes the changes starts
+	// alongside the listing: its start-up and index read overlap the
+	// listing's stat of every file instead of following it (one git
+	// process's fixed cost of the three a snapshot needs).
+	var early *earlyUpdate
+	if _, statErr := os.Stat(s.indexFile()); statErr == nil {
+		early = s.startUpdate(ctx)
+		defer early.abandon()
+	}
 	// -o: untracked and not ignored ("? " with -t); -m/-d: tracked and
 	// modified or deleted ("C ", "R "). A nested repository shows as
 	// "dir/" and is left out whole.
@@ -29,7 +39,9 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 		return "", 0, err
 	}
 	seen := map[string]bool{}
-	var update, remove bytes.Buffer // NUL-terminated paths
+	// update: NUL-terminated paths to add, refresh or (when gone) remove;
+	// remove: paths that exist but must leave the index.
+	var update, remove bytes.Buffer
 	_, err = os.Stat(s.recheckFile())
 	recheck := err == nil
 	for entry := range strings.SplitSeq(out, "\x00") {
@@ -44,8 +56,10 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 		recheck = recheck || path.Base(p) == ".gitignore"
 		fi, err := os.Lstat(filepath.Join(s.workspace, filepath.FromSlash(p)))
 		switch {
-		case errors.Is(err, fs.ErrNotExist), err == nil && fi.IsDir():
-			remove.WriteString(p + "\x00") // gone, or a file replaced by a folder
+		case errors.Is(err, fs.ErrNotExist):
+			update.WriteString(p + "\x00") // --remove drops what is gone
+		case err == nil && fi.IsDir():
+			remove.WriteString(p + "\x00") // a file replaced by a folder
 		case err != nil:
 			return "", 0, err
 		case fi.Mode().IsRegular() && fi.Size() > maxFile:
@@ -85,11 +99,20 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 		}
 	}
 	_ = os.Remove(s.treeFile())
+	if early != nil && update.Len() > 0 && bytes.Count(update.Bytes(), []byte{0}) <= updateChunk {
+		if err := early.finish(update.Bytes()); err != nil {
+			return "", 0, err
+		}
+		update.Reset()
+	}
+	if early != nil {
+		early.abandon() // it holds the index lock the calls below need
+	}
 	// In chunks: each call writes the index, so a first snapshot of a big
 	// folder that the cap cuts short keeps what it hashed, and the next one
 	// goes on from there instead of starting over.
 	for chunk := range chunks(update.Bytes(), updateChunk) {
-		if _, err := s.run(ctx, bytes.NewReader(chunk), "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
+		if _, err := s.run(ctx, bytes.NewReader(chunk), updateArgs()...); err != nil {
 			return "", 0, err
 		}
 	}
@@ -108,6 +131,54 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 	}
 	return tree, changed, nil
 }
+
+// updateArgs takes NUL-terminated paths on stdin: each is added or
+// refreshed, or dropped when it no longer exists.
+func updateArgs() []string {
+	return []string{"update-index", "--add", "--remove", "--replace", "-z", "--stdin"}
+}
+
+// earlyUpdate is an update-index already running, waiting for its paths.
+type earlyUpdate struct {
+	w    *io.PipeWriter
+	done chan error
+}
+
+func (s *shadow) startUpdate(ctx context.Context) *earlyUpdate {
+	r, w := io.Pipe()
+	u := &earlyUpdate{w: w, done: make(chan error, 1)}
+	go func() {
+		_, err := s.run(ctx, r, updateArgs()...)
+		r.Close() // unblocks a writer if git ended early
+		u.done <- err
+	}()
+	return u
+}
+
+// finish hands the paths over and waits for the index to be written.
+func (u *earlyUpdate) finish(paths []byte) error {
+	_, werr := u.w.Write(paths)
+	u.w.Close()
+	err := <-u.done
+	u.done = nil
+	if err == nil && werr != nil {
+		err = werr
+	}
+	return err
+}
+
+// abandon ends an update that was not given paths: git reads an empty
+// list and leaves the index as it was.
+func (u *earlyUpdate) abandon() {
+	if u.done == nil {
+		return
+	}
+	u.w.CloseWithError(errNoPaths)
+	<-u.done
+	u.done = nil
+}
+
+var errNoPaths = errors.New("no paths to update")
 
 // updateChunk is how many paths one update-index call takes.
 const updateChunk = 2000
