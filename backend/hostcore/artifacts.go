@@ -65,6 +65,21 @@ func (c *Core) artifactRolledBack(ctx context.Context, sessionID string, r *path
 	}
 }
 
+// artifactRestored follows a file a checkpoint restore rewrote or removed;
+// a path the session never wrote stays unlisted.
+func (c *Core) artifactRestored(ctx context.Context, sessionID string, r *pathguard.Resolver, rel string) {
+	sum, err := hashWorkspaceFile(r, rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		err = c.artifacts.Forget(ctx, sessionID, rel)
+	case err == nil:
+		_, err = c.artifacts.Rehash(ctx, sessionID, rel, sum)
+	}
+	if err != nil {
+		c.log.Warn("update artifact after restore", "session", sessionID, "err", err)
+	}
+}
+
 // hashWorkspaceFile hashes a workspace file through the resolver (so it
 // stays contained); fs.ErrNotExist when it is gone.
 func hashWorkspaceFile(r *pathguard.Resolver, rel string) (string, error) {

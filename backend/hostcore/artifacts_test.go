@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/checkpoint"
 	"github.com/pi-desktop/pi-desktop/backend/hostcore"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
@@ -143,5 +144,31 @@ func TestArtifactsFollowRewritesAndRollbacks(t *testing.T) {
 	}
 	if err := e.core.DeleteSession(t.Context(), e.session.ID); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A checkpoint restore that removes a file the session created drops it
+// from the session's files, as rolling back its creation does.
+func TestArtifactsFollowACheckpointRestore(t *testing.T) {
+	e := newEnv(t)
+	e.configure("", "auto")
+	writeResult(t, e.call(e.session.ID, "Write", map[string]any{"path": "made.txt", "content": "one\n"}))
+	e.core.EndTurn(t.Context(), e.session.ID, "turn")
+	if got := e.artifactPaths(e.session.ID); !slices.Equal(got, []string{"made.txt"}) {
+		t.Fatalf("after the write = %v; want made.txt", got)
+	}
+	list, err := e.core.Checkpoints(t.Context(), e.session.ID)
+	if err != nil || len(list) == 0 {
+		t.Fatalf("checkpoints = %v, %v", list, err)
+	}
+	before := list[len(list)-1] // the oldest: before the turn's first write
+	if _, err := e.core.RestoreCheckpoint(t.Context(), e.session.ID, before.ID, checkpoint.Overwrite{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, "made.txt")); !os.IsNotExist(err) {
+		t.Fatalf("made.txt still exists: %v", err)
+	}
+	if got := e.artifactPaths(e.session.ID); len(got) != 0 {
+		t.Fatalf("after the restore = %v; want none", got)
 	}
 }

@@ -203,5 +203,34 @@ func (c *Core) restoreCheckpoint(ctx context.Context, sessionID, checkpointID st
 		return checkpoint.Result{}, err
 	}
 	defer done()
-	return c.checkpoints.Restore(ctx, sessionID, checkpointID, overwrite)
+	res, err := c.checkpoints.Restore(ctx, sessionID, checkpointID, overwrite)
+	if err == nil {
+		c.afterRestore(context.WithoutCancel(ctx), sessionID, res)
+	}
+	return res, err
+}
+
+// afterRestore follows the files a restore rewrote, as a rollback does: the
+// session's Edit versions of them are stale and its Files list shows their
+// new hashes (or drops what the restore deleted).
+func (c *Core) afterRestore(ctx context.Context, sessionID string, res checkpoint.Result) {
+	if len(res.Restored) == 0 {
+		return
+	}
+	binding, _, err := c.bind(ctx, sessionID)
+	if err != nil || filepath.Clean(binding.Workspace) != res.Checkpoint.Workspace {
+		return // the session now works elsewhere: its paths would mean other files
+	}
+	settings, err := c.settings.Get(ctx)
+	if err != nil {
+		return
+	}
+	resolver, err := c.resolverFor(ctx, binding, settings.InlineVisualizations)
+	if err != nil {
+		return
+	}
+	for _, f := range res.Restored {
+		c.forgetEdits(sessionID, resolver, f.Path)
+		c.artifactRestored(ctx, sessionID, resolver, f.Path)
+	}
 }
