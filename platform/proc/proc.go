@@ -79,7 +79,7 @@ type Spec struct {
 	// must be safe for concurrent use. A writer error does not stop the
 	// command; the output is drained and the first error returned by Wait.
 	Stdout, Stderr io.Writer
-	// RunnerExe is the binary that dispatches RunnerArg ("" = os.Executable()).
+	// RunnerExe is the binary that dispatches RunnerArg ("" = DefaultRunner()).
 	RunnerExe string
 	// KillGrace is the pause between SIGTERM and SIGKILL (0 = DefaultKillGrace).
 	// Windows terminates the job at once.
@@ -168,11 +168,10 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 	runner := s.RunnerExe
 	if runner == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("proc: locate the runner: %w", err)
+		var err error
+		if runner, err = DefaultRunner(); err != nil {
+			return nil, err
 		}
-		runner = exe
 	}
 	grace := s.KillGrace
 	if grace <= 0 {
@@ -215,7 +214,9 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 
 	cmd := exec.Command(runner, RunnerArg)
-	cmd.Env = append(os.Environ(), runnerChildEnv+"=1")
+	// One P: the runner mostly waits, and every extra P costs it memory and
+	// threads. The command gets Spec.Env, never this environment.
+	cmd.Env = append(os.Environ(), runnerChildEnv+"=1", "GOMAXPROCS=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ctlR, outW, errW
 	plat, err := prepare(cmd)
 	if err != nil {
