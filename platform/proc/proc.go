@@ -88,6 +88,10 @@ type Spec struct {
 	// Process.Stdin (a server speaking a protocol on stdin/stdout, say).
 	// Without it the command's stdin is the null device.
 	StdinPipe bool
+
+	// noCgroup keeps the tree out of a cgroup leaf (tests of the subreaper
+	// fallback).
+	noCgroup bool
 }
 
 // header is what the host sends the runner on its stdin: a big-endian uint32
@@ -99,6 +103,9 @@ type header struct {
 	Dir     string   `json:"dir,omitempty"`
 	Env     []string `json:"env"`
 	GraceMs int64    `json:"graceMs"`
+	// Cgroup is the empty cgroup v2 leaf the shell is started in (Linux,
+	// "" = none).
+	Cgroup string `json:"cgroup,omitempty"`
 }
 
 // status is one line the runner writes on its status pipe: first either Pid
@@ -181,11 +188,6 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	hdr, err := json.Marshal(header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env, GraceMs: grace.Milliseconds()})
-	if err != nil {
-		return nil, fmt.Errorf("proc: %w", err)
-	}
-
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
@@ -218,10 +220,17 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	// threads. The command gets Spec.Env, never this environment.
 	cmd.Env = append(os.Environ(), runnerChildEnv+"=1", "GOMAXPROCS=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ctlR, outW, errW
-	plat, err := prepare(cmd)
+	plat, err := prepare(cmd, s.noCgroup)
 	if err != nil {
 		closeAll()
 		return nil, err
+	}
+	hdr, err := json.Marshal(header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env,
+		GraceMs: grace.Milliseconds(), Cgroup: plat.leafDir()})
+	if err != nil {
+		plat.close()
+		closeAll()
+		return nil, fmt.Errorf("proc: %w", err)
 	}
 	cmd.Args = append(cmd.Args, attachFile(cmd, stW))
 	if inR != nil {
