@@ -6,7 +6,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/pi-desktop/pi-desktop/platform/proc"
@@ -16,6 +15,6 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == proc.RunnerArg {
 		os.Exit(proc.RunnerMain(os.Args[2:]))
 	}
-	fmt.Fprintln(os.Stderr, "pi-desktop-runner: started by PI-Desktop for each command; not for direct use")
+	_, _ = os.Stderr.WriteString("pi-desktop-runner: started by PI-Desktop for each command; not for direct use\n")
 	os.Exit(2)
 }

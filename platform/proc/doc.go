@@ -17,12 +17,12 @@
 // host death observable: the runner's stdin is the host's pipe, so when the
 // host dies, even by SIGKILL, the runner sees EOF and kills the tree.
 //
-// Protocol (host ↔ runner): the host writes a length-prefixed JSON header on
-// the runner's stdin, then any byte (or EOF) is a kill request. The runner
-// reports on a status pipe (fd 3 on Unix, an inherited handle on Windows)
-// one JSON line with the shell's pid or its spawn error (errno preserved,
-// so ErrResourceExhausted survives the hop), and a last line with the exit
-// status. The command's stdout and stderr are the runner's own, inherited
+// Protocol (host ↔ runner, wire.go): the host writes a versioned,
+// length-prefixed header frame on the runner's stdin, then any byte (or EOF)
+// is a kill request. The runner reports on a status pipe (fd 3 on Unix, an
+// inherited handle on Windows) one frame with the shell's pid or its spawn
+// error (errno preserved, so ErrResourceExhausted survives the hop), and a
+// last frame with the exit status. The command's stdout and stderr are the runner's own, inherited
 // by the shell; the host copies them to Spec.Stdout/Stderr and Wait returns
 // only after both pipes reached EOF, which happens once no process of the
 // tree is left, so nothing written is lost.

@@ -3,8 +3,6 @@ package proc
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,32 +92,32 @@ type Spec struct {
 	noCgroup bool
 }
 
-// header is what the host sends the runner on its stdin: a big-endian uint32
-// length and this JSON. Every later byte on stdin, or its EOF, is a kill request.
+// header is what the host sends the runner on its stdin, as one frame
+// (wire.go). Every later byte on stdin, or its EOF, is a kill request.
 type header struct {
-	Path    string   `json:"path"`
-	Args    []string `json:"args"`
-	CmdLine string   `json:"cmdLine,omitempty"`
-	Dir     string   `json:"dir,omitempty"`
-	Env     []string `json:"env"`
-	GraceMs int64    `json:"graceMs"`
+	Path    string
+	Args    []string
+	CmdLine string
+	Dir     string
+	Env     []string
+	GraceMs int64
 	// Cgroup is the empty cgroup v2 leaf the shell is started in (Linux,
 	// "" = none).
-	Cgroup string `json:"cgroup,omitempty"`
+	Cgroup string
 }
 
-// status is one line the runner writes on its status pipe: first either Pid
+// status is one frame the runner writes on its status pipe: first either Pid
 // or SpawnErr, and last (just before it exits) Exit.
 type status struct {
-	Pid      int    `json:"pid,omitempty"`
-	SpawnErr string `json:"spawnErr,omitempty"`
-	Errno    uint64 `json:"errno,omitempty"`
-	Exit     *int   `json:"exit,omitempty"`
-	Signal   int    `json:"signal,omitempty"`
+	Pid      int
+	SpawnErr string
+	Errno    uint64
+	Exit     *int
+	Signal   int
 	// Killed: the shell ended because of a kill request.
-	Killed bool `json:"killed,omitempty"`
+	Killed bool
 	// Survivors counts processes the runner could not kill before giving up.
-	Survivors int `json:"survivors,omitempty"`
+	Survivors int
 }
 
 // Process is a command running in a process tree owned by a runner.
@@ -225,13 +223,8 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		closeAll()
 		return nil, err
 	}
-	hdr, err := json.Marshal(header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env,
-		GraceMs: grace.Milliseconds(), Cgroup: plat.leafDir()})
-	if err != nil {
-		plat.close()
-		closeAll()
-		return nil, fmt.Errorf("proc: %w", err)
-	}
+	hdr := header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env,
+		GraceMs: grace.Milliseconds(), Cgroup: plat.leafDir()}.encode()
 	cmd.Args = append(cmd.Args, attachFile(cmd, stW))
 	if inR != nil {
 		// The runner's second argument names the command's stdin.
@@ -276,9 +269,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if err := plat.started(cmd); err != nil {
 		return fail(err)
 	}
-	var lenBuf [4]byte
-	binary.BigEndian.PutUint32(lenBuf[:], uint32(len(hdr)))
-	if _, err := ctlW.Write(append(lenBuf[:], hdr...)); err != nil {
+	if _, err := ctlW.Write(hdr); err != nil {
 		return fail(fmt.Errorf("proc: send the command to the runner: %w", err))
 	}
 	first, err := p.readStatus()
@@ -381,15 +372,7 @@ func (p *Process) closeCtl() {
 }
 
 func (p *Process) readStatus() (status, error) {
-	var st status
-	line, err := p.stR.ReadBytes('\n')
-	if err != nil {
-		return st, err
-	}
-	if err := json.Unmarshal(line, &st); err != nil {
-		return st, fmt.Errorf("bad status %q: %w", line, err)
-	}
-	return st, nil
+	return readStatusFrame(p.stR)
 }
 
 func (p *Process) supervise() {
@@ -476,33 +459,15 @@ func (p *Process) pump(dst io.Writer, src *os.File) {
 	}
 }
 
-// readHeader reads the runner's command header from r.
-func readHeader(r io.Reader) (header, error) {
-	var h header
-	var lenBuf [4]byte
-	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return h, err
-	}
-	n := binary.BigEndian.Uint32(lenBuf[:])
-	if n > 64<<20 {
-		return h, fmt.Errorf("header too large (%d bytes)", n)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return h, err
-	}
-	return h, json.Unmarshal(buf, &h)
-}
-
-// statusWriter writes status lines; safe for concurrent use.
+// statusWriter writes status frames; safe for concurrent use.
 type statusWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
 func (s *statusWriter) send(st status) {
-	b, _ := json.Marshal(st)
+	b := st.encode()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, _ = s.w.Write(append(b, '\n'))
+	_, _ = s.w.Write(b)
 }

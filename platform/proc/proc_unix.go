@@ -3,7 +3,7 @@
 package proc
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -72,7 +72,7 @@ func attachFile(cmd *exec.Cmd, f *os.File) string {
 func openAttached(arg, name string) (*os.File, error) {
 	fd, err := strconv.Atoi(arg)
 	if err != nil || fd < 3 {
-		return nil, fmt.Errorf("bad %s descriptor %q", name, arg)
+		return nil, errors.New("bad " + name + " descriptor " + strconv.Quote(arg))
 	}
 	syscall.CloseOnExec(fd)
 	return os.NewFile(uintptr(fd), name), nil

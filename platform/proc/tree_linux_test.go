@@ -224,16 +224,17 @@ func treeKillRows(t *testing.T, spawn string, want int, noCgroup bool) {
 	t.Run("timeout", func(t *testing.T) {
 		t.Parallel()
 		marker := newMarker(t)
-		// The deadline must come after the tree is up (a loaded
-		// 2-core CI machine took over 1.5 s to start it), or the
-		// test would kill a tree that never grew.
-		ctx, cancel := context.WithTimeout(t.Context(), 6*time.Second)
-		defer cancel()
+		// The deadline passes once the tree is up: a fixed one raced a
+		// loaded machine (2 cores shared by many took over 6 s to start
+		// the tree) and killed a tree that never grew.
+		ctx, cancel := context.WithCancelCause(t.Context())
+		defer cancel(nil)
 		p, err := Start(ctx, spec(script(spawn, true), marker, nil, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
 		waitMarkers(t, marker, want)
+		time.AfterFunc(50*time.Millisecond, func() { cancel(context.DeadlineExceeded) })
 		_, err = p.Wait()
 		if !errors.Is(err, ErrKilled) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Wait err = %v, want ErrKilled and DeadlineExceeded", err)
