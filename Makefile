@@ -6,6 +6,8 @@ SHELL := /usr/bin/env bash
 
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BIN        := build/bin/pi-desktop
+# The process-tree runner (cmd/pi-desktop-runner), found next to $(BIN).
+RUNNER     := build/bin/pi-desktop-runner
 GO_TAGS    := desktop,production,webkit2_41
 COMMIT     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -49,6 +51,7 @@ frontend: $(NPM_STAMP)
 
 build: frontend
 	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o $(RUNNER) ./cmd/pi-desktop-runner
 
 test: deps-test test-frontend test-go vet-cross test-windows bindings-check smoke test-viz-escape test-e2e
 	@echo "make test: all checks passed"

@@ -61,7 +61,8 @@ func main() {
 	rounds := flag.Int("rounds", 7, "timed rounds per comparison (after warm-ups)")
 	warm := flag.Int("warm", 2, "untimed warm-up runs per side")
 	out := flag.String("out", "BENCHMARKS.md", "report file")
-	only := flag.String("only", "grep,glob,go,bash,app,render", "sections to run (comma-separated)")
+	only := flag.String("only", "grep,glob,go,bash,runner,app,render", "sections to run (comma-separated)")
+	runnerExe := flag.String("runner", "build/bin/"+proc.RunnerName, "dedicated process-tree runner for the runner section (built when missing)")
 	app := flag.String("app", "build/bin/pi-desktop", "production binary for the app section")
 	appRounds := flag.Int("app-rounds", 5, "app starts to time")
 	gobenchCount := flag.Int("go-count", 5, "runs of each Go benchmark")
@@ -111,6 +112,11 @@ func main() {
 	}
 	if on["bash"] {
 		if err := benchBash1G(rep); err != nil {
+			fail(err)
+		}
+	}
+	if on["runner"] {
+		if err := benchRunner(rep, exits, *runnerExe, *app, *rounds, *warm); err != nil {
 			fail(err)
 		}
 	}

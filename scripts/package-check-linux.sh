@@ -25,7 +25,7 @@ for rec in git ripgrep; do
   grep -q "^Recommends:.*\b$rec\b" <<<"$info" || fail "$deb does not recommend $rec: $info"
 done
 
-want=(/usr/bin/pi-desktop /usr/share/applications/pi-desktop.desktop /usr/share/mime/packages/pi-desktop.xml
+want=(/usr/bin/pi-desktop /usr/bin/pi-desktop-runner /usr/share/applications/pi-desktop.desktop /usr/share/mime/packages/pi-desktop.xml
   /usr/share/doc/pi-desktop/copyright)
 for size in 16 24 32 48 64 128 256 512; do want+=("/usr/share/icons/hicolor/${size}x${size}/apps/pi-desktop.png"); done
 

@@ -27,7 +27,7 @@ tarball="build/dist/$name.tar.gz"
 [ -f "$tarball" ] || fail "missing $tarball"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 tar -C "$work" -xzf "$tarball"
-for f in pi-desktop pi-desktop.desktop pi-desktop.png install.sh; do
+for f in pi-desktop pi-desktop-runner pi-desktop.desktop pi-desktop.png install.sh; do
   [ -f "$work/$name/$f" ] || fail "$tarball lacks $f"
 done
 
@@ -43,6 +43,13 @@ check_stamp "linux binary" "$("$work/$name/pi-desktop" version)"
 PREFIX="$work/prefix" sh "$work/$name/install.sh" >/dev/null
 installed="$work/prefix/bin/pi-desktop"
 [ -x "$installed" ] || fail "install.sh did not install the binary"
+[ -x "$work/prefix/bin/pi-desktop-runner" ] || fail "install.sh did not install the runner next to the binary"
+# The runner is small and links nothing of the app (no cgo, no SQLite, no Wails).
+runner_size=$(stat -c %s "$work/$name/pi-desktop-runner")
+[ "$runner_size" -lt 4000000 ] || fail "pi-desktop-runner is $runner_size bytes; it should stay small (cmd/pi-desktop-runner)"
+if go version -m "$work/$name/pi-desktop-runner" | grep -Eq 'wails|sqlite|anthropic|openai'; then
+  fail "pi-desktop-runner links app packages: $(go version -m "$work/$name/pi-desktop-runner" | grep -E 'wails|sqlite|anthropic|openai')"
+fi
 grep -qx "Exec=$installed %F" "$work/prefix/share/applications/pi-desktop.desktop" ||
   fail "the installed desktop entry does not start $installed"
 if command -v desktop-file-validate >/dev/null; then
@@ -54,6 +61,8 @@ scripts/package-check-linux.sh "$version"
 exe="build/dist/pi-desktop-$version-windows-amd64.exe"
 installer="build/dist/pi-desktop-$version-windows-amd64-installer.exe"
 [ "$(head -c2 "$exe")" = MZ ] || fail "$exe is not a Windows executable"
+runner_exe="build/dist/pi-desktop-runner-$version-windows-amd64.exe"
+[ "$(head -c2 "$runner_exe")" = MZ ] || fail "$runner_exe is not a Windows executable"
 [ -s "$installer" ] && [ "$(head -c2 "$installer")" = MZ ] || fail "missing NSIS installer $installer"
 # Wine 8 lacks bcryptprimitives.dll, which Go binaries need at start: the
 # same stub as scripts/wine-test.sh stands in (only for this throwaway prefix).

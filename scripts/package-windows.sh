@@ -11,6 +11,8 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit-dirty"; fi
 date=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y-%m-%dT%H:%M:%SZ)
 ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.date=$date"
+# The process-tree runner, next to the app in the installer (project.nsi).
+GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o build/bin/pi-desktop-runner.exe ./cmd/pi-desktop-runner
 "$wails" build -platform windows/amd64 -nsis -nocolour -s -skipbindings -m -nosyncgomod -trimpath \
   -ldflags "$ldflags" -o pi-desktop.exe
 # wails build rewrites the runtime files as 0644; the bindings generator
@@ -18,6 +20,7 @@ ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.date=$dat
 chmod 755 frontend/wailsjs/runtime/*
 mkdir -p build/dist && echo "*" >build/dist/.gitignore  # outputs, never committed
 cp build/bin/pi-desktop.exe "build/dist/pi-desktop-$version-windows-amd64.exe"
+cp build/bin/pi-desktop-runner.exe "build/dist/pi-desktop-runner-$version-windows-amd64.exe"
 installer=$(ls -t build/bin/*installer*.exe | head -1)
 cp "$installer" "build/dist/pi-desktop-$version-windows-amd64-installer.exe"
 ls -l build/dist/*windows*

@@ -18,6 +18,8 @@ ldflags="-s -w -X main.version=$version -X main.commit=$commit -X main.date=$dat
 # The frontend is built by `make frontend` beforehand (-s); bindings are
 # checked by `make test` (-skipbindings); -m and -nosyncgomod keep go.mod as it
 # is.
+# The process-tree runner ships next to the app (platform/proc finds it there).
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o build/bin/pi-desktop-runner ./cmd/pi-desktop-runner
 "$wails" build -nocolour -s -skipbindings -m -nosyncgomod -trimpath -tags webkit2_41 -ldflags "$ldflags" -o pi-desktop
 # wails build rewrites the runtime files as 0644; the bindings generator
 # (make bindings) writes them 0755, as committed: keep the tree clean.
@@ -30,6 +32,7 @@ name="pi-desktop-$version-linux-$arch"
 stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
 root="$stage/$name"
 install -Dm755 "$bin" "$root/pi-desktop"
+install -Dm755 build/bin/pi-desktop-runner "$root/pi-desktop-runner"
 install -Dm644 build/linux/pi-desktop.desktop "$root/pi-desktop.desktop"
 install -Dm644 build/linux/pi-desktop.png "$root/pi-desktop.png"
 install -Dm755 build/linux/install.sh "$root/install.sh"

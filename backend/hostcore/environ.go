@@ -6,6 +6,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/api"
 	"github.com/pi-desktop/pi-desktop/backend/envpolicy"
 	"github.com/pi-desktop/pi-desktop/backend/provider"
+	"github.com/pi-desktop/pi-desktop/platform/proc"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
 )
 
@@ -41,7 +42,7 @@ func (c *Core) commandEnviron(s api.Settings) []string {
 func newPathProbe(cfg Config, env []string) *shells.PathProbe {
 	runner := cfg.RunnerExe
 	if runner == "" {
-		runner, _ = os.Executable()
+		runner, _ = proc.DefaultRunner()
 	}
 	return &shells.PathProbe{Env: env, RunnerExe: runner}
 }

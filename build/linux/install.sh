@@ -6,6 +6,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$(id -u)" = 0 ]; then prefix=${PREFIX:-/usr/local}; else prefix=${PREFIX:-$HOME/.local}; fi
 install -Dm755 "$here/pi-desktop" "$prefix/bin/pi-desktop"
+install -Dm755 "$here/pi-desktop-runner" "$prefix/bin/pi-desktop-runner"
 install -Dm644 "$here/pi-desktop.png" "$prefix/share/icons/hicolor/256x256/apps/pi-desktop.png"
 sed "s|^Exec=pi-desktop|Exec=$prefix/bin/pi-desktop|" "$here/pi-desktop.desktop" >"$here/.desktop.tmp"
 install -Dm644 "$here/.desktop.tmp" "$prefix/share/applications/pi-desktop.desktop"

@@ -3,8 +3,6 @@ package proc
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -79,7 +77,7 @@ type Spec struct {
 	// must be safe for concurrent use. A writer error does not stop the
 	// command; the output is drained and the first error returned by Wait.
 	Stdout, Stderr io.Writer
-	// RunnerExe is the binary that dispatches RunnerArg ("" = os.Executable()).
+	// RunnerExe is the binary that dispatches RunnerArg ("" = DefaultRunner()).
 	RunnerExe string
 	// KillGrace is the pause between SIGTERM and SIGKILL (0 = DefaultKillGrace).
 	// Windows terminates the job at once.
@@ -88,31 +86,38 @@ type Spec struct {
 	// Process.Stdin (a server speaking a protocol on stdin/stdout, say).
 	// Without it the command's stdin is the null device.
 	StdinPipe bool
+
+	// noCgroup keeps the tree out of a cgroup leaf (tests of the subreaper
+	// fallback).
+	noCgroup bool
 }
 
-// header is what the host sends the runner on its stdin: a big-endian uint32
-// length and this JSON. Every later byte on stdin, or its EOF, is a kill request.
+// header is what the host sends the runner on its stdin, as one frame
+// (wire.go). Every later byte on stdin, or its EOF, is a kill request.
 type header struct {
-	Path    string   `json:"path"`
-	Args    []string `json:"args"`
-	CmdLine string   `json:"cmdLine,omitempty"`
-	Dir     string   `json:"dir,omitempty"`
-	Env     []string `json:"env"`
-	GraceMs int64    `json:"graceMs"`
+	Path    string
+	Args    []string
+	CmdLine string
+	Dir     string
+	Env     []string
+	GraceMs int64
+	// Cgroup is the empty cgroup v2 leaf the shell is started in (Linux,
+	// "" = none).
+	Cgroup string
 }
 
-// status is one line the runner writes on its status pipe: first either Pid
+// status is one frame the runner writes on its status pipe: first either Pid
 // or SpawnErr, and last (just before it exits) Exit.
 type status struct {
-	Pid      int    `json:"pid,omitempty"`
-	SpawnErr string `json:"spawnErr,omitempty"`
-	Errno    uint64 `json:"errno,omitempty"`
-	Exit     *int   `json:"exit,omitempty"`
-	Signal   int    `json:"signal,omitempty"`
+	Pid      int
+	SpawnErr string
+	Errno    uint64
+	Exit     *int
+	Signal   int
 	// Killed: the shell ended because of a kill request.
-	Killed bool `json:"killed,omitempty"`
+	Killed bool
 	// Survivors counts processes the runner could not kill before giving up.
-	Survivors int `json:"survivors,omitempty"`
+	Survivors int
 }
 
 // Process is a command running in a process tree owned by a runner.
@@ -168,11 +173,10 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 	runner := s.RunnerExe
 	if runner == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("proc: locate the runner: %w", err)
+		var err error
+		if runner, err = DefaultRunner(); err != nil {
+			return nil, err
 		}
-		runner = exe
 	}
 	grace := s.KillGrace
 	if grace <= 0 {
@@ -182,11 +186,6 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	hdr, err := json.Marshal(header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env, GraceMs: grace.Milliseconds()})
-	if err != nil {
-		return nil, fmt.Errorf("proc: %w", err)
-	}
-
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
@@ -215,13 +214,17 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 
 	cmd := exec.Command(runner, RunnerArg)
-	cmd.Env = append(os.Environ(), runnerChildEnv+"=1")
+	// One P: the runner mostly waits, and every extra P costs it memory and
+	// threads. The command gets Spec.Env, never this environment.
+	cmd.Env = append(os.Environ(), runnerChildEnv+"=1", "GOMAXPROCS=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ctlR, outW, errW
-	plat, err := prepare(cmd)
+	plat, err := prepare(cmd, s.noCgroup)
 	if err != nil {
 		closeAll()
 		return nil, err
 	}
+	hdr := header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env,
+		GraceMs: grace.Milliseconds(), Cgroup: plat.leafDir()}.encode()
 	cmd.Args = append(cmd.Args, attachFile(cmd, stW))
 	if inR != nil {
 		// The runner's second argument names the command's stdin.
@@ -266,9 +269,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if err := plat.started(cmd); err != nil {
 		return fail(err)
 	}
-	var lenBuf [4]byte
-	binary.BigEndian.PutUint32(lenBuf[:], uint32(len(hdr)))
-	if _, err := ctlW.Write(append(lenBuf[:], hdr...)); err != nil {
+	if _, err := ctlW.Write(hdr); err != nil {
 		return fail(fmt.Errorf("proc: send the command to the runner: %w", err))
 	}
 	first, err := p.readStatus()
@@ -371,15 +372,7 @@ func (p *Process) closeCtl() {
 }
 
 func (p *Process) readStatus() (status, error) {
-	var st status
-	line, err := p.stR.ReadBytes('\n')
-	if err != nil {
-		return st, err
-	}
-	if err := json.Unmarshal(line, &st); err != nil {
-		return st, fmt.Errorf("bad status %q: %w", line, err)
-	}
-	return st, nil
+	return readStatusFrame(p.stR)
 }
 
 func (p *Process) supervise() {
@@ -466,33 +459,15 @@ func (p *Process) pump(dst io.Writer, src *os.File) {
 	}
 }
 
-// readHeader reads the runner's command header from r.
-func readHeader(r io.Reader) (header, error) {
-	var h header
-	var lenBuf [4]byte
-	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return h, err
-	}
-	n := binary.BigEndian.Uint32(lenBuf[:])
-	if n > 64<<20 {
-		return h, fmt.Errorf("header too large (%d bytes)", n)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return h, err
-	}
-	return h, json.Unmarshal(buf, &h)
-}
-
-// statusWriter writes status lines; safe for concurrent use.
+// statusWriter writes status frames; safe for concurrent use.
 type statusWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
 func (s *statusWriter) send(st status) {
-	b, _ := json.Marshal(st)
+	b := st.encode()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, _ = s.w.Write(append(b, '\n'))
+	_, _ = s.w.Write(b)
 }

@@ -10,7 +10,8 @@ import (
 
 type platState struct{}
 
-func prepare(*exec.Cmd) (*platState, error)         { return nil, ErrUnsupported }
+func prepare(*exec.Cmd, bool) (*platState, error)   { return nil, ErrUnsupported }
+func (s *platState) leafDir() string                { return "" }
 func (s *platState) started(*exec.Cmd) error        { return nil }
 func (s *platState) kill()                          {}
 func (s *platState) afterExit(int, bool)            {}

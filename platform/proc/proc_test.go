@@ -90,6 +90,9 @@ func TestRunnerCreationFlags(t *testing.T) {
 // blocks until it is killed: the host-crash case.
 const fakeHostEnv = "PI_PROC_TEST_HOST"
 
+// fakeHostNoCgroupEnv makes the fake host start its command without a leaf.
+const fakeHostNoCgroupEnv = "PI_PROC_TEST_NOCGROUP"
+
 func fakeHost() int {
 	marker := os.Getenv(fakeHostEnv)
 	p, err := Start(t0(), Spec{
@@ -99,6 +102,7 @@ func fakeHost() int {
 		Stdout:    os.Stdout,
 		Stderr:    os.Stderr,
 		KillGrace: 300 * time.Millisecond,
+		noCgroup:  os.Getenv(fakeHostNoCgroupEnv) != "",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake host:", err)

@@ -46,7 +46,10 @@ func hostJob() (inJob bool, limits uint32) {
 	return true, info.BasicLimitInformation.LimitFlags
 }
 
-func prepare(cmd *exec.Cmd) (*platState, error) {
+// leafDir: Windows owns trees with the Job Object, not a cgroup.
+func (s *platState) leafDir() string { return "" }
+
+func prepare(cmd *exec.Cmd, _ bool) (*platState, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return nil, classifySpawnError(fmt.Errorf("proc: create job object: %w", err))

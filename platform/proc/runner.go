@@ -1,9 +1,6 @@
 package proc
 
-import (
-	"fmt"
-	"os"
-)
+import "os"
 
 // RunnerMain is the runner's entry point (see RunnerArg). It reads the
 // command from stdin, runs it in a tree it owns, and exits with the
@@ -11,12 +8,12 @@ import (
 // or its EOF (the host died), kills the tree.
 func RunnerMain(args []string) int {
 	if len(args) < 1 {
-		fmt.Fprintln(os.Stderr, "pi runner: internal subcommand; not for direct use")
+		_, _ = os.Stderr.WriteString("pi runner: internal subcommand; not for direct use\n")
 		return 2
 	}
 	stf, err := openAttached(args[0], "status")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "pi runner:", err)
+		_, _ = os.Stderr.WriteString("pi runner: " + err.Error() + "\n")
 		return 2
 	}
 	st := &statusWriter{w: stf}

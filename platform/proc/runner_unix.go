@@ -32,7 +32,24 @@ func runTree(h header, st *statusWriter, stdin *os.File) int {
 		Files: []uintptr{stdin.Fd(), 1, 2},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	}
-	pid, err := syscall.ForkExec(h.Path, append([]string{h.Path}, h.Args...), attr)
+	argv := append([]string{h.Path}, h.Args...)
+	var pid int
+	var err error
+	if h.Cgroup != "" {
+		if release := t.intoLeaf(attr.Sys, h.Cgroup); release != nil {
+			pid, err = syscall.ForkExec(h.Path, argv, attr)
+			release()
+			if err == nil {
+				t.leaf = h.Cgroup
+			}
+			// A kernel or policy that refuses CLONE_INTO_CGROUP: start
+			// without the leaf (the subreaper still owns the tree).
+			attr.Sys = &syscall.SysProcAttr{Setpgid: true}
+		}
+	}
+	if t.leaf == "" {
+		pid, err = syscall.ForkExec(h.Path, argv, attr)
+	}
 	_ = stdin.Close()
 	if err != nil {
 		st.send(spawnStatus(err))
@@ -92,6 +109,9 @@ func runTree(h header, st *statusWriter, stdin *os.File) int {
 	if !exited {
 		final.Survivors = max(final.Survivors, 1)
 	}
+	if survivors == 0 && exited {
+		t.dropLeaf()
+	}
 	st.send(final)
 	if code < 0 || code > 255 {
 		code = 255
@@ -144,6 +164,7 @@ func (t *tree) terminate(grace time.Duration) int {
 	}
 	deadline := time.Now().Add(hardKillLimit)
 	for time.Now().Before(deadline) {
+		t.killLeaf()
 		t.signalAll(syscall.SIGKILL)
 		if t.waitGone(50 * time.Millisecond) {
 			return 0

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -22,12 +23,18 @@ const sZomb = 5
 type tree struct {
 	self, shell int
 	noChildren  <-chan struct{}
+	leaf        string // always "": no cgroups
 
 	mu    sync.Mutex
 	known map[int32]unix.Timeval
 }
 
 func (t *tree) setup() error { return nil }
+
+// No cgroups on macOS.
+func (t *tree) intoLeaf(*syscall.SysProcAttr, string) func() { return nil }
+func (t *tree) killLeaf()                                    {}
+func (t *tree) dropLeaf()                                    {}
 
 func (t *tree) startTracking() {
 	go func() {

@@ -20,6 +20,36 @@ const waitOptions = syscall.WALL
 type tree struct {
 	self, shell int
 	noChildren  <-chan struct{}
+	// leaf is the cgroup the shell was started in ("" = none).
+	leaf string
+}
+
+// intoLeaf makes the shell start in the cgroup leaf dir (CLONE_INTO_CGROUP),
+// so that every process of the tree is born there. It returns a func that
+// releases the descriptor, or nil when the leaf cannot be opened.
+func (t *tree) intoLeaf(sys *syscall.SysProcAttr, dir string) func() {
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	sys.UseCgroupFD, sys.CgroupFD = true, fd
+	return func() { _ = syscall.Close(fd) }
+}
+
+// killLeaf kills every process in the leaf at once, descendants that left
+// the runner's view included.
+func (t *tree) killLeaf() {
+	if t.leaf != "" {
+		_ = os.WriteFile(t.leaf+"/cgroup.kill", []byte("1"), 0)
+	}
+}
+
+// dropLeaf removes the leaf once the tree is gone (the host removes it
+// otherwise).
+func (t *tree) dropLeaf() {
+	if t.leaf != "" {
+		_ = removeLeaf(t.leaf)
+	}
 }
 
 func (t *tree) setup() error {

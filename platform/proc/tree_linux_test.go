@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -160,96 +161,194 @@ func script(spawn string, keep bool) string {
 	return s
 }
 
+// treeModes are the two owners of a tree on Linux: the runner's subreaper
+// alone (the fallback) and a cgroup v2 leaf with it.
+var treeModes = []struct {
+	name     string
+	noCgroup bool
+}{{"subreaper", true}, {"cgroup", false}}
+
+// requireLeaf skips a cgroup row, saying why, on a machine where this
+// session cannot create a leaf (no cgroup v2, no delegation).
+func requireLeaf(t *testing.T, noCgroup bool) {
+	t.Helper()
+	if noCgroup {
+		return
+	}
+	dir, err := newLeaf()
+	if err != nil {
+		t.Skipf("this session cannot create a cgroup v2 leaf (%v); the subreaper rows cover the fallback", err)
+	}
+	removeLeaf(dir)
+}
+
 func TestTreeKill(t *testing.T) {
 	for _, tc := range treeCases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Run("abort", func(t *testing.T) {
-				t.Parallel()
-				marker := newMarker(t)
-				var out, errb syncBuffer
-				p, err := Start(t.Context(), bashSpec(script(tc.spawn, true), marker, &out, &errb))
-				if err != nil {
-					t.Fatal(err)
-				}
-				waitMarkers(t, marker, tc.want)
-				_ = p.Kill()
-				code, err := p.Wait()
-				if !errors.Is(err, ErrKilled) {
-					t.Errorf("Wait err = %v, want ErrKilled", err)
-				}
-				if code == 0 {
-					t.Errorf("killed shell reported exit 0")
-				}
-				assertNoSurvivors(t, marker)
-				if !strings.Contains(out.String(), "ready") {
-					t.Errorf("stdout = %q", out.String())
-				}
+		for _, mode := range treeModes {
+			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
+				requireLeaf(t, mode.noCgroup)
+				treeKillRows(t, tc.spawn, tc.want, mode.noCgroup)
 			})
-			t.Run("timeout", func(t *testing.T) {
-				t.Parallel()
-				marker := newMarker(t)
-				// The deadline must come after the tree is up (a loaded
-				// 2-core CI machine took over 1.5 s to start it), or the
-				// test would kill a tree that never grew.
-				ctx, cancel := context.WithTimeout(t.Context(), 6*time.Second)
-				defer cancel()
-				p, err := Start(ctx, bashSpec(script(tc.spawn, true), marker, nil, nil))
-				if err != nil {
-					t.Fatal(err)
-				}
-				waitMarkers(t, marker, tc.want)
-				_, err = p.Wait()
-				if !errors.Is(err, ErrKilled) || !errors.Is(err, context.DeadlineExceeded) {
-					t.Errorf("Wait err = %v, want ErrKilled and DeadlineExceeded", err)
-				}
-				assertNoSurvivors(t, marker)
-			})
-			if tc.spawn != "" {
-				t.Run("shell exits first", func(t *testing.T) {
-					t.Parallel()
-					marker := newMarker(t)
-					var out syncBuffer
-					p, err := Start(t.Context(), bashSpec(script(tc.spawn, false), marker, &out, nil))
-					if err != nil {
-						t.Fatal(err)
-					}
-					code, err := p.Wait()
-					if code != 0 || err != nil {
-						t.Errorf("Wait = %d, %v; want 0, nil", code, err)
-					}
-					assertNoSurvivors(t, marker)
-					if out.String() != "ready\n" {
-						t.Errorf("stdout = %q", out.String())
-					}
-				})
+		}
+	}
+}
+
+func treeKillRows(t *testing.T, spawn string, want int, noCgroup bool) {
+	spec := func(script, marker string, stdout, stderr *syncBuffer) Spec {
+		s := bashSpec(script, marker, stdout, stderr)
+		s.noCgroup = noCgroup
+		return s
+	}
+	t.Run("abort", func(t *testing.T) {
+		t.Parallel()
+		marker := newMarker(t)
+		var out, errb syncBuffer
+		p, err := Start(t.Context(), spec(script(spawn, true), marker, &out, &errb))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitMarkers(t, marker, want)
+		_ = p.Kill()
+		code, err := p.Wait()
+		if !errors.Is(err, ErrKilled) {
+			t.Errorf("Wait err = %v, want ErrKilled", err)
+		}
+		if code == 0 {
+			t.Errorf("killed shell reported exit 0")
+		}
+		assertNoSurvivors(t, marker)
+		if !strings.Contains(out.String(), "ready") {
+			t.Errorf("stdout = %q", out.String())
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		t.Parallel()
+		marker := newMarker(t)
+		// The deadline passes once the tree is up: a fixed one raced a
+		// loaded machine (2 cores shared by many took over 6 s to start
+		// the tree) and killed a tree that never grew.
+		ctx, cancel := context.WithCancelCause(t.Context())
+		defer cancel(nil)
+		p, err := Start(ctx, spec(script(spawn, true), marker, nil, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitMarkers(t, marker, want)
+		time.AfterFunc(50*time.Millisecond, func() { cancel(context.DeadlineExceeded) })
+		_, err = p.Wait()
+		if !errors.Is(err, ErrKilled) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Wait err = %v, want ErrKilled and DeadlineExceeded", err)
+		}
+		assertNoSurvivors(t, marker)
+	})
+	if spawn != "" {
+		t.Run("shell exits first", func(t *testing.T) {
+			t.Parallel()
+			marker := newMarker(t)
+			var out syncBuffer
+			p, err := Start(t.Context(), spec(script(spawn, false), marker, &out, nil))
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Run("host crash", func(t *testing.T) {
-				t.Parallel()
-				marker := newMarker(t)
-				host := exec.Command(os.Args[0])
-				host.Env = append(os.Environ(), fakeHostEnv+"="+marker, "PI_PROC_TEST_SCRIPT="+script(tc.spawn, true))
-				stdout, err := host.StdoutPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := host.Start(); err != nil {
-					t.Fatal(err)
-				}
-				defer func() { _ = host.Process.Kill(); _ = host.Wait() }()
-				line, _ := bufio.NewReader(stdout).ReadString('\n')
-				if line != "ready\n" {
-					t.Fatalf("fake host said %q", line)
-				}
-				waitMarkers(t, marker, tc.want)
-				_ = host.Process.Kill() // SIGKILL: the host gets no chance to clean up
-				_ = host.Wait()
-				deadline := time.Now().Add(5 * time.Second)
-				for len(markerProcs(t, marker)) > 0 && time.Now().Before(deadline) {
-					time.Sleep(50 * time.Millisecond)
-				}
-				assertNoSurvivors(t, marker)
-			})
+			code, err := p.Wait()
+			if code != 0 || err != nil {
+				t.Errorf("Wait = %d, %v; want 0, nil", code, err)
+			}
+			assertNoSurvivors(t, marker)
+			if out.String() != "ready\n" {
+				t.Errorf("stdout = %q", out.String())
+			}
 		})
+	}
+	t.Run("host crash", func(t *testing.T) {
+		t.Parallel()
+		marker := newMarker(t)
+		host := exec.Command(os.Args[0])
+		host.Env = append(os.Environ(), fakeHostEnv+"="+marker, "PI_PROC_TEST_SCRIPT="+script(spawn, true))
+		if noCgroup {
+			host.Env = append(host.Env, fakeHostNoCgroupEnv+"=1")
+		}
+		stdout, err := host.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := host.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = host.Process.Kill(); _ = host.Wait() }()
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		if line != "ready\n" {
+			t.Fatalf("fake host said %q", line)
+		}
+		waitMarkers(t, marker, want)
+		_ = host.Process.Kill() // SIGKILL: the host gets no chance to clean up
+		_ = host.Wait()
+		waitNoMarkers(t, marker)
+		assertNoSurvivors(t, marker)
+	})
+	if !noCgroup {
+		// The runner itself dies by SIGKILL: its subreaper is gone, and
+		// only the leaf still holds setsid descendants (without one they
+		// escape: the documented limit of the fallback).
+		t.Run("runner killed", func(t *testing.T) {
+			t.Parallel()
+			marker := newMarker(t)
+			p, err := Start(t.Context(), spec(script(spawn, true), marker, nil, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitMarkers(t, marker, want)
+			_ = p.cmd.Process.Kill()
+			if _, err := p.Wait(); err == nil {
+				t.Error("Wait after the runner died: no error")
+			}
+			waitNoMarkers(t, marker)
+			assertNoSurvivors(t, marker)
+		})
+	}
+}
+
+// waitNoMarkers gives a dying tree up to 5 s to go.
+func waitNoMarkers(t *testing.T, marker string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(markerProcs(t, marker)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// The shell and its descendants run in a fresh leaf, which is gone once the
+// command is.
+func TestCgroupLeaf(t *testing.T) {
+	requireLeaf(t, false)
+	var out syncBuffer
+	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", "grep ^0:: /proc/self/cgroup; (grep ^0:: /proc/self/cgroup) & wait"}, Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := p.plat.leafDir()
+	if code, err := p.Wait(); code != 0 || err != nil {
+		t.Fatalf("Wait = %d, %v", code, err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || lines[0] != lines[1] || !strings.HasSuffix(lines[0], "/"+filepath.Base(leaf)) || !strings.Contains(leaf, leafPrefix) {
+		t.Errorf("cgroups %q, leaf %q", lines, leaf)
+	}
+	if _, err := os.Stat(leaf); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("leaf %s left behind: %v", leaf, err)
+	}
+	// Without a leaf the command stays in the host's cgroup.
+	out = syncBuffer{}
+	q, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", "grep ^0:: /proc/self/cgroup"}, Stdout: &out, noCgroup: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.plat.leafDir() != "" {
+		t.Errorf("noCgroup made a leaf")
+	}
+	_, _ = q.Wait()
+	if strings.Contains(out.String(), leafPrefix) {
+		t.Errorf("noCgroup command in a leaf: %q", out.String())
 	}
 }
 
@@ -482,7 +581,11 @@ func TestSubreaper(t *testing.T) {
 	// is the runner, not init.
 	t.Parallel()
 	var out syncBuffer
-	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", `(sh -c 'sleep 0.3; ps -o ppid= -p $$' &); sleep 0.6; echo runner=$PPID`}, Stdout: &out})
+	// The shell waits for the orphan's answer (a file), not for a time: a
+	// loaded machine can take longer than any pause.
+	ppidFile := filepath.Join(t.TempDir(), "ppid")
+	p, err := Start(t.Context(), Spec{Path: "bash", Args: []string{"-c", `(sh -c 'sleep 0.3; ps -o ppid= -p $$ >"$0.tmp"; mv "$0.tmp" "$0"' "$F" &); while [ ! -s "$F" ]; do sleep 0.05; done; cat "$F"; echo runner=$PPID`},
+		Env: append(os.Environ(), "F="+ppidFile), Stdout: &out})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,6 +87,8 @@ Section
     SetOutPath $INSTDIR
 
     !insertmacro wails.files
+    ; The process-tree runner, found next to the app (platform/proc).
+    File "..\..\bin\pi-desktop-runner.exe"
 
     CreateShortcut "$SMPROGRAMS\${INFO_PRODUCTNAME}.lnk" "$INSTDIR\${PRODUCT_EXECUTABLE}"
     CreateShortCut "$DESKTOP\${INFO_PRODUCTNAME}.lnk" "$INSTDIR\${PRODUCT_EXECUTABLE}"
