@@ -90,12 +90,7 @@ func (readTool) Run(ctx context.Context, c *Call) Result {
 		return readLarge(ctx, f, a, lineCap, base, fi.Size())
 	}
 	// The file may have grown since Stat: never read past the text bound.
-	// Sized from Stat, the buffer is filled in one read instead of io.ReadAll's
-	// doubling (a third of a 10,000-line Read's time went to regrowing it).
-	var buf bytes.Buffer
-	buf.Grow(int(fi.Size()) + bytes.MinRead)
-	_, err = buf.ReadFrom(io.LimitReader(f, hashline.MaxTextBytes+1))
-	data := buf.Bytes()
+	data, err := readSized(f, hashline.MaxTextBytes)
 	if err != nil {
 		return Failure(errs.Wrap(err, errs.ToolFailed, "cannot read %s", display))
 	}
