@@ -89,6 +89,15 @@ func (s *Store) RecordCanonical(key, canonical string, d Digest, lines int, seen
 	s.recordLocked(key, canonical, len(canonical), d, lines, seen)
 }
 
+// RecordSized is RecordCanonical for a caller that builds the canonical
+// text only when the store keeps it: canonical is that text when size (its
+// length) is within MaxRetainedText, and may be "" otherwise.
+func (s *Store) RecordSized(key, canonical string, size int, d Digest, lines int, seen LineSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordLocked(key, canonical, size, d, lines, seen)
+}
+
 // recordLocked records a version whose canonical text is size bytes long;
 // canon holds that text when size is within MaxRetainedText (callers may
 // skip building a text the store would not keep).

@@ -141,8 +141,11 @@ func DigestOf(data []byte) Digest {
 	return Decode(data).Digest()
 }
 
-// isCanonical reports whether data is its own canonical text: no BOM and
-// no \r, so decoding and joining the lines gives the same bytes back.
+// IsCanonical reports whether data is its own canonical text: no BOM and
+// no \r, so decoding and joining the lines gives the same bytes back, and
+// its digest is the SHA-256 of the bytes.
+func IsCanonical(data []byte) bool { return isCanonical(data) }
+
 func isCanonical(data []byte) bool {
 	return bytes.IndexByte(data, '\r') < 0 && !bytes.HasPrefix(data, bom)
 }
