@@ -39,6 +39,10 @@ type EditPlan struct {
 	NewTag         string
 	NewDigest      Digest
 	Branch         string // "A" direct, "B" edges only, "C" recovered
+	// LiveIsBytes and NewIsBytes report that LiveDigest (NewDigest) is also
+	// the SHA-256 of the live bytes (of NewBytes): they were canonical, so a
+	// caller that records byte checksums need not hash them again.
+	LiveIsBytes, NewIsBytes bool
 
 	canon    string // canonical new text, recorded by Commit; "" when too large to retain
 	canonLen int    // its length, which decides whether the store retains it
@@ -80,7 +84,9 @@ func (s *Store) Plan(in EditInput) (*EditPlan, *EditError) {
 	live := Decode(in.Live)
 	canon := live.Canonical() // the live bytes themselves when already canonical
 	ld := digestString(canon)
-	lv := &liveFile{text: live, canon: canon, digest: ld, lines: lineTexts(live)}
+	// Canonical text only drops a BOM and \r bytes: the same length means
+	// it is the live bytes themselves.
+	lv := &liveFile{text: live, canon: canon, digest: ld, lines: lineTexts(live), raw: len(canon) == len(in.Live)}
 
 	cands := s.Candidates(in.Key, in.Tag)
 	if len(cands) == 0 {
@@ -131,6 +137,7 @@ type liveFile struct {
 	canon  string
 	digest Digest
 	lines  []string
+	raw    bool // canon is byte for byte the file
 }
 
 func lineTexts(t Text) []string {
@@ -238,6 +245,7 @@ func (s *Store) recoverPlan(in EditInput, p *parsedOps, lv *liveFile, base Snaps
 func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen LineSet, warnings []string, branch string) (*EditPlan, *EditError) {
 	plan := &EditPlan{
 		LiveDigest:     lv.digest,
+		LiveIsBytes:    lv.raw,
 		MoveTo:         low.mv,
 		ResolvedBlocks: low.blocks,
 		Warnings:       warnings,
@@ -256,7 +264,7 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	}
 	if !low.content { // MV alone: the bytes move unchanged
 		plan.NewBytes = append([]byte(nil), in.Live...)
-		plan.NewDigest, plan.NewTag = lv.digest, lv.digest.Tag()
+		plan.NewDigest, plan.NewTag, plan.NewIsBytes = lv.digest, lv.digest.Tag(), lv.raw
 		plan.canon, plan.canonLen, plan.lines, plan.seen = lv.canon, len(lv.canon), len(lv.lines), prevSeen.Clip(len(lv.lines))
 		return plan, nil
 	}
@@ -288,7 +296,7 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	if len(plan.NewBytes) > MaxTextBytes {
 		return nil, limitErr("new file size in bytes", MaxTextBytes, len(plan.NewBytes))
 	}
-	plan.NewDigest = newDigest
+	plan.NewDigest, plan.NewIsBytes = newDigest, plain
 	plan.NewTag = plan.NewDigest.Tag()
 	plan.Changed = append(plan.Changed, r.inserted...)
 	var shown LineSet
