@@ -66,6 +66,7 @@ func main() {
 	app := flag.String("app", "build/bin/pi-desktop", "production binary for the app section")
 	appRounds := flag.Int("app-rounds", 5, "app starts to time")
 	gobenchCount := flag.Int("go-count", 5, "runs of each Go benchmark")
+	goOnly := flag.String("go-only", "", "run only the Go benchmark entries whose filter contains this text (e.g. VsSed)")
 	flag.Parse()
 
 	on := map[string]bool{}
@@ -106,7 +107,7 @@ func main() {
 		cleanup() // 128 MB: not kept through the sections below
 	}
 	if on["go"] {
-		if err := benchGo(rep, *gobenchCount); err != nil {
+		if err := benchGo(rep, *gobenchCount, *goOnly); err != nil {
 			fail(err)
 		}
 	}

@@ -406,28 +406,49 @@ func dominantCRLF(t Text) bool {
 // Encode renders t as file bytes: the BOM if it had one, each line with its
 // own terminator, and a terminator on the last line only with FinalNewline.
 func (t Text) Encode() []byte {
-	n := 0
+	b, _ := t.encode()
+	return b
+}
+
+// encode is Encode, built straight into the returned slice; plain reports
+// that it wrote no BOM and no CRLF, so the bytes are the canonical text.
+func (t Text) encode() (out []byte, plain bool) {
+	n := 3
 	for _, l := range t.Lines {
 		n += len(l.Text) + 2
 	}
-	var b strings.Builder
-	b.Grow(n + 3)
+	b := make([]byte, 0, n)
+	plain = true
 	// Content that itself starts with U+FEFF would be taken for a BOM and
 	// stripped on the next read, so it is protected by a real BOM.
 	if t.BOM || len(t.Lines) > 0 && strings.HasPrefix(t.Lines[0].Text, "\uFEFF") {
-		b.Write(bom)
+		b = append(b, bom...)
+		plain = false
 	}
 	for i, l := range t.Lines {
-		b.WriteString(l.Text)
+		b = append(b, l.Text...)
 		if i < len(t.Lines)-1 || t.FinalNewline {
 			// A text ending in \r followed by a bare \n would read back as
 			// a CRLF terminator and lose the \r, so it always takes CRLF.
 			if l.CRLF || strings.HasSuffix(l.Text, "\r") {
-				b.WriteString("\r\n")
+				b = append(b, '\r', '\n')
+				plain = false
 			} else {
-				b.WriteByte('\n')
+				b = append(b, '\n')
 			}
 		}
 	}
-	return []byte(b.String())
+	return b, plain
+}
+
+// canonLen is the length of t.Canonical() without building it.
+func canonLen(t Text) int {
+	n := 0
+	for _, l := range t.Lines {
+		n += len(l.Text) + 1
+	}
+	if !t.FinalNewline && n > 0 {
+		n--
+	}
+	return n
 }

@@ -39,11 +39,16 @@ type EditPlan struct {
 	NewTag         string
 	NewDigest      Digest
 	Branch         string // "A" direct, "B" edges only, "C" recovered
+	// LiveIsBytes and NewIsBytes report that LiveDigest (NewDigest) is also
+	// the SHA-256 of the live bytes (of NewBytes): they were canonical, so a
+	// caller that records byte checksums need not hash them again.
+	LiveIsBytes, NewIsBytes bool
 
-	canon string // canonical new text, recorded by Commit
-	lines int
-	seen  LineSet             // Seen of the new version
-	regs  map[string][]string // named captures to commit
+	canon    string // canonical new text, recorded by Commit; "" when too large to retain
+	canonLen int    // its length, which decides whether the store retains it
+	lines    int
+	seen     LineSet             // Seen of the new version
+	regs     map[string][]string // named captures to commit
 }
 
 // Plan validates an Edit and computes its result, in the contract's order:
@@ -77,9 +82,11 @@ func (s *Store) Plan(in EditInput) (*EditPlan, *EditError) {
 		return nil, newErr(errs.EditNotText, RetryNone, "%s is not a text file (binary, invalid UTF-8 or over 16 MiB); it cannot be edited line by line", in.Display)
 	}
 	live := Decode(in.Live)
-	canon := live.Canonical()
-	ld := Digest(sha256.Sum256([]byte(canon)))
-	lv := &liveFile{text: live, canon: canon, digest: ld, lines: lineTexts(live)}
+	canon := live.Canonical() // the live bytes themselves when already canonical
+	ld := digestString(canon)
+	// Canonical text only drops a BOM and \r bytes: the same length means
+	// it is the live bytes themselves.
+	lv := &liveFile{text: live, canon: canon, digest: ld, lines: lineTexts(live), raw: len(canon) == len(in.Live)}
 
 	cands := s.Candidates(in.Key, in.Tag)
 	if len(cands) == 0 {
@@ -130,6 +137,7 @@ type liveFile struct {
 	canon  string
 	digest Digest
 	lines  []string
+	raw    bool // canon is byte for byte the file
 }
 
 func lineTexts(t Text) []string {
@@ -179,7 +187,7 @@ func (s *Store) provenance(in EditInput, lv *liveFile, anchors, seen LineSet) *E
 	if complete {
 		if !in.DryRun {
 			s.mu.Lock()
-			s.recordLocked(in.Key, lv.canon, lv.digest, len(lv.lines), full)
+			s.recordLocked(in.Key, lv.canon, len(lv.canon), lv.digest, len(lv.lines), full)
 			s.mu.Unlock()
 		}
 		e = newErr(errs.EditLinesUnseen, RetrySameCall,
@@ -237,6 +245,7 @@ func (s *Store) recoverPlan(in EditInput, p *parsedOps, lv *liveFile, base Snaps
 func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen LineSet, warnings []string, branch string) (*EditPlan, *EditError) {
 	plan := &EditPlan{
 		LiveDigest:     lv.digest,
+		LiveIsBytes:    lv.raw,
 		MoveTo:         low.mv,
 		ResolvedBlocks: low.blocks,
 		Warnings:       warnings,
@@ -255,22 +264,39 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	}
 	if !low.content { // MV alone: the bytes move unchanged
 		plan.NewBytes = append([]byte(nil), in.Live...)
-		plan.NewDigest, plan.NewTag = lv.digest, lv.digest.Tag()
-		plan.canon, plan.lines, plan.seen = lv.canon, len(lv.lines), prevSeen.Clip(len(lv.lines))
+		plan.NewDigest, plan.NewTag, plan.NewIsBytes = lv.digest, lv.digest.Tag(), lv.raw
+		plan.canon, plan.canonLen, plan.lines, plan.seen = lv.canon, len(lv.canon), len(lv.lines), prevSeen.Clip(len(lv.lines))
 		return plan, nil
 	}
 	r := applyAt(lv.text, low, d)
-	canon := r.text.Canonical()
-	if canon == lv.canon && low.mv == "" {
+	// One pass builds the new bytes; when they are canonical (no BOM, no
+	// CRLF) they are hashed as they are, and the canonical text is copied
+	// out only if the store will retain it. Otherwise the text is built
+	// once more without the terminators' \r.
+	newBytes, plain := r.text.encode()
+	var canon string
+	var newDigest Digest
+	if plain {
+		newDigest = sha256.Sum256(newBytes)
+		if len(newBytes) <= MaxRetainedText {
+			canon = string(newBytes)
+		}
+	} else {
+		canon = r.text.Canonical()
+		newDigest = digestString(canon)
+	}
+	// Equal digests mean equal canonical texts: every authorization relies
+	// on the same property.
+	if newDigest == lv.digest && low.mv == "" {
 		e := newErr(errs.EditNoChange, RetryFixOps, "the ops leave %s unchanged; send the rows that should differ, or nothing", in.Display)
 		e.LiveTag = lv.digest.Tag()
 		return nil, e
 	}
-	plan.NewBytes = r.text.Encode()
+	plan.NewBytes = newBytes
 	if len(plan.NewBytes) > MaxTextBytes {
 		return nil, limitErr("new file size in bytes", MaxTextBytes, len(plan.NewBytes))
 	}
-	plan.NewDigest = sha256.Sum256([]byte(canon))
+	plan.NewDigest, plan.NewIsBytes = newDigest, plain
 	plan.NewTag = plan.NewDigest.Tag()
 	plan.Changed = append(plan.Changed, r.inserted...)
 	var shown LineSet
@@ -279,7 +305,7 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	for _, x := range r.inserted {
 		seen.Add(x[0], x[1])
 	}
-	plan.canon, plan.lines, plan.seen, plan.regs = canon, len(r.text.Lines), seen, low.regs
+	plan.canon, plan.canonLen, plan.lines, plan.seen, plan.regs = canon, canonLen(r.text), len(r.text.Lines), seen, low.regs
 	return plan, nil
 }
 
@@ -313,7 +339,7 @@ func (s *Store) mismatch(in EditInput, p *parsedOps, lv *liveFile, cause string)
 	ctx, full := contextRows(lv.lines, points)
 	if !in.DryRun {
 		s.mu.Lock()
-		s.recordLocked(in.Key, lv.canon, lv.digest, len(lv.lines), full)
+		s.recordLocked(in.Key, lv.canon, len(lv.canon), lv.digest, len(lv.lines), full)
 		s.mu.Unlock()
 	}
 	e := newErr(errs.EditTagMismatch, RetryAfterRead,

@@ -1,7 +1,6 @@
 package hashline
 
 import (
-	"crypto/sha256"
 	"strings"
 	"sync"
 	"time"
@@ -79,7 +78,7 @@ func NewStore(l Limits, now func() time.Time) *Store {
 // the front and gains seen, so paginated Reads of one file build up one tag.
 func (s *Store) Record(key string, t Text, seen LineSet) {
 	c := t.Canonical()
-	s.RecordCanonical(key, c, sha256.Sum256([]byte(c)), len(t.Lines), seen)
+	s.RecordCanonical(key, c, digestString(c), len(t.Lines), seen)
 }
 
 // RecordCanonical is Record for a caller that already holds the canonical
@@ -87,10 +86,22 @@ func (s *Store) Record(key string, t Text, seen LineSet) {
 func (s *Store) RecordCanonical(key, canonical string, d Digest, lines int, seen LineSet) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.recordLocked(key, canonical, d, lines, seen)
+	s.recordLocked(key, canonical, len(canonical), d, lines, seen)
 }
 
-func (s *Store) recordLocked(key, canon string, d Digest, lines int, seen LineSet) {
+// RecordSized is RecordCanonical for a caller that builds the canonical
+// text only when the store keeps it: canonical is that text when size (its
+// length) is within MaxRetainedText, and may be "" otherwise.
+func (s *Store) RecordSized(key, canonical string, size int, d Digest, lines int, seen LineSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordLocked(key, canonical, size, d, lines, seen)
+}
+
+// recordLocked records a version whose canonical text is size bytes long;
+// canon holds that text when size is within MaxRetainedText (callers may
+// skip building a text the store would not keep).
+func (s *Store) recordLocked(key, canon string, size int, d Digest, lines int, seen LineSet) {
 	s.clock++
 	h := s.paths[key]
 	if h == nil {
@@ -109,7 +120,7 @@ func (s *Store) recordLocked(key, canon string, d Digest, lines int, seen LineSe
 		}
 	}
 	v := Snapshot{Digest: d, Tag: d.Tag(), Lines: lines, Seen: seen.Clone(), At: s.now()}
-	if len(canon) <= MaxRetainedText {
+	if size <= MaxRetainedText && len(canon) == size {
 		v.Text, v.Retained = canon, true
 		s.text += len(canon)
 	}
@@ -286,5 +297,5 @@ func (s *Store) Commit(key string, p *EditPlan, moveToKey string) {
 		}
 		target = moveToKey
 	}
-	s.recordLocked(target, p.canon, p.NewDigest, p.lines, p.seen)
+	s.recordLocked(target, p.canon, p.canonLen, p.NewDigest, p.lines, p.seen)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-desktop/pi-desktop/backend/names"
 )
@@ -41,7 +42,7 @@ type Text struct {
 	BOM          bool
 	FinalNewline bool
 	// decoded is the whole file as Decode converted it (BOM removed); the
-	// lines are substrings of it. CanonicalOf returns it when it is already
+	// lines are substrings of it. Canonical returns it when it is already
 	// canonical instead of copying the file once more.
 	decoded string
 }
@@ -95,12 +96,20 @@ func Decode(data []byte) Text {
 // Canonical is the text the digest covers: lines joined by \n, plus a final
 // \n when the file had one. BOM and CRLF do not change it.
 func (t Text) Canonical() string {
-	var b strings.Builder
 	n := 0
 	for _, l := range t.Lines {
 		n += len(l.Text) + 1
 	}
-	b.Grow(n)
+	if !t.FinalNewline && n > 0 {
+		n--
+	}
+	// A decoded file without \r is its own canonical text (the lines are
+	// its substrings): no copy of a 100,000-line file per call.
+	if len(t.decoded) == n && n > 0 && strings.IndexByte(t.decoded, '\r') < 0 {
+		return t.decoded
+	}
+	var b strings.Builder
+	b.Grow(n + 1)
 	for i, l := range t.Lines {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -114,22 +123,38 @@ func (t Text) Canonical() string {
 }
 
 // Digest returns the SHA-256 of the canonical text.
-func (t Text) Digest() Digest { return sha256.Sum256([]byte(t.Canonical())) }
+func (t Text) Digest() Digest { return digestString(t.Canonical()) }
+
+// digestString hashes s in place: converting a multi-megabyte text to
+// []byte would copy it only for sha256 to read it once. sha256 neither
+// keeps nor writes its input, so the string's immutability holds.
+func digestString(s string) Digest {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
 
 // DigestOf decodes data and returns its digest: the fast path for callers
 // that need only the tag.
 func DigestOf(data []byte) Digest {
-	if !bytes.Contains(data, []byte{'\r'}) && !bytes.HasPrefix(data, bom) {
-		return sha256.Sum256(data) // already canonical
+	if isCanonical(data) {
+		return sha256.Sum256(data)
 	}
 	return Decode(data).Digest()
+}
+
+// IsCanonical reports whether data is its own canonical text: no BOM and
+// no \r, so decoding and joining the lines gives the same bytes back, and
+// its digest is the SHA-256 of the bytes.
+func IsCanonical(data []byte) bool { return isCanonical(data) }
+
+func isCanonical(data []byte) bool {
+	return bytes.IndexByte(data, '\r') < 0 && !bytes.HasPrefix(data, bom)
 }
 
 // CanonicalOf returns the canonical text of data, decoded as t: the bytes
 // themselves when they hold no \r and no BOM (already canonical), without
 // rebuilding them line by line.
 func CanonicalOf(data []byte, t Text) string {
-	if !bytes.Contains(data, []byte{'\r'}) && !bytes.HasPrefix(data, bom) {
+	if isCanonical(data) {
 		if len(t.decoded) == len(data) {
 			return t.decoded // the same bytes, already a string
 		}

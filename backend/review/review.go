@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -94,6 +95,7 @@ type Capture struct {
 	target                           pathguard.Resolved
 	before                           side
 	mode                             fs.FileMode
+	beforeSum                        string // hex SHA-256 of before.data when the caller knew it
 }
 
 // Capture reads the previous bytes (or absence) of target before a
@@ -135,11 +137,49 @@ func (s *Store) Capture(sessionID, messageID, toolCallID string, target pathguar
 	return c, nil
 }
 
+// CaptureBytes is Capture for a caller that has just read target's bytes
+// and checked them (Edit compares the file with the bytes it validated
+// right before writing): data are taken as the previous bytes instead of
+// reading a large file once more. dataSum is their hex SHA-256 when the
+// caller already has it, "" to compute it.
+func (s *Store) CaptureBytes(sessionID, messageID, toolCallID string, target pathguard.Resolved, r *pathguard.Resolver, data []byte, dataSum string) (*Capture, error) {
+	if target.Root != pathguard.Workspace {
+		return nil, nil
+	}
+	if err := validID("session id", sessionID); err != nil {
+		return nil, err
+	}
+	if messageID == "" {
+		return nil, errs.New(errs.InvalidArgument, "a review record needs the id of the message that made the change").With("field", "messageId")
+	}
+	fi, err := r.Stat(target)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errs.New(errs.InvalidArgument, "%s is a folder or special file, not a regular file; pass the path of a file", target.Rel).With("field", "path")
+	}
+	c := &Capture{s: s, sessionID: sessionID, messageID: messageID, toolCallID: toolCallID, target: target, mode: fi.Mode().Perm()}
+	if int64(len(data)) > MaxSnapshotBytes {
+		c.before = side{present: true, big: true}
+		return c, nil
+	}
+	c.before = side{present: true, data: data}
+	c.beforeSum = dataSum
+	return c, nil
+}
+
 // Finish records the change after the mutation succeeded. op is OpWrite,
 // OpEdit or OpDelete; after is the bytes that landed, nil for a deletion.
 // A nil Capture (a non-workspace target) records nothing and returns the
 // zero Change.
 func (c *Capture) Finish(ctx context.Context, op string, after []byte) (Change, error) {
+	return c.FinishSum(ctx, op, after, "")
+}
+
+// FinishSum is Finish for a caller that knows the hex SHA-256 of after
+// ("" to compute it).
+func (c *Capture) FinishSum(ctx context.Context, op string, after []byte, afterSum string) (Change, error) {
 	if c == nil {
 		return Change{}, nil
 	}
@@ -149,7 +189,7 @@ func (c *Capture) Finish(ctx context.Context, op string, after []byte) (Change, 
 	if (op == OpDelete) != (after == nil) {
 		return Change{}, errs.New(errs.InvalidArgument, "a %s review record needs after bytes exactly when the file still exists", op)
 	}
-	p, err := c.prepare(op, after, "")
+	p, err := c.prepare(op, after, afterSum, "")
 	if err != nil {
 		return Change{}, err
 	}
@@ -218,7 +258,7 @@ func (m *MoveCapture) Finish(ctx context.Context, fromAfter, toAfter []byte) ([]
 			continue
 		}
 		s = e.c.s
-		p, err := e.c.prepare(e.op, e.after, group)
+		p, err := e.c.prepare(e.op, e.after, "", group)
 		if err != nil {
 			for _, q := range ps {
 				s.removeSnapshot(q.change.SessionID, q.change.SnapshotID)
@@ -248,8 +288,9 @@ type pending struct {
 	afterSum  string
 }
 
-// prepare builds the record and writes its snapshot file.
-func (c *Capture) prepare(op string, after []byte, group string) (*pending, error) {
+// prepare builds the record and writes its snapshot file. afterSum is the
+// hex SHA-256 of after when known, "" to compute it.
+func (c *Capture) prepare(op string, after []byte, afterSum, group string) (*pending, error) {
 	a := side{present: after != nil, data: after}
 	status := StatusModified
 	switch {
@@ -284,11 +325,17 @@ func (c *Capture) prepare(op string, after []byte, group string) (*pending, erro
 	}
 	p := &pending{change: ch, abs: c.target.Abs, before: c.before, mode: c.mode, after: a}
 	if a.present {
-		p.afterSum = sum(after)
+		p.afterSum = afterSum
+		if p.afterSum == "" {
+			p.afterSum = sum(after)
+		}
 		p.change.AfterSHA256 = p.afterSum
 	}
 	if ch.Reversible && c.before.present {
-		p.beforeSum = sum(c.before.data)
+		p.beforeSum = c.beforeSum
+		if p.beforeSum == "" {
+			p.beforeSum = sum(c.before.data)
+		}
 		if err := c.s.writeSnapshot(ch.SessionID, ch.SnapshotID, c.before.data); err != nil {
 			return nil, err
 		}
@@ -411,10 +458,18 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]record, err
 
 // Helpers.
 
-// readBounded reads r up to limit bytes. big reports that r held more; the
-// data is then dropped.
-func readBounded(r io.Reader, limit int64) (data []byte, big bool, err error) {
-	data, err = io.ReadAll(io.LimitReader(r, limit+1))
+// readBounded reads f up to limit bytes. big reports that f held more; the
+// data is then dropped. The buffer is sized from Stat, so a multi-megabyte
+// file is read in one pass rather than by io.ReadAll's regrowing.
+func readBounded(f *os.File, limit int64) (data []byte, big bool, err error) {
+	size := int64(0)
+	if fi, serr := f.Stat(); serr == nil && fi.Mode().IsRegular() {
+		size = min(fi.Size(), limit)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(size) + bytes.MinRead)
+	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
+	data = buf.Bytes()
 	if err != nil {
 		return nil, false, err
 	}

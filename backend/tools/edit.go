@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -114,14 +115,14 @@ func (editTool) Run(ctx context.Context, c *Call) Result {
 		// validated goes back to the version check, never gets overwritten.
 		// Raw bytes, not the canonical digest: a line-ending or BOM change
 		// made meanwhile must not be silently reverted by NewBytes.
-		now, _, err := readLive(c, t)
+		same, err := unchanged(c, t, live)
 		if err != nil {
 			return Failure(err)
 		}
-		if !bytes.Equal(now, live) {
+		if !same {
 			continue
 		}
-		res, err := commitEdit(ctx, c, t, dest, plan)
+		res, err := commitEdit(ctx, c, t, dest, plan, live)
 		if err != nil {
 			return Failure(err)
 		}
@@ -166,7 +167,9 @@ func moveDestination(c *Call, src pathguard.Resolved, spelled string) (pathguard
 }
 
 // commitEdit writes the plan with its review record and builds the result.
-func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathguard.Resolved, plan *hashline.EditPlan) (Result, error) {
+// live is the file as validated and found unchanged just now: it is the
+// review record's previous bytes, so the file is not read a third time.
+func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathguard.Resolved, plan *hashline.EditPlan, live []byte) (Result, error) {
 	fi, err := c.Resolver.Stat(t)
 	if err != nil {
 		return Result{}, err
@@ -235,23 +238,28 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(moved, plan.NewTag)
 		res.Content = hashline.Header(moved, plan.NewTag) + "\n" + plan.Preview
 	default:
-		capture, err := c.Review.capture(c, t)
+		capture, err := c.Review.captureBytes(c, t, live, bytesSum(plan.LiveDigest, plan.LiveIsBytes))
 		if err != nil {
 			return Result{}, err
 		}
 		if err := c.Resolver.WriteFileAtomic(t, plan.NewBytes, mode); err != nil {
 			return Result{}, err
 		}
+		landedSum := ""
 		landed, err := readAll(c, t)
 		if err != nil {
 			landed = plan.NewBytes
 		}
-		ch, err := capture.Finish(ctx, review.OpEdit, landed)
+		if bytes.Equal(landed, plan.NewBytes) {
+			landedSum = bytesSum(plan.NewDigest, plan.NewIsBytes)
+		}
+		ch, err := capture.FinishSum(ctx, review.OpEdit, landed, landedSum)
 		lostRecord(err)
 		if err == nil && ch.Version != 0 {
 			changes = append(changes, ch)
 		}
-		if hashline.DigestOf(landed) != plan.NewDigest {
+		// The bytes as written are the plan's: equal bytes need no hash.
+		if !bytes.Equal(landed, plan.NewBytes) && hashline.DigestOf(landed) != plan.NewDigest {
 			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the edit; Read it before the next Edit")
 		}
 		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(res.Path, plan.NewTag)
@@ -282,6 +290,29 @@ func readLive(c *Call, t pathguard.Resolved) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	return data, err == nil, err
+}
+
+// bytesSum is d in hex when it is known to be the SHA-256 of the bytes in
+// question, "" (compute it) otherwise.
+func bytesSum(d hashline.Digest, isBytes bool) string {
+	if !isBytes {
+		return ""
+	}
+	return hex.EncodeToString(d[:])
+}
+
+// unchanged reports whether t still holds exactly the bytes live (a file
+// removed meanwhile does not).
+func unchanged(c *Call, t pathguard.Resolved, live []byte) (bool, error) {
+	f, err := c.Resolver.OpenFile(t, readOnly, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return sameContent(f, live)
 }
 
 // Preview applies the ops in memory (a dry-run plan: the session's store is

@@ -116,6 +116,15 @@ func (r ReviewScope) capture(c *Call, t pathguard.Resolved) (*review.Capture, er
 	return r.Store.Capture(r.SessionID, r.MessageID, r.ToolCallID, t, c.Resolver)
 }
 
+// captureBytes is capture with the previous bytes already read (and
+// their hex SHA-256 when known, else "").
+func (r ReviewScope) captureBytes(c *Call, t pathguard.Resolved, data []byte, dataSum string) (*review.Capture, error) {
+	if r.Store == nil {
+		return nil, nil
+	}
+	return r.Store.CaptureBytes(r.SessionID, r.MessageID, r.ToolCallID, t, c.Resolver, data, dataSum)
+}
+
 func (r ReviewScope) captureMove(c *Call, from, to pathguard.Resolved) (*review.MoveCapture, error) {
 	if r.Store == nil {
 		return nil, nil

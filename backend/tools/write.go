@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"regexp"
@@ -298,7 +297,7 @@ func readAll(c *Call, target pathguard.Resolved) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, hashline.MaxTextBytes+1))
+	return readSized(f, hashline.MaxTextBytes)
 }
 
 // Preview diffs the content Write would store against the file as it is

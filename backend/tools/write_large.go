@@ -21,7 +21,7 @@ func readLanded(c *Call, target pathguard.Resolved) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, hashline.MaxTextBytes+1))
+	data, err := readSized(f, hashline.MaxTextBytes)
 	if err != nil {
 		return nil, 0, err
 	}

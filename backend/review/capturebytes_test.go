@@ -1,0 +1,72 @@
+package review_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/review"
+)
+
+func hexSum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// CaptureBytes with bytes the caller read (and, when known, their sums)
+// records what Capture records, and the change rolls back the same way.
+func TestCaptureBytesMatchesCapture(t *testing.T) {
+	before, after := []byte("one\ntwo\nthree\n"), []byte("one\nTWO\nthree\n")
+	for _, tc := range []struct {
+		name                string
+		beforeSum, afterSum string
+	}{
+		{"sums computed", "", ""},
+		{"sums given", hexSum(before), hexSum(after)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write("a.go", string(before))
+			if err := os.Chmod(f.path("a.go"), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, tc.beforeSum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f.path("a.go"), after, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			ch, err := c.FinishSum(t.Context(), review.OpEdit, after, tc.afterSum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch.Status != review.StatusModified || ch.Additions != 1 || ch.Deletions != 1 || !ch.Reversible ||
+				ch.AfterSHA256 != hexSum(after) || len(ch.Hunks) != 1 {
+				t.Fatalf("record = %+v", ch)
+			}
+			f.mustRollback(ch.SnapshotID)
+			f.wantContent(f.path("a.go"), string(before))
+			if fi, _ := os.Stat(f.path("a.go")); fi.Mode().Perm() != 0o640 {
+				t.Errorf("mode after rollback %v", fi.Mode().Perm())
+			}
+		})
+	}
+}
+
+func TestCaptureBytesRefusesNonFiles(t *testing.T) {
+	f := newFixture(t)
+	if err := os.MkdirAll(f.path("dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("dir"), f.r, nil, ""); err == nil {
+		t.Error("a folder was captured")
+	}
+	if _, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("missing.go"), f.r, []byte("x"), ""); err == nil {
+		t.Error("a missing file was captured as present")
+	}
+	if _, err := f.rs.CaptureBytes(session, "", "call-1", f.resolve("dir"), f.r, nil, ""); err == nil {
+		t.Error("a capture without a message id was accepted")
+	}
+}
