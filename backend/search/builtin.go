@@ -3,9 +3,6 @@ package search
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
-	"os"
 	"runtime"
 	"sync"
 
@@ -14,23 +11,36 @@ import (
 
 // hit is one searched file, handed from the workers to the collector.
 type hit struct {
-	rel   string
+	rel string
+	// data is the file's content: kept for content mode, whose rows are cut
+	// from it; nil in the other modes once checked.
 	data  []byte
 	lines []int
 	big   int64 // > 0: the file was not read, it is this large (over MaxFileBytes)
-	// checked: data is not binary and digest is its digest, both worked out
-	// by the worker so the collector's single goroutine does not hash.
-	checked bool
-	digest  hashline.Digest
+	// checked: the file is not binary and, unless untagged, digest is its
+	// digest, both worked out by the worker so the collector's single
+	// goroutine does not hash. untagged: the worker saw the result already
+	// hold maxTaggedFiles files, so this one can never be shown (collect.go).
+	checked, untagged bool
+	digest            hashline.Digest
 }
 
-// checkedHit returns the hit for rel with its binary test and digest done,
-// or a hit without lines when it is no result.
-func checkedHit(rel string, data []byte, lines []int) hit {
+// checkedHit returns the hit for rel with its binary test done and its
+// digest taken (unless tag is false), or a hit without lines when it is no
+// result. data may alias a reused buffer: it is copied out when keep is
+// set, and not kept otherwise.
+func checkedHit(rel string, data []byte, lines []int, keep, tag bool) hit {
 	if len(lines) == 0 || isBinary(data) {
 		return hit{rel: rel}
 	}
-	return hit{rel: rel, data: data, lines: lines, checked: true, digest: hashline.DigestOf(data)}
+	h := hit{rel: rel, lines: lines, checked: true, untagged: !tag}
+	if tag {
+		h.digest = hashline.DigestOf(data)
+	}
+	if keep {
+		h.data = bytes.Clone(data)
+	}
+	return h
 }
 
 // runBuiltin is the in-process engine: the walker feeds a pool of workers
@@ -47,7 +57,9 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	}
 	if q.file != "" {
 		var buf []byte
-		h := searchFile(func() (*os.File, error) { return openRegular(q.fs, q.file) }, q.file, q.m, max, &buf)
+		dir := newHitDirRef(q.fs, ".")
+		h := q.searchFile(c, dir, q.file, q.file, max, &buf)
+		dir.release()
 		if h.big > 0 {
 			c.skip(SkippedFile{Path: h.rel, Size: h.big})
 		}
@@ -76,7 +88,7 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 					j.out <- hit{}
 					continue
 				}
-				j.out <- searchFile(j.file.open, j.file.rel, q.m, max, &buf)
+				j.out <- q.searchFile(c, j.file.dir, j.file.name, j.file.rel, max, &buf)
 				j.file.dir.release()
 			}
 		}()
@@ -121,13 +133,13 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	return err
 }
 
-// searchFile reads and searches one file. Binary and oversized files give
-// no lines; the binary check runs only on files that matched, since most
-// files do not and the check reads every byte.
-// buf is the caller's reusable read buffer: only files that match are
-// copied out of it.
-func searchFile(open func() (*os.File, error), rel string, m *matcher, max int, buf *[]byte) hit {
-	data, err := readText(open, buf)
+// searchFile reads and searches the file name of dir, rel in the result.
+// Binary and oversized files give no lines; the binary check runs only on
+// files that matched, since most files do not and the check reads every
+// byte. buf is the worker's reusable read buffer: only content mode copies
+// a matching file out of it.
+func (q *query) searchFile(c *collector, dir *dirRef, name, rel string, max int, buf *[]byte) hit {
+	data, err := dir.files.read(name, buf)
 	if err != nil {
 		h := hit{rel: rel}
 		if size := sizeOf(err); size > 0 {
@@ -135,35 +147,7 @@ func searchFile(open func() (*os.File, error), rel string, m *matcher, max int, 
 		}
 		return h
 	}
-	h := checkedHit(rel, data, m.matchLines(data, max))
-	h.data = bytes.Clone(h.data) // out of the reused buffer (nil stays nil)
-	return h
-}
-
-// readText reads a file unless it is larger than MaxFileBytes (binary
-// under the text model, so never a result; *tooLargeError names its size).
-func readText(open func() (*os.File, error), buf *[]byte) ([]byte, error) {
-	f, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > MaxFileBytes {
-		return nil, &tooLargeError{st.Size()}
-	}
-	if int64(cap(*buf)) < st.Size() {
-		*buf = make([]byte, st.Size())
-	}
-	data := (*buf)[:st.Size()]
-	n, err := io.ReadFull(f, data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, err
-	}
-	return data[:n], nil
+	return checkedHit(rel, data, q.m.matchLines(data, max), q.opts.Mode == ModeContent, c.wantsTag())
 }
 
 // matchLines returns the 1-based numbers of the lines of data that contain
@@ -199,13 +183,15 @@ func (m *matcher) matchLines(data []byte, max int) []int {
 			if i < 0 {
 				break
 			}
-			start = pos + bytes.LastIndexByte(text[pos:pos+i], '\n') + 1
-			end := lineEnd(text, pos+i)
-			if !m.matchLine(text[start:end]) {
+			at := pos + i
+			end := lineEnd(text, at)
+			// A pure literal's line matches: it holds the literal, which
+			// holds no '\n'. Any other pattern is tried on the line.
+			if !m.pure && !m.matchLine(text[pos+bytes.LastIndexByte(text[pos:at], '\n')+1:end]) {
 				pos = end + 1
 				continue
 			}
-			lines = append(lines, lineAt(start))
+			lines = append(lines, lineAt(at))
 			pos = end + 1
 			continue
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/pi-desktop/pi-desktop/backend/hashline"
@@ -19,6 +20,12 @@ func isBinary(data []byte) bool {
 	return hashline.IsBinary(data) || bytes.IndexByte(data, 0) >= 0
 }
 
+// maxTaggedFiles is how many files of a result get a tag. No output shows
+// more files than it has lines (FormatGrep stops at MaxOutputLines, and a
+// file takes a line at least), so the files after these are never shown
+// and hashing them (a count over a large tree has thousands) is wasted.
+const maxTaggedFiles = MaxOutputLines
+
 // collector turns the engines' raw hits (a path and its matching line
 // numbers, in walk order) into GrepFiles. Both engines feed the same
 // collector, so limits, tags, context and clipping cannot differ between
@@ -30,25 +37,34 @@ type collector struct {
 	truncated bool
 	done      bool
 	skipped   []SkippedFile // files over MaxFileBytes, in walk order
+	// kept mirrors len(files) for the workers (wantsTag).
+	kept atomic.Int64
 }
 
 func newCollector(q *query) *collector { return &collector{q: q} }
 
-// add records one file. lines are its matching line numbers, ascending and
-// non-empty; data is the file's content or nil to read it here. It returns
-// true once the collector needs nothing more.
-func (c *collector) add(rel string, data []byte, lines []int) bool {
-	return c.addHit(hit{rel: rel, data: data, lines: lines})
+// reset empties the collector for a new run of the same query.
+func (c *collector) reset() {
+	c.files, c.matches, c.truncated, c.done, c.skipped = nil, 0, false, false, nil
+	c.kept.Store(0)
 }
 
-// addHit is add for a hit a worker may have checked already (binary test
-// and digest done off the collector's goroutine).
+// wantsTag tells a worker whether the file it is checking may still need
+// a tag. Hits reach the collector in walk order and a worker's file comes
+// after every file kept so far, so once maxTaggedFiles are kept no later
+// file is tagged.
+func (c *collector) wantsTag() bool { return c.kept.Load() < maxTaggedFiles }
+
+// addHit records one file: lines are its matching line numbers, ascending
+// and non-empty. A hit the worker has not checked (checked unset) is read
+// and checked here. It returns true once the collector needs nothing more.
 func (c *collector) addHit(h hit) bool {
 	if c.done {
 		return true
 	}
 	rel, data, lines := h.rel, h.data, h.lines
-	if data == nil {
+	needData := !h.checked || (h.untagged && len(c.files) < maxTaggedFiles) || (c.q.opts.Mode == ModeContent && data == nil)
+	if needData && data == nil {
 		var ok bool
 		if data, ok = c.q.readHit(rel); !ok {
 			return false // vanished, unreadable or swapped since the search: not a result
@@ -82,12 +98,17 @@ func (c *collector) addHit(h hit) bool {
 			f.Count = len(lines)
 		}
 	}
-	f.Digest = h.digest
-	if !h.checked {
+	switch {
+	case len(c.files) >= maxTaggedFiles:
+		// never shown: no tag
+	case h.checked && !h.untagged:
+		f.Digest, f.Tag = h.digest, h.digest.Tag()
+	default:
 		f.Digest = hashline.DigestOf(data)
+		f.Tag = f.Digest.Tag()
 	}
-	f.Tag = f.Digest.Tag()
 	c.files = append(c.files, f)
+	c.kept.Store(int64(len(c.files)))
 	return c.done
 }
 

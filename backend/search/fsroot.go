@@ -116,12 +116,21 @@ func rootErr(err error, tool, root string) error {
 // dirRef shares one open folder between the walk and the workers that
 // read its files; the last release closes it.
 type dirRef struct {
-	root *os.Root
-	refs atomic.Int32
+	root  *os.Root     // the walk's handle; nil for a folder of rg hits
+	files *folderFiles // reads the folder's files (readfile_*.go)
+	refs  atomic.Int32
 }
 
 func newDirRef(r *os.Root) *dirRef {
-	d := &dirRef{root: r}
+	d := &dirRef{root: r, files: newFolderFiles(r, ".")}
+	d.refs.Store(1)
+	return d
+}
+
+// newHitDirRef is the folder dir (a '/'-separated path in fs, "." for fs
+// itself) whose files rg reported, opened through fs when first read.
+func newHitDirRef(fs *os.Root, dir string) *dirRef {
+	d := &dirRef{files: newFolderFiles(fs, dir)}
 	d.refs.Store(1)
 	return d
 }
@@ -130,7 +139,10 @@ func (d *dirRef) acquire() { d.refs.Add(1) }
 
 func (d *dirRef) release() {
 	if d.refs.Add(-1) == 0 {
-		d.root.Close()
+		d.files.close()
+		if d.root != nil {
+			d.root.Close()
+		}
 	}
 }
 

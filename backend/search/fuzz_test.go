@@ -66,6 +66,9 @@ func FuzzMatchLines(f *testing.F) {
 		{`[0-9]{4}-[0-9]{2}`, false, "2024-01\nx 1999-1\n"}, // no literal: the lazy DFA
 		{`\b[a-z]+\B`, true, "Ab cd\nÉtat\n"},
 		{`^$|\pL\d`, false, "\n\nä1\n\xff2"},
+		{"err", false, "er er rr\nerr err\n\nxerr"},                        // common letters: the eight-lane scan
+		{"ERR", true, "er Er\nfoo\nhErRor\n" + "e r e r e r e r e r\nerr"}, // folded lanes
+		{`New\w+er`, true, "newreader\nNEWWRITER\nnew er\n"},               // a folded literal prefilter, then regexp
 	}
 	for _, s := range seeds {
 		f.Add(s.pattern, s.fold, s.text)

@@ -57,7 +57,7 @@ type GrepLine struct {
 // GrepFile is the result for one file.
 type GrepFile struct {
 	Path   string          // '/'-separated, relative to the root dir (a file root: its base name)
-	Tag    string          // hashline tag of the full file, "" for binary
+	Tag    string          // hashline tag of the full file; "" past the first maxTaggedFiles files, which no output shows
 	Digest hashline.Digest // the full digest behind Tag: what an Edit's provenance is recorded against
 	Lines  []GrepLine      // content mode only
 	Count  int             // matching lines: reported ones in content mode, all in count mode, 0 otherwise

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"regexp/syntax"
 	"unicode"
 	"unicode/utf8"
@@ -12,18 +11,19 @@ import (
 // the regexp only on lines that contain it: that is what makes whole-file
 // search competitive with rg (shared/design/decisions.md, "Grep").
 type literal struct {
-	s    []byte // exact bytes; ASCII letters lowercased when fold
-	fold bool   // ASCII letters match in either case
+	s    []byte  // exact bytes; ASCII letters lowercased when fold
+	fold bool    // ASCII letters match in either case
+	find *finder // the search for s (litfind.go)
 }
 
 func (l literal) empty() bool { return len(l.s) == 0 }
 
 // index returns the first offset of l in data, or -1.
 func (l literal) index(data []byte) int {
-	if !l.fold {
-		return bytes.Index(data, l.s)
+	if l.find == nil {
+		return 0 // the empty literal (no prefilter) is everywhere
 	}
-	return indexFold(data, l.s)
+	return l.find.index(data)
 }
 
 // requiredLiteral extracts the longest literal that every match of re must
@@ -58,7 +58,8 @@ func requiredLiteral(re *syntax.Regexp) literal {
 // non-ASCII runes, so the longest run of safe runes is used.
 func literalOf(runes []rune, fold bool) literal {
 	if !fold {
-		return literal{s: []byte(string(runes))}
+		s := []byte(string(runes))
+		return literal{s: s, find: newFinder(s, false)}
 	}
 	var best, cur []byte
 	flush := func() {
@@ -79,7 +80,7 @@ func literalOf(runes []rune, fold bool) literal {
 		}
 	}
 	flush()
-	return literal{s: best, fold: true}
+	return literal{s: best, fold: true, find: newFinder(best, true)}
 }
 
 // foldSafe reports whether every rune that r case-folds to is ASCII, or r
@@ -108,53 +109,4 @@ func otherCaseASCII(c byte) byte {
 		return c + ('a' - 'A')
 	}
 	return c
-}
-
-// indexFold finds lit (lowercase ASCII letters) in data ignoring ASCII case.
-// It jumps between candidate first bytes with bytes.IndexByte, remembering
-// the next position of each case so the scan stays linear.
-func indexFold(data, lit []byte) int {
-	n := len(lit)
-	if n == 0 {
-		return 0
-	}
-	c0, c1 := lit[0], otherCaseASCII(lit[0])
-	next0, next1 := -1, -1
-	for i := 0; i+n <= len(data); {
-		if next0 < i {
-			next0 = nextByte(data, i, c0)
-		}
-		p := next0
-		if c1 != c0 {
-			if next1 < i {
-				next1 = nextByte(data, i, c1)
-			}
-			p = min(p, next1)
-		}
-		if p+n > len(data) {
-			return -1
-		}
-		if equalFoldTail(data[p+1:p+n], lit[1:]) {
-			return p
-		}
-		i = p + 1
-	}
-	return -1
-}
-
-// nextByte is the index of c at or after i, or len(data).
-func nextByte(data []byte, i int, c byte) int {
-	if k := bytes.IndexByte(data[i:], c); k >= 0 {
-		return i + k
-	}
-	return len(data)
-}
-
-func equalFoldTail(data, lit []byte) bool {
-	for i, c := range lit {
-		if lowerASCII(data[i]) != c {
-			return false
-		}
-	}
-	return true
 }

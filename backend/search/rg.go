@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -90,7 +91,7 @@ func runRg(ctx context.Context, rgPath string, q *query, c *collector) error {
 	if !errors.Is(err, errHeadStartOver) || ctx.Err() != nil {
 		return err
 	}
-	*c = *newCollector(q) // what the head start found is found again, in order
+	c.reset() // what the head start found is found again, in order
 	return runRgOnce(ctx, rgPath, q, c, false, 0)
 }
 
@@ -160,18 +161,27 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 		return false
 	}
 	workers := runtime.GOMAXPROCS(0)
+	bufs := &sync.Pool{}
 	if sorted {
 		runInOrder(ctx, workers, func(put func(func(context.Context) hit) bool) {
-			perr = parseRgText(stdout, q.opts.Mode, func(r rgHitRec) bool { return !put(q.checkJob(r)) })
+			dirs := &hitDirs{fs: q.fs}
+			defer dirs.close()
+			perr = parseRgText(stdout, q.opts.Mode, func(r rgHitRec) bool { return !put(q.checkJob(c, dirs, bufs, r)) })
 		}, sink)
 	} else {
 		var all []rgHitRec
-		perr = parseRgText(stdout, q.opts.Mode, func(r rgHitRec) bool { all = append(all, r); return false })
+		perr = parseRgText(stdout, q.opts.Mode, func(r rgHitRec) bool {
+			r.path = normRgPath(r.path)
+			all = append(all, r)
+			return false
+		})
 		if perr == nil {
-			slices.SortFunc(all, func(a, b rgHitRec) int { return walkCompare(normRgPath(a.path), normRgPath(b.path)) })
+			slices.SortFunc(all, func(a, b rgHitRec) int { return walkCompare(a.path, b.path) })
 			runInOrder(ctx, workers, func(put func(func(context.Context) hit) bool) {
+				dirs := &hitDirs{fs: q.fs}
+				defer dirs.close()
 				for _, r := range all {
-					if !put(q.checkJob(r)) {
+					if !put(q.checkJob(c, dirs, bufs, r)) {
 						return
 					}
 				}
@@ -211,17 +221,25 @@ func exitOK(err error) bool {
 }
 
 // checkJob is the worker's part of one file rg reported: re-read it
-// through the root, confirm its lines there (content mode: rg's lines;
-// count and files modes: found in those bytes, as the builtin engine finds
-// them), and do the binary test and the digest.
-func (q *query) checkJob(r rgHitRec) func(context.Context) hit {
+// through the root (its folder from dirs, a buffer from bufs), confirm its
+// lines there (content mode: rg's lines; count and files modes: found in
+// those bytes, as the builtin engine finds them), and do the binary test
+// and the digest. The folder is taken from dirs now, in feed order.
+func (q *query) checkJob(c *collector, dirs *hitDirs, bufs *sync.Pool, r rgHitRec) func(context.Context) hit {
 	rel := normRgPath(r.path)
+	dir, name := dirs.get(rel)
 	return func(ctx context.Context) hit {
+		defer dir.release()
 		if ctx.Err() != nil || q.opts.skipped(q.dir, rel) {
 			return hit{rel: rel}
 		}
-		data, ok := q.readHit(rel)
-		if !ok {
+		buf, _ := bufs.Get().(*[]byte)
+		if buf == nil {
+			buf = new([]byte)
+		}
+		defer bufs.Put(buf)
+		data, err := dir.files.read(name, buf)
+		if err != nil {
 			return hit{rel: rel} // vanished, unreadable or swapped since rg saw it: not a result
 		}
 		var lines []int
@@ -233,7 +251,7 @@ func (q *query) checkJob(r rgHitRec) func(context.Context) hit {
 		default:
 			lines = q.m.matchLines(data, 1)
 		}
-		return checkedHit(rel, data, lines)
+		return checkedHit(rel, data, lines, q.opts.Mode == ModeContent, c.wantsTag())
 	}
 }
 

@@ -3,7 +3,7 @@ package search
 import (
 	"bytes"
 	"os"
-	"path/filepath"
+	"strings"
 )
 
 // rg walks by path, so a folder swapped for a link between its checks and
@@ -25,33 +25,54 @@ func (q *query) checkHit(rel string, lines []int) ([]byte, []int) {
 	return data, q.confirmLines(data, lines)
 }
 
-// readHit reads rel (within MaxFileBytes) through openHit.
+// readHit reads rel (within MaxFileBytes) through the root.
 func (q *query) readHit(rel string) ([]byte, bool) {
-	data, err := readBounded(func() (*os.File, error) { return q.openHit(rel) })
+	dir, name := splitRel(rel)
+	d := newHitDirRef(q.fs, dir)
+	defer d.release()
+	var buf []byte
+	data, err := d.files.read(name, &buf)
 	return data, err == nil
 }
 
-// openHit opens rel through the search root's handle if it is, now, a
-// regular file whose last component is not a link (the folders on the way
-// are resolved by os.Root, inside the root).
-func (q *query) openHit(rel string) (*os.File, error) {
-	name := filepath.FromSlash(rel)
-	lfi, err := q.fs.Lstat(name)
-	if err != nil {
-		return nil, err
+// splitRel splits a '/'-separated path into its folder ("." for none) and
+// last component.
+func splitRel(rel string) (dir, name string) {
+	i := strings.LastIndexByte(rel, '/')
+	if i < 0 {
+		return ".", rel
 	}
-	if !lfi.Mode().IsRegular() {
-		return nil, errNotSearchable
+	return rel[:i], rel[i+1:]
+}
+
+// hitDirs hands the hits of one rg run their folders, in the order rg's
+// hits are fed to the workers: consecutive hits in one folder (most of
+// them, in walk order) share one handle, opened by the first reader, so a
+// file costs one open by name instead of a walk of its whole path. Each
+// folder given out is held until the job that got it releases it.
+type hitDirs struct {
+	fs   *os.Root
+	name string
+	cur  *dirRef
+}
+
+// get returns rel's folder, acquired, and its name there.
+func (h *hitDirs) get(rel string) (*dirRef, string) {
+	dir, name := splitRel(rel)
+	if h.cur == nil || dir != h.name {
+		h.close()
+		h.cur, h.name = newHitDirRef(h.fs, dir), dir
 	}
-	f, err := q.fs.Open(name)
-	if err != nil {
-		return nil, err
+	h.cur.acquire()
+	return h.cur, name
+}
+
+// close lets go of the current folder (the jobs holding it keep it open).
+func (h *hitDirs) close() {
+	if h.cur != nil {
+		h.cur.release()
+		h.cur = nil
 	}
-	if fi, err := f.Stat(); err != nil || !os.SameFile(lfi, fi) {
-		f.Close()
-		return nil, errRootChanged
-	}
-	return f, nil
 }
 
 // confirmLines keeps the lines (ascending, 1-based) of data that the
