@@ -323,7 +323,9 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		// fact about it may reach the model before.
 		// A skill folder's refusal (read-only) comes first too.
 		if r.Root != pathguard.External && r.Root != pathguard.Skill && lexicalRoot(r, binding.Temporary) == r.Root {
-			if err := precheck(tool, spec, call); err != nil {
+			// Fresh: r was resolved just above, and the target is resolved
+			// again right before the tool runs.
+			if err := precheck(tool, spec, call, true); err != nil {
 				return tools.Failure(err)
 			}
 			prechecked = true
@@ -374,7 +376,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		st.allowedBy = allowedBy(in, st)
 	}
 	if call.Target != nil && !prechecked {
-		if err := precheck(tool, spec, call); err != nil {
+		if err := precheck(tool, spec, call, false); err != nil {
 			return tools.Failure(err)
 		}
 	}
@@ -648,8 +650,10 @@ func pathArgument(spec tools.Spec, fields map[string]any) (string, bool, error) 
 }
 
 // precheck runs the path-shape check and the tool's own cheap checks.
-func precheck(tool tools.Tool, spec tools.Spec, call *tools.Call) error {
-	if err := checkShape(call.Resolver, *call.Target, spec.Shape); err != nil {
+// fresh: call.Target was resolved just before, with nothing in between
+// (see pathguard.Resolver.StatFresh).
+func precheck(tool tools.Tool, spec tools.Spec, call *tools.Call, fresh bool) error {
+	if err := checkShape(call.Resolver, *call.Target, spec.Shape, fresh); err != nil {
 		return err
 	}
 	if p, ok := tool.(tools.Prechecker); ok {
@@ -664,9 +668,13 @@ func clip(s string) string {
 }
 
 // checkShape enforces each tool's path shape (spec §4).
-func checkShape(r *pathguard.Resolver, t pathguard.Resolved, shape tools.PathShape) error {
+func checkShape(r *pathguard.Resolver, t pathguard.Resolved, shape tools.PathShape, fresh bool) error {
 	shown := clip(tools.DisplayPath(t))
-	fi, err := r.Stat(t)
+	stat := r.Stat
+	if fresh {
+		stat = r.StatFresh
+	}
+	fi, err := stat(t)
 	if errors.Is(err, fs.ErrNotExist) {
 		if shape == tools.WritableFile {
 			return nil

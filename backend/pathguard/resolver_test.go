@@ -169,6 +169,29 @@ func TestForeignResolved(t *testing.T) {
 	if _, err := r.OpenFile(pathguard.Resolved{Root: ws, Rel: "file.txt"}, os.O_RDONLY, 0); !errs.Is(err, errs.InvalidArgument) {
 		t.Errorf("OpenFile(zero) = %v, want INVALID_ARGUMENT", err)
 	}
+	// StatFresh does not re-resolve, so it checks the root is this
+	// resolver's itself.
+	for name, res := range map[string]pathguard.Resolved{"foreign": res, "zero": {Root: ws, Rel: "file.txt"}} {
+		if _, err := r.StatFresh(res); !errs.Is(err, errs.InvalidArgument) {
+			t.Errorf("StatFresh(%s) = %v, want INVALID_ARGUMENT", name, err)
+		}
+	}
+}
+
+// StatFresh answers as Stat does for a path just resolved.
+func TestStatFreshAgreesWithStat(t *testing.T) {
+	r, tr := newResolver(t)
+	for _, p := range []string{"file.txt", "sub", "sub/inner.txt", "nope.txt", tr.path("outside/secret.txt")} {
+		res := mustResolve(t, r, p)
+		want, werr := r.Stat(res)
+		got, gerr := r.StatFresh(res)
+		if errs.CodeOf(werr) != errs.CodeOf(gerr) || errors.Is(werr, fs.ErrNotExist) != errors.Is(gerr, fs.ErrNotExist) {
+			t.Fatalf("%s: Stat err %v, StatFresh err %v", p, werr, gerr)
+		}
+		if werr == nil && (!os.SameFile(want, got) || want.Mode() != got.Mode()) {
+			t.Errorf("%s: StatFresh %v, Stat %v", p, got.Mode(), want.Mode())
+		}
+	}
 }
 
 // TestConcurrentUse runs resolves and writes in parallel under -race.

@@ -44,32 +44,73 @@ const maxRootEntries = 1024
 // A root that does not exist yet is its parent's canonical form plus its
 // name, the parent's form cached the same way.
 func (c *RootCache) canonicalRoot(given string) (string, error) {
+	canon, _, err := c.canonicalRootSeen(given)
+	return canon, err
+}
+
+// rootSeen is what canonicalRootSeen's own Lstats showed of a root folder
+// and its parent, so New does not ask the disk the same questions again
+// (issue #24: they were three of the eight syscalls of building a
+// Resolver). A fact is only set when that Lstat was made; the others are
+// left for the caller to look up.
+type rootSeen struct {
+	dir, parent known
+	// realDir: Lstat of given showed a real directory and given is its own
+	// canonical form, so a Stat of canon would say it is a directory.
+	realDir bool
+}
+
+// known is a fact about one path: whether it was looked at, and then
+// whether it was absent or a real directory (realDirOrMissing).
+type known struct{ looked, ok bool }
+
+// or returns the fact, or realDirOrMissing(p) when it was not looked at.
+func (k known) or(p string) bool {
+	if k.looked {
+		return k.ok
+	}
+	return realDirOrMissing(p)
+}
+
+// canonicalRootSeen is canonicalRoot, also returning what it saw.
+func (c *RootCache) canonicalRootSeen(given string) (string, rootSeen, error) {
+	var seen rootSeen
 	if c == nil {
-		return canonicalize(given)
+		canon, err := canonicalize(given)
+		return canon, seen, err
 	}
 	if fi, err := os.Lstat(given); err == nil {
-		return c.canonicalDir(given, fi)
+		canon, err := c.canonicalDir(given, fi)
+		seen.dir = known{looked: true, ok: realDirInfo(fi)}
+		seen.realDir = err == nil && canon == given && realDirInfo(fi)
+		return canon, seen, err
 	} else if !os.IsNotExist(err) {
-		return canonicalize(given)
+		canon, err := canonicalize(given)
+		return canon, seen, err
 	}
 	parent := filepath.Dir(given)
 	if parent == given {
-		return canonicalize(given)
+		canon, err := canonicalize(given)
+		return canon, seen, err
 	}
 	pfi, err := os.Lstat(parent)
 	if err != nil {
-		return canonicalize(given)
+		canon, err := canonicalize(given)
+		return canon, seen, err
 	}
 	pc, err := c.canonicalDir(parent, pfi)
 	if err != nil {
-		return "", err
+		return "", seen, err
 	}
 	// Re-check the root is still missing: had it appeared meanwhile, its
 	// own form (it may be a link) is the answer, not the parent's plus name.
 	if _, err := os.Lstat(given); !os.IsNotExist(err) {
-		return canonicalize(given)
+		canon, err := canonicalize(given)
+		return canon, seen, err
 	}
-	return filepath.Join(pc, filepath.Base(given)), nil
+	seen.parent = known{looked: true, ok: realDirInfo(pfi)}
+	seen.dir = known{looked: true, ok: true} // missing, as that last Lstat said
+	return filepath.Join(pc, filepath.Base(given)), seen, nil
 }
 
 // canonicalDir returns canonicalize(dir); fi is a fresh Lstat of dir.

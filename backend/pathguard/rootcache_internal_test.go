@@ -4,10 +4,19 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
 )
 
-// rootsOf is what New decided about each root.
-func rootsOf(r *Resolver) [3]root { return [3]root{r.workspace, r.scratch, r.viz} }
+// rootsOf is what New decided about each root (realDir, a fact New saw on
+// the way, is not a decision: a fresh build never records it).
+func rootsOf(r *Resolver) [3]root {
+	out := [3]root{r.workspace, r.scratch, r.viz}
+	for i := range out {
+		out[i].realDir = false
+	}
+	return out
+}
 
 // A Resolver built through the cache decides exactly as a fresh one after
 // each change a session's folders can go through, including the swaps the
@@ -74,6 +83,17 @@ func TestRootCacheAgreesWithFreshCanonicalisation(t *testing.T) {
 			mkdir(scratchBase)
 		}},
 		{"visualization base created as a link", func() { link(ws, filepath.Join(data, "viz")) }},
+		{"workspace a file", func() {
+			move(ws, filepath.Join(base, "proj.dir"))
+			if err := os.WriteFile(ws, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"workspace a folder again", func() {
+			_ = os.Remove(ws)
+			mkdir(ws)
+		}},
+		{"scratch parent removed", func() { move(scratchBase, filepath.Join(base, "scratch.gone")) }},
 		{"workspace removed", func() { move(ws, filepath.Join(base, "proj.gone")) }},
 	}
 	cache := &RootCache{}
@@ -82,7 +102,7 @@ func TestRootCacheAgreesWithFreshCanonicalisation(t *testing.T) {
 		for range 2 { // the second build is served from the cache
 			fresh, ferr := New(roots, Options{})
 			cached, cerr := New(roots, Options{Roots: cache})
-			if (ferr == nil) != (cerr == nil) {
+			if (ferr == nil) != (cerr == nil) || errs.CodeOf(ferr) != errs.CodeOf(cerr) {
 				t.Fatalf("%s: fresh error %v, cached error %v", st.name, ferr, cerr)
 			}
 			if ferr != nil {

@@ -99,6 +99,9 @@ type root struct {
 	given   string // cleaned spelling from Roots: lexical matches accept it (data-dir aliases)
 	canon   string // canonical directory: classification compares against this
 	fold    bool   // the volume compares names case-insensitively
+	// realDir: while New built it, an Lstat showed canon itself a real
+	// directory (so New's check that the workspace is a folder is done).
+	realDir bool
 }
 
 // New canonicalises roots. The workspace must be an existing directory.
@@ -118,11 +121,8 @@ func New(roots Roots, opts Options) (*Resolver, error) {
 	if r.workspace, err = newRoot(Workspace, "workspace", roots.Workspace, caseFn, opts.Roots); err != nil {
 		return nil, err
 	}
-	fi, statErr := os.Stat(r.workspace.canon)
-	if statErr != nil || !fi.IsDir() {
-		return nil, errs.Wrap(statErr, errs.NotFound,
-			"the workspace folder %s does not exist or is not a folder; re-bind the project to an existing folder", roots.Workspace).
-			With("field", "workspace")
+	if err := checkWorkspaceDir(r.workspace, roots.Workspace); err != nil {
+		return nil, err
 	}
 	if r.scratch, err = newRoot(Scratch, "scratch", roots.Scratch, caseFn, opts.Roots); err != nil {
 		return nil, err
@@ -163,15 +163,30 @@ func newRoot(kind Root, field, dir string, caseFn func(string) bool, cache *Root
 			With("field", field)
 	}
 	given := filepath.Clean(dir)
-	canon, err := cache.canonicalRoot(given)
+	canon, seen, err := cache.canonicalRootSeen(given)
 	if err != nil {
 		return root{}, err
 	}
-	r := root{kind: kind, enabled: true, given: given, canon: canon, fold: caseFn(canon)}
-	if kind != Workspace && !(realDirOrMissing(filepath.Dir(given)) && realDirOrMissing(given)) {
+	r := root{kind: kind, enabled: true, given: given, canon: canon, fold: caseFn(canon), realDir: seen.realDir}
+	if kind != Workspace && !(seen.parent.or(filepath.Dir(given)) && seen.dir.or(given)) {
 		r.enabled = false
 	}
 	return r, nil
+}
+
+// checkWorkspaceDir requires the workspace root to be an existing folder;
+// an Lstat made while canonicalising it may already have shown that.
+func checkWorkspaceDir(ws root, given string) error {
+	if ws.realDir {
+		return nil
+	}
+	fi, err := os.Stat(ws.canon)
+	if err != nil || !fi.IsDir() {
+		return errs.Wrap(err, errs.NotFound,
+			"the workspace folder %s does not exist or is not a folder; re-bind the project to an existing folder", given).
+			With("field", "workspace")
+	}
+	return nil
 }
 
 // realDirOrMissing reports whether p is absent or a real directory (not a

@@ -51,10 +51,13 @@ func TestSwapAfterApproval(t *testing.T) {
 	ops := []struct {
 		name string
 		run  func(*pathguard.Resolver, pathguard.Resolved) (string, error)
+		// fresh: the op does not re-resolve (StatFresh), so a swap "after
+		// the re-check" is the same as one before the call.
+		fresh bool
 	}{
 		{"write", func(r *pathguard.Resolver, res pathguard.Resolved) (string, error) {
 			return "", r.WriteFileAtomic(res, []byte("pwned"), 0o644)
-		}},
+		}, false},
 		{"read", func(r *pathguard.Resolver, res pathguard.Resolved) (string, error) {
 			f, err := r.OpenFile(res, os.O_RDONLY, 0)
 			if err != nil {
@@ -63,7 +66,7 @@ func TestSwapAfterApproval(t *testing.T) {
 			defer f.Close()
 			b, err := io.ReadAll(f)
 			return string(b), err
-		}},
+		}, false},
 		{"create", func(r *pathguard.Resolver, res pathguard.Resolved) (string, error) {
 			f, err := r.OpenFile(res, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 			if err != nil {
@@ -72,15 +75,22 @@ func TestSwapAfterApproval(t *testing.T) {
 			defer f.Close()
 			_, err = f.WriteString("pwned")
 			return "", err
-		}},
+		}, false},
 		{"stat", func(r *pathguard.Resolver, res pathguard.Resolved) (string, error) {
 			_, err := r.Stat(res)
 			return "", err
-		}},
+		}, false},
+		{"stat-fresh", func(r *pathguard.Resolver, res pathguard.Resolved) (string, error) {
+			_, err := r.StatFresh(res)
+			return "", err
+		}, true},
 	}
 	for _, s := range swaps {
 		for _, op := range ops {
 			for _, inside := range []bool{false, true} {
+				if inside && op.fresh {
+					continue
+				}
 				when := "before the call"
 				if inside {
 					when = "after the re-check"
