@@ -166,12 +166,15 @@ describe('SettingsView', () => {
   });
 
   it('a failed load says so in words and Retry reads again', async () => {
-    bridge.getSettings.mockRejectedValueOnce(new BridgeError('STORAGE_UNAVAILABLE', 'database is locked'));
+    const stored = bridge.getSettings.getMockImplementation();
+    if (!stored) throw new Error('the fake bridge has no getSettings');
+    bridge.getSettings.mockRejectedValue(new BridgeError('STORAGE_UNAVAILABLE', 'database is locked'));
     const app = await renderApp();
     await app.user.click(screen.getByRole('button', { name: 'Settings' }));
     const alert = (await screen.findByText('Settings could not be loaded.')).closest<HTMLElement>('[role="alert"]');
     if (!alert) throw new Error('no alert around the load error');
     expect(alert).toHaveTextContent('database is locked');
+    bridge.getSettings.mockImplementation(stored);
     await app.user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('radiogroup', { name: 'Default permission mode' })).toBeInTheDocument();
   });

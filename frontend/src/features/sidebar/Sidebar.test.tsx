@@ -360,9 +360,9 @@ describe('Sidebar', () => {
     const trigger = screen.getByRole('button', { name: 'Session actions for Fix login bug' });
     trigger.focus();
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('menuitem', { name: 'Rename' })).toHaveFocus();
+    expect(screen.getByRole('menuitem', { name: 'New session in this project' })).toHaveFocus();
     await user.keyboard('{ArrowDown}');
-    expect(screen.getByRole('menuitem', { name: 'Archive' })).toHaveFocus();
+    expect(screen.getByRole('menuitem', { name: 'Rename' })).toHaveFocus();
     await user.keyboard('{ArrowUp}{ArrowUp}');
     expect(screen.getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
     await user.keyboard('{Escape}');
