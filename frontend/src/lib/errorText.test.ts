@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorText } from './errorText';
+import { errorText, errorTextFor } from './errorText';
 
 describe('errorText', () => {
   it.each([
@@ -30,5 +30,18 @@ describe('errorText', () => {
   it('the backend can add retry, never take it away', () => {
     expect(errorText('CONTEXT_TOO_LARGE', true).retry).toBe(true);
     expect(errorText('PROVIDER_ERROR', false).retry).toBe(true);
+  });
+});
+
+describe('errorTextFor', () => {
+  it.each([
+    ['a mapped code keeps its words', 'PROVIDER_ERROR', 'dial tcp 127.0.0.1:1: refused', 'The model provider did not answer.', true],
+    ['an unmapped code reads its message', 'INVALID_ARGUMENT', 'Name must not be empty', 'Name must not be empty.', false],
+    ['a message keeps its own full stop', 'INVALID_ARGUMENT', 'Pick a shell.', 'Pick a shell.', false],
+    ['no message falls back to a sentence', 'SOMETHING_NEW', '  ', 'Something went wrong.', false],
+  ])('%s', (_name, code, message, sentence, retry) => {
+    const t = errorTextFor(code, message);
+    expect(t.sentence).toBe(sentence);
+    expect(t.retry).toBe(retry);
   });
 });

@@ -57,6 +57,17 @@ const TEXTS: Record<string, ErrorText> = {
   NOT_FOUND: { sentence: 'That item no longer exists.', next: 'It may have been removed in another window; reload the list.', retry: false },
   SESSION_NOT_FOUND: { sentence: 'This session no longer exists.', next: 'Pick another session in the sidebar.', retry: false },
   PROJECT_NOT_FOUND: { sentence: 'This project no longer exists.', next: 'Add its folder again from the sidebar.', retry: false },
+  STORAGE_CORRUPT: {
+    sentence: 'PI-Desktop’s data file is damaged.',
+    next: 'Quit, restore the data directory from a backup or move it aside, then start again.',
+    retry: false,
+  },
+  CONFLICT: { sentence: 'Something changed this in the meantime.', next: 'Reload it, then make the change again.', retry: true },
+  INTERNAL: {
+    sentence: 'PI-Desktop hit an internal error.',
+    next: 'Try again; if it keeps failing, copy the details below into a bug report.',
+    retry: true,
+  },
 };
 
 const UNKNOWN: ErrorText = {
@@ -64,6 +75,18 @@ const UNKNOWN: ErrorText = {
   next: 'Try again; if it keeps failing, copy the details below into a bug report.',
   retry: true,
 };
+
+/**
+ * The words for a failure of a request whose own message is the best sentence we have
+ * (an unmapped code such as INVALID_ARGUMENT names the field and the fix itself): the
+ * mapped text when the code has one, else the message as the sentence.
+ */
+export function errorTextFor(code: string, message: string): ErrorText {
+  const t = TEXTS[code];
+  if (t) return t;
+  const sentence = message.trim() === '' ? UNKNOWN.sentence : message.trim();
+  return { sentence: /[.!?]$/.test(sentence) ? sentence : `${sentence}.`, next: '', retry: false };
+}
 
 /**
  * The words for an error code. retriable is the backend's own verdict (a turn event's

@@ -1,10 +1,23 @@
 // Pure store for dismissible error/info toasts.
+
+/** A button on a toast: Undo after a change, Retry after a failure that may pass. */
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
+
 export interface Toast {
   id: number;
   kind: 'error' | 'info';
+  /** A plain sentence: what happened. */
   message: string;
-  /** Stable error code shown in small text (errors only). */
+  /** What to do now (errors). */
+  next?: string;
+  /** Stable error code, shown with the details (errors only). */
   code?: string;
+  /** The backend's own words, behind a collapsed Details. */
+  details?: string;
+  action?: ToastAction;
 }
 
 export interface ToastState {
@@ -16,11 +29,11 @@ export const initialToasts: ToastState = { nextId: 1, toasts: [] };
 
 export const MAX_TOASTS = 4;
 
-export type ToastAction =
+export type ToastChange =
   | { type: 'push'; toast: Omit<Toast, 'id'> }
   | { type: 'dismiss'; id: number };
 
-export function toastReducer(state: ToastState, action: ToastAction): ToastState {
+export function toastReducer(state: ToastState, action: ToastChange): ToastState {
   switch (action.type) {
     case 'push': {
       const toast = { ...action.toast, id: state.nextId };

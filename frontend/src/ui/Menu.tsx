@@ -22,7 +22,16 @@ export interface MenuItem {
   checked?: boolean;
   /** Secondary line under the label. */
   description?: string;
+  /** The keys that run the same command anywhere (from the shortcut table), shown at the end. */
+  keys?: MenuKeys;
   onSelect: () => void;
+}
+
+export interface MenuKeys {
+  /** As printed: "Ctrl+Shift+G", "⌘N". */
+  label: string;
+  /** For aria-keyshortcuts: "Control+Shift+G". */
+  aria: string;
 }
 
 const ITEM_SELECTOR = '[role="menuitem"], [role="menuitemradio"]';
@@ -137,6 +146,7 @@ export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) 
           role={item.checked === undefined ? 'menuitem' : 'menuitemradio'}
           aria-checked={item.checked}
           aria-describedby={item.description ? `${idBase}-${i}` : undefined}
+          aria-keyshortcuts={item.keys?.aria}
           tabIndex={-1}
           className={['menu-item', item.danger && 'menu-item-danger', item.description && 'menu-item-described'].filter(Boolean).join(' ')}
           onClick={() => {
@@ -154,6 +164,11 @@ export function Menu({ label, items, position, onClose, anchorRef }: MenuProps) 
             </span>
           ) : (
             <span>{item.label}</span>
+          )}
+          {item.keys && (
+            <kbd className="menu-item-keys" aria-hidden="true">
+              {item.keys.label}
+            </kbd>
           )}
         </button>
       ))}

@@ -2,6 +2,7 @@
 // open session registers Stop and the pane toggles), and one window key handler runs
 // them by the shortcut table. The palette lists the commands registered now.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { MenuKeys } from '../../ui/Menu';
 import { ariaShortcut, formatShortcut, matchShortcut, shortcutFor, typingTarget, type CommandId } from './shortcuts';
 
 interface Registration {
@@ -100,4 +101,16 @@ export function useShortcutHint(id: CommandId, label: string): { title: string; 
   const mac = useMac();
   const s = shortcutFor(id);
   return { title: `${label} (${formatShortcut(s, mac)})`, 'aria-keyshortcuts': ariaShortcut(s, mac) };
+}
+
+/** A menu item's keys for a command, printed as the platform prints them. */
+export function useMenuKeys(): (id: CommandId) => MenuKeys {
+  const mac = useMac();
+  return useCallback(
+    (id: CommandId) => {
+      const s = shortcutFor(id);
+      return { label: formatShortcut(s, mac), aria: ariaShortcut(s, mac) };
+    },
+    [mac],
+  );
 }

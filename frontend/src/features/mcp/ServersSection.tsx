@@ -15,6 +15,7 @@ import { ServerForm } from './ServerForm';
 import { ServerItem } from './ServerItem';
 import { serverKey } from './labels';
 import './mcp.css';
+import { ErrorBox } from '../../ui/ErrorBox';
 
 /** "" = the add form; an id = that server's edit form. */
 type Editing = string | null;
@@ -77,10 +78,7 @@ export function ServersSection() {
           an unused server costs little context; every call asks for approval unless the session allows it.
         </p>
         {loadError ? (
-          <div className="inline-error" role="alert">
-            <p>The MCP servers could not be loaded: {loadError.message}</p>
-            <p className="error-code">{loadError.code}</p>
-          </div>
+          <ErrorBox what="The MCP servers could not be loaded." error={loadError} onRetry={() => void q.refetch()} />
         ) : !q.data ? (
           <p className="muted mcp-empty">Loading the MCP servers…</p>
         ) : (
@@ -132,10 +130,7 @@ function ProjectServers({ project, onChanged }: { project: Project; onChanged: (
         server replaces an app server of the same name.
       </p>
       {loadError ? (
-        <div className="inline-error" role="alert">
-          <p>The project’s MCP servers could not be loaded: {loadError.message}</p>
-          <p className="error-code">{loadError.code}</p>
-        </div>
+        <ErrorBox what="The project’s MCP servers could not be loaded." error={loadError} onRetry={() => void q.refetch()} />
       ) : !q.data ? (
         <p className="muted mcp-empty">Loading the project’s MCP servers…</p>
       ) : servers.length === 0 ? (

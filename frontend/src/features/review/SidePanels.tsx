@@ -61,11 +61,16 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
         icon={<FileDiff size={14} aria-hidden="true" />}
         aria-pressed={panels.open === 'review'}
         aria-controls={panels.open === 'review' ? panels.ids.review : undefined}
-        aria-label={`Changes (${count})`}
         {...changesHint}
         onClick={() => panels.toggle('review')}
       >
-        Changes <span className="count-pill">{count}</span>
+        {/* The name read out is the text shown, "Changes (N)" with the brackets unseen. */}
+        Changes{' '}
+        <span className="count-pill">
+          <span className="visually-hidden">(</span>
+          {count}
+          <span className="visually-hidden">)</span>
+        </span>
       </Button>
       <Button
         ref={(el) => void (panels.buttons.current.activity = el)}

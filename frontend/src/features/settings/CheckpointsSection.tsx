@@ -11,6 +11,7 @@ import type { Project } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
+import { ErrorBox } from '../../ui/ErrorBox';
 
 /** 0 B, 940 B, 12.3 KB, 4.0 MB, 1.2 GB (1024-based, as file managers on Linux show). */
 export function formatBytes(n: number): string {
@@ -74,10 +75,7 @@ export function CheckpointsSection() {
         folder, never in your repository), so a message’s changes can be previewed and restored. The last 100 per session are kept.
       </p>
       {loadError ? (
-        <div className="inline-error" role="alert">
-          <p>The checkpoint disk use could not be read: {loadError.message}</p>
-          <p className="error-code">{loadError.code}</p>
-        </div>
+        <ErrorBox what="The checkpoint disk use could not be read." error={loadError} onRetry={() => void usage.refetch()} />
       ) : !usage.data ? (
         <p className="muted">Measuring the checkpoints…</p>
       ) : usage.data.length === 0 ? (

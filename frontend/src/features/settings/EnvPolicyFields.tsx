@@ -44,9 +44,12 @@ interface Props {
   dropError?: string;
   onPassChange: (text: string) => void;
   onDropChange: (text: string) => void;
+  /** The field was left (or Enter pressed): save it. */
+  onPassLeave?: () => void;
+  onDropLeave?: () => void;
 }
 
-export function EnvPolicyFields({ pass, drop, passError, dropError, onPassChange, onDropChange }: Props) {
+export function EnvPolicyFields({ pass, drop, passError, dropError, onPassChange, onDropChange, onPassLeave, onDropLeave }: Props) {
   const rulesId = useId();
   return (
     <div className="field env-policy">
@@ -54,14 +57,14 @@ export function EnvPolicyFields({ pass, drop, passError, dropError, onPassChange
       <p id={rulesId} className="field-help">
         Commands the agent runs get this app’s environment without credentials: {DEFAULT_DROP_RULES} are removed, everything else (PATH, HOME, LANG, …) is kept.
       </p>
-      <EnvList label="Pass through anyway" placeholder="e.g. GITHUB_TOKEN, NPM_TOKEN" value={pass} error={passError} rulesId={rulesId} onChange={onPassChange} />
-      <EnvList label="Also remove" placeholder="e.g. DATABASE_URL" value={drop} error={dropError} rulesId={rulesId} onChange={onDropChange} />
+      <EnvList label="Pass through anyway" placeholder="e.g. GITHUB_TOKEN, NPM_TOKEN" value={pass} error={passError} rulesId={rulesId} field="envPassthrough" onChange={onPassChange} onLeave={onPassLeave} />
+      <EnvList label="Also remove" placeholder="e.g. DATABASE_URL" value={drop} error={dropError} rulesId={rulesId} field="envDrop" onChange={onDropChange} onLeave={onDropLeave} />
     </div>
   );
 }
 
-function EnvList({ label, placeholder, value, error, rulesId, onChange }: {
-  label: string; placeholder: string; value: string; error?: string; rulesId: string; onChange: (text: string) => void;
+function EnvList({ label, placeholder, value, error, rulesId, field, onChange, onLeave }: {
+  label: string; placeholder: string; value: string; error?: string; rulesId: string; field: string; onChange: (text: string) => void; onLeave?: () => void;
 }) {
   const id = useId();
   const errId = useId();
@@ -70,16 +73,18 @@ function EnvList({ label, placeholder, value, error, rulesId, onChange }: {
       <label className="field-label" htmlFor={id}>{label}</label>
       <input
         id={id}
-        className="input"
+        className="input input-wide"
         type="text"
         spellCheck={false}
         autoCapitalize="off"
         autoComplete="off"
         placeholder={placeholder}
         value={value}
+        data-field={field}
         aria-invalid={Boolean(error) || undefined}
         aria-describedby={error ? `${rulesId} ${errId}` : rulesId}
         onChange={(e) => onChange(e.target.value)}
+        onBlur={onLeave}
       />
       {error && (
         <p id={errId} className="field-error" role="alert">

@@ -15,6 +15,7 @@ import { CommandCheckBox } from './CommandCheckBox';
 import { RuleForm, type RuleOwners } from './RuleForm';
 import { groupRules, ownerText, ruleString, ruleWords } from './ruleText';
 import './permissions.css';
+import { ErrorBox } from '../../ui/ErrorBox';
 
 /** "" = the add form; an id = that rule's edit form. */
 type Editing = string | null;
@@ -104,10 +105,7 @@ export function PermissionsSection() {
         <code>sudo</code> and the like always ask.
       </p>
       {loadError ? (
-        <div className="inline-error" role="alert">
-          <p>The command rules could not be loaded: {loadError.message}</p>
-          <p className="error-code">{loadError.code}</p>
-        </div>
+        <ErrorBox what="The command rules could not be loaded." error={loadError} onRetry={() => void q.refetch()} />
       ) : !groups ? (
         <p className="muted">Loading the command rules…</p>
       ) : (

@@ -13,6 +13,7 @@ import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { MODEL_PROVIDERS, ProviderForm, imagesSummary, keyPlace } from './ProviderForm';
 import { TestOutcome } from './TestOutcome';
+import { ErrorBox } from '../../ui/ErrorBox';
 
 function apiLabel(api: string): string {
   return MODEL_PROVIDERS.find((p) => p.value === api)?.label.replace(/ \(.*\)$/, '') ?? api;
@@ -83,10 +84,7 @@ export function ProvidersSection({ startAdding = false }: {
   if (loadError) {
     return (
       <ModelsGroup>
-        <div className="inline-error" role="alert">
-          <p>The model providers could not be loaded: {loadError.message}</p>
-          <p className="error-code">{loadError.code}</p>
-        </div>
+        <ErrorBox what="The model providers could not be loaded." error={loadError} onRetry={() => void q.refetch()} />
       </ModelsGroup>
     );
   }

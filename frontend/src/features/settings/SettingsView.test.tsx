@@ -4,6 +4,8 @@ import { BridgeError } from '../../bridge/errors';
 import { bridgeModule as bridge, resetFakeBridge } from '../../test/fakeBridge';
 import { renderApp } from '../../test/render';
 
+type User = Awaited<ReturnType<typeof renderApp>>['user'];
+
 vi.mock('../../bridge', () => import('../../test/fakeBridge').then((m) => m.bridgeModule));
 
 beforeEach(() => {
@@ -40,7 +42,7 @@ describe('SettingsView', () => {
     expect(within(screen.getByRole('radiogroup', { name: 'Theme' })).getByRole('radio', { name: 'System' })).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByText('1.2.3')).toBeInTheDocument();
     expect(screen.getByText('/data/pi')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(screen.getByText('Changes save as you make them')).toBeInTheDocument();
   });
 
   it('offers the shells from Info', async () => {
@@ -53,12 +55,11 @@ describe('SettingsView', () => {
     ]);
   });
 
-  it('saves the full settings object after changing the permission mode', async () => {
+  it('saves a choice at once, says so, and Undo puts the previous value back', async () => {
     const { user } = await openSettings();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: 'Accept edits' }));
-    expect(screen.getByRole('radio', { name: 'Accept edits' })).toHaveAttribute('aria-checked', 'true');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(bridge.updateSettings).toHaveBeenCalledWith({
+    expect(bridge.updateSettings).toHaveBeenLastCalledWith({
       defaultPermissionMode: 'accept-edits',
       defaultCommandShell: 'zsh',
       inlineVisualizations: false,
@@ -67,30 +68,58 @@ describe('SettingsView', () => {
       envPassthrough: [],
       envDrop: [],
     });
-    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(await screen.findByText('Default permission mode saved.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(bridge.updateSettings).toHaveBeenLastCalledWith(expect.objectContaining({ defaultPermissionMode: 'ask' })));
+    expect(await screen.findByText('Default permission mode restored.')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Ask' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
   });
 
-  it('sends edited shell, toggle, timeout and theme', async () => {
+  it.each([
+    ['shell', async (user: User) => user.selectOptions(screen.getByRole('combobox', { name: 'Default command shell' }), 'pwsh'), { defaultCommandShell: 'pwsh' }],
+    ['visualizations', async (user: User) => user.click(screen.getByRole('switch', { name: 'Inline visualizations' })), { inlineVisualizations: true }],
+    ['theme', async (user: User) => user.click(within(screen.getByRole('radiogroup', { name: 'Theme' })).getByRole('radio', { name: 'Dark' })), { theme: 'dark' }],
+  ])('the %s saves when chosen, alone', async (_name, act, changed) => {
     const { user } = await openSettings();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Default command shell' }), 'pwsh');
-    await user.click(screen.getByRole('switch', { name: 'Inline visualizations' }));
+    await act(user);
+    await waitFor(() => expect(bridge.updateSettings).toHaveBeenCalledTimes(1));
+    expect(bridge.updateSettings).toHaveBeenCalledWith({
+      defaultPermissionMode: 'ask',
+      defaultCommandShell: 'zsh',
+      inlineVisualizations: false,
+      permissionTimeoutSeconds: 120,
+      theme: 'system',
+      envPassthrough: [],
+      envDrop: [],
+      ...changed,
+    });
+  });
+
+  it('applies a saved theme to the document', async () => {
+    const { user } = await openSettings();
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Theme' })).getByRole('radio', { name: 'Dark' }));
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+  });
+
+  it('a text field saves when left or on Enter, not while typing', async () => {
+    const { user } = await openSettings();
     const timeout = screen.getByRole('spinbutton', { name: /Permission card timeout/ });
     await user.clear(timeout);
     await user.type(timeout, '0');
-    await user.click(within(screen.getByRole('radiogroup', { name: 'Theme' })).getByRole('radio', { name: 'Dark' }));
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(bridge.updateSettings).toHaveBeenCalledWith({
-      defaultPermissionMode: 'ask',
-      defaultCommandShell: 'pwsh',
-      inlineVisualizations: true,
-      permissionTimeoutSeconds: 0,
-      theme: 'dark',
-      envPassthrough: [],
-      envDrop: [],
-    });
-    // The saved theme is applied to the document.
-    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+    expect(bridge.updateSettings).not.toHaveBeenCalled();
+    await user.tab();
+    await waitFor(() => expect(bridge.updateSettings).toHaveBeenCalledWith(expect.objectContaining({ permissionTimeoutSeconds: 0 })));
+    expect(await screen.findByText('Permission card timeout saved.')).toBeInTheDocument();
+
+    const pass = screen.getByRole('textbox', { name: 'Pass through anyway' });
+    await user.type(pass, 'GITHUB_TOKEN{Enter}');
+    await waitFor(() => expect(bridge.updateSettings).toHaveBeenLastCalledWith(expect.objectContaining({ envPassthrough: ['GITHUB_TOKEN'], permissionTimeoutSeconds: 0 })));
+    expect(bridge.updateSettings).toHaveBeenCalledTimes(2);
+    // Leaving a field that did not change saves nothing.
+    await user.click(pass);
+    await user.tab();
+    expect(bridge.updateSettings).toHaveBeenCalledTimes(2);
   });
 
   it('shows a rejected field next to that field', async () => {
@@ -99,16 +128,16 @@ describe('SettingsView', () => {
       new BridgeError('COMMAND_SHELL_INVALID', 'shell "pwsh" is not installed', { field: 'defaultCommandShell' }),
     );
     await user.selectOptions(screen.getByRole('combobox', { name: 'Default command shell' }), 'pwsh');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
     const select = screen.getByRole('combobox', { name: 'Default command shell' });
     await waitFor(() => expect(select).toHaveAttribute('aria-invalid', 'true'));
     expect(select).toHaveAccessibleDescription('shell "pwsh" is not installed');
     expect(screen.getByRole('spinbutton', { name: /Permission card timeout/ })).not.toHaveAttribute('aria-invalid');
-    expect(screen.queryByText('Settings saved')).not.toBeInTheDocument();
+    expect(screen.queryByText('Default command shell saved.')).not.toBeInTheDocument();
 
-    // Editing the field clears its error.
+    // Choosing again clears its error and saves.
     await user.selectOptions(select, 'bash');
-    expect(select).not.toHaveAttribute('aria-invalid');
+    await waitFor(() => expect(select).not.toHaveAttribute('aria-invalid'));
+    expect(await screen.findByText('Default command shell saved.')).toBeInTheDocument();
   });
 
   it('validates the timeout locally before calling the backend', async () => {
@@ -116,18 +145,38 @@ describe('SettingsView', () => {
     const timeout = screen.getByRole('spinbutton', { name: /Permission card timeout/ });
     await user.clear(timeout);
     await user.type(timeout, '90000');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.tab();
     expect(bridge.updateSettings).not.toHaveBeenCalled();
     expect(timeout).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText(/from 0 to 86400/)).toBeInTheDocument();
   });
 
-  it('a rejection without a field shows a form-level error', async () => {
+  it('a rejection without a field is a toast in words, with its details', async () => {
     const { user } = await openSettings();
-    bridge.updateSettings.mockRejectedValueOnce(new BridgeError('INVALID_ARGUMENT', 'settings are invalid'));
+    bridge.updateSettings.mockRejectedValueOnce(new BridgeError('STORAGE_UNAVAILABLE', 'disk I/O error'));
     await user.click(screen.getByRole('radio', { name: 'Auto' }));
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('settings are invalid')).toBeInTheDocument();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('PI-Desktop could not read or write its data.');
+    expect(alert).toHaveTextContent('disk I/O error');
+    // Retry sends the same change again.
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(bridge.updateSettings).toHaveBeenCalledTimes(2));
+    expect(bridge.updateSettings).toHaveBeenLastCalledWith(expect.objectContaining({ defaultPermissionMode: 'auto' }));
+    expect(await screen.findByText('Default permission mode saved.')).toBeInTheDocument();
+  });
+
+  it('a failed load says so in words and Retry reads again', async () => {
+    const stored = bridge.getSettings.getMockImplementation();
+    if (!stored) throw new Error('the fake bridge has no getSettings');
+    bridge.getSettings.mockRejectedValue(new BridgeError('STORAGE_UNAVAILABLE', 'database is locked'));
+    const app = await renderApp();
+    await app.user.click(screen.getByRole('button', { name: 'Settings' }));
+    const alert = (await screen.findByText('Settings could not be loaded.')).closest<HTMLElement>('[role="alert"]');
+    if (!alert) throw new Error('no alert around the load error');
+    expect(alert).toHaveTextContent('database is locked');
+    bridge.getSettings.mockImplementation(stored);
+    await app.user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('radiogroup', { name: 'Default permission mode' })).toBeInTheDocument();
   });
 
   it('goes back to the previous pane', async () => {

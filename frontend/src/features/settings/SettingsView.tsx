@@ -1,6 +1,6 @@
-import { ArrowLeft, Check } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError } from '../../bridge/errors';
 import type { AppInfo, PermissionMode, Settings, ThemeSetting } from '../../bridge/types';
@@ -9,7 +9,8 @@ import { useApp } from '../../state/AppContext';
 import { useWorkspace } from '../../state/WorkspaceContext';
 import { queryKeys } from '../../state/queryKeys';
 import { useToasts } from '../../state/ToastContext';
-import { Button, IconButton } from '../../ui/Button';
+import { IconButton } from '../../ui/Button';
+import { ErrorBox } from '../../ui/ErrorBox';
 import { Segmented } from '../../ui/Segmented';
 import { Toggle } from '../../ui/Toggle';
 import { EnvPolicyFields, envNamesError, formatEnvNames, parseEnvNames } from './EnvPolicyFields';
@@ -37,10 +38,6 @@ function toDraft(s: Settings): Draft {
   };
 }
 
-function sameDraft(a: Draft, b: Draft): boolean {
-  return (Object.keys(a) as Field[]).every((k) => a[k] === b[k]);
-}
-
 const FIELDS: readonly Field[] = [
   'defaultPermissionMode',
   'defaultCommandShell',
@@ -65,7 +62,7 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
     if (typeof intent === 'object' && intent !== null) setInstall((prev) => ({ path: intent.installPlugin, n: (prev?.n ?? 0) + 1 }));
     intentDone();
   }, [intentDone, intent]);
-  const { reportError } = useToasts();
+  const { reportError, notify } = useToasts();
   // Read afresh each time the view opens; the form starts from that read.
   const settingsQuery = useQuery({ queryKey: queryKeys.settings, queryFn: bridge.getSettings, refetchOnMount: 'always' });
   const infoQuery = useQuery({ queryKey: queryKeys.info, queryFn: bridge.info, refetchOnMount: 'always' });
@@ -77,11 +74,13 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
   const [saved, setSaved] = useState<Draft | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState<{ message: string; code: string } | null>(null);
-  const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const [saving, setSaving] = useState(false);
+  // The last stored values, read by commits that run after a render that has not caught up.
+  const savedRef = useRef<Draft | null>(null);
 
   useEffect(() => {
     if (!loaded || saved !== null) return;
+    savedRef.current = toDraft(loaded);
     setSaved(toDraft(loaded));
     setDraft(toDraft(loaded));
   }, [loaded, saved]);
@@ -89,50 +88,62 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
   const set = <K extends Field>(field: K, value: Draft[K]) => {
     setDraft((d) => (d ? { ...d, [field]: value } : d));
     setErrors((e) => ({ ...e, [field]: undefined }));
-    setFormError(null);
-    setStatus('idle');
   };
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!draft) return;
-    const timeout = parseTimeoutSeconds(draft.permissionTimeoutSeconds);
-    if (timeout === null) {
-      setErrors({ permissionTimeoutSeconds: 'Enter a whole number of seconds from 0 to 86400.' });
+  // Every setting saves on its own as soon as it changes (a text field when it is left
+  // or Enter is pressed), and the toast that says so offers Undo: one model for the
+  // whole of Settings, where the lists above also act at once.
+  const commit = async <K extends Field>(field: K, value: Draft[K], undo: boolean) => {
+    const base = savedRef.current;
+    if (!base || base[field] === value) return;
+    const local = localError(field, value);
+    if (local) {
+      setErrors((e) => ({ ...e, [field]: local }));
       return;
     }
-    const passError = envNamesError(draft.envPassthrough);
-    const dropError = envNamesError(draft.envDrop);
-    if (passError || dropError) {
-      setErrors({ envPassthrough: passError ?? undefined, envDrop: dropError ?? undefined });
-      return;
-    }
-    const next: Settings = {
-      ...draft,
-      permissionTimeoutSeconds: timeout,
-      envPassthrough: parseEnvNames(draft.envPassthrough),
-      envDrop: parseEnvNames(draft.envDrop),
-    };
-    setStatus('saving');
-    setErrors({});
-    setFormError(null);
+    const next = toSettings({ ...base, [field]: value });
+    setSaving(true);
     try {
       const stored = await bridge.updateSettings(next);
+      const before = base[field];
       app.setSettings(stored);
+      savedRef.current = toDraft(stored);
       setSaved(toDraft(stored));
-      setDraft(toDraft(stored));
-      setStatus('saved');
+      setDraft((d) => (d ? { ...d, [field]: toDraft(stored)[field] } : d));
+      setErrors((e) => ({ ...e, [field]: undefined }));
+      if (undo) notify(`${FIELD_LABEL[field]} restored.`);
+      else notify(`${FIELD_LABEL[field]} saved.`, { label: 'Undo', run: () => void commit(field, before, true) });
     } catch (err) {
       const be = toBridgeError(err);
-      setStatus('idle');
-      const field = be.field as Field | undefined;
-      if (field && FIELDS.includes(field)) setErrors({ [field]: be.message });
-      else if (be.code === 'INVALID_ARGUMENT' || be.code === 'COMMAND_SHELL_INVALID') setFormError(be);
-      else reportError(be);
+      const named = be.field as Field | undefined;
+      if (named && FIELDS.includes(named)) setErrors((e) => ({ ...e, [named]: be.message }));
+      else reportError(be, () => void commit(field, value, undo));
+    } finally {
+      setSaving(false);
     }
   };
 
-  const dirty = draft !== null && saved !== null && !sameDraft(draft, saved);
+  // Controls with a single choice save when chosen.
+  const choose = <K extends Field>(field: K, value: Draft[K]) => {
+    set(field, value);
+    void commit(field, value, false);
+  };
+  // Text fields save when left or on Enter.
+  const leave = (field: Field) => {
+    if (draft) void commit(field, draft[field], false);
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const el = document.activeElement;
+    const field = el instanceof HTMLElement ? (el.dataset.field as Field | undefined) : undefined;
+    if (field) leave(field);
+  };
+
+  const retryLoad = () => {
+    void settingsQuery.refetch();
+    void infoQuery.refetch();
+  };
 
   return (
     <section className="settings-pane" aria-labelledby="settings-title">
@@ -141,66 +152,50 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
           <ArrowLeft size={16} aria-hidden="true" />
         </IconButton>
         <h1 id="settings-title" className="pane-title">Settings</h1>
+        <span className="save-status" role="status">
+          {saving ? 'Saving…' : 'Changes save as you make them'}
+        </span>
       </header>
       <div className="settings-scroll">
         {loadError ? (
-          <div className="inline-error" role="alert">
-            <p>Settings could not be loaded: {loadError.message}</p>
-            <p className="error-code">{loadError.code}</p>
+          <div className="settings-column">
+            <ErrorBox what="Settings could not be loaded." error={loadError} onRetry={retryLoad} />
           </div>
         ) : !draft || !info ? (
           <p className="muted">Loading settings…</p>
         ) : (
-          <>
-          {/* The same column as the form below, so every group lines up. */}
-          <div className="settings-sections">
+          // One column for every section, so every group lines up.
+          <div className="settings-column">
             <ProvidersSection startAdding={addProvider} />
             <MCPServersSection />
             <SubagentsSection />
             <PluginsSection install={install} />
             <PermissionsSection />
             <CheckpointsSection />
-          </div>
-          <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
-            <SettingsGroup title="Agent">
-              <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => set('defaultPermissionMode', v)} />
-              <ProtectedPathsNote />
-              <ShellField value={draft.defaultCommandShell} shells={info.commandShells} error={errors.defaultCommandShell} onChange={(v) => set('defaultCommandShell', v)} />
-              <TimeoutField value={draft.permissionTimeoutSeconds} error={errors.permissionTimeoutSeconds} onChange={(v) => set('permissionTimeoutSeconds', v)} />
-              <VisualizationsField value={draft.inlineVisualizations} error={errors.inlineVisualizations} onChange={(v) => set('inlineVisualizations', v)} />
-              <EnvPolicyFields
-                pass={draft.envPassthrough}
-                drop={draft.envDrop}
-                passError={errors.envPassthrough}
-                dropError={errors.envDrop}
-                onPassChange={(v) => set('envPassthrough', v)}
-                onDropChange={(v) => set('envDrop', v)}
-              />
-            </SettingsGroup>
-            <SettingsGroup title="Appearance">
-              <ThemeField value={draft.theme} error={errors.theme} onChange={(v) => set('theme', v)} />
-            </SettingsGroup>
-            <div className="settings-actions">
-              {formError && (
-                <p className="field-error" role="alert">
-                  {formError.message} <span className="error-code">{formError.code}</span>
-                </p>
-              )}
-              <span className="save-status" role="status">
-                {status === 'saved' && !dirty && (
-                  <>
-                    <Check size={14} aria-hidden="true" /> Settings saved
-                  </>
-                )}
-                {status === 'saving' && 'Saving…'}
-              </span>
-              <Button type="button" variant="ghost" disabled={!dirty || status === 'saving'} onClick={() => { if (saved) setDraft(saved); setErrors({}); setFormError(null); }}>
-                Revert
-              </Button>
-              <Button type="submit" variant="primary" disabled={!dirty || status === 'saving'}>
-                Save
-              </Button>
-            </div>
+            <form className="settings-form" onSubmit={onSubmit} noValidate>
+              <SettingsGroup title="Agent">
+                <PermissionField value={draft.defaultPermissionMode} error={errors.defaultPermissionMode} onChange={(v) => choose('defaultPermissionMode', v)} />
+                <ProtectedPathsNote />
+                <ShellField value={draft.defaultCommandShell} shells={info.commandShells} error={errors.defaultCommandShell} onChange={(v) => choose('defaultCommandShell', v)} />
+                <TimeoutField value={draft.permissionTimeoutSeconds} error={errors.permissionTimeoutSeconds} onChange={(v) => set('permissionTimeoutSeconds', v)} onLeave={() => leave('permissionTimeoutSeconds')} />
+                <VisualizationsField value={draft.inlineVisualizations} error={errors.inlineVisualizations} onChange={(v) => choose('inlineVisualizations', v)} />
+                <EnvPolicyFields
+                  pass={draft.envPassthrough}
+                  drop={draft.envDrop}
+                  passError={errors.envPassthrough}
+                  dropError={errors.envDrop}
+                  onPassChange={(v) => set('envPassthrough', v)}
+                  onDropChange={(v) => set('envDrop', v)}
+                  onPassLeave={() => leave('envPassthrough')}
+                  onDropLeave={() => leave('envDrop')}
+                />
+              </SettingsGroup>
+              <SettingsGroup title="Appearance">
+                <ThemeField value={draft.theme} error={errors.theme} onChange={(v) => choose('theme', v)} />
+              </SettingsGroup>
+              {/* Enter in a text field submits: that saves the field. */}
+              <button type="submit" hidden tabIndex={-1} />
+            </form>
             <SettingsGroup title="About">
               <dl className="about">
                 <dt>Version</dt>
@@ -213,12 +208,39 @@ export function SettingsView({ onClose }: { onClose: () => void }) {
                 </dd>
               </dl>
             </SettingsGroup>
-          </form>
-          </>
+          </div>
         )}
       </div>
     </section>
   );
+}
+
+const FIELD_LABEL: Record<Field, string> = {
+  defaultPermissionMode: 'Default permission mode',
+  defaultCommandShell: 'Default command shell',
+  inlineVisualizations: 'Inline visualizations',
+  permissionTimeoutSeconds: 'Permission card timeout',
+  theme: 'Theme',
+  envPassthrough: 'Pass through anyway',
+  envDrop: 'Also remove',
+};
+
+/** Why a field's edited value cannot be saved, checked before the backend is asked. */
+function localError(field: Field, value: Draft[Field]): string | null {
+  if (field === 'permissionTimeoutSeconds' && parseTimeoutSeconds(String(value)) === null) {
+    return 'Enter a whole number of seconds from 0 to 86400.';
+  }
+  if (field === 'envPassthrough' || field === 'envDrop') return envNamesError(String(value));
+  return null;
+}
+
+function toSettings(d: Draft): Settings {
+  return {
+    ...d,
+    permissionTimeoutSeconds: parseTimeoutSeconds(d.permissionTimeoutSeconds) ?? 0,
+    envPassthrough: parseEnvNames(d.envPassthrough),
+    envDrop: parseEnvNames(d.envDrop),
+  };
 }
 
 function SettingsGroup({ title, children }: { title: string; children: ReactNode }) {
@@ -286,7 +308,7 @@ function ShellField({ value, shells, error, onChange }: { value: string; shells:
   );
 }
 
-function TimeoutField({ value, error, onChange }: { value: string; error?: string; onChange: (v: string) => void }) {
+function TimeoutField({ value, error, onChange, onLeave }: { value: string; error?: string; onChange: (v: string) => void; onLeave: () => void }) {
   const id = useId();
   const helpId = useId();
   const errId = useId();
@@ -303,9 +325,11 @@ function TimeoutField({ value, error, onChange }: { value: string; error?: strin
         max={86400}
         step={1}
         value={value}
+        data-field="permissionTimeoutSeconds"
         aria-invalid={Boolean(error) || undefined}
         aria-describedby={error ? `${helpId} ${errId}` : helpId}
         onChange={(e) => onChange(e.target.value)}
+        onBlur={onLeave}
       />
       <FieldError id={errId} error={error} />
     </div>

@@ -1,4 +1,4 @@
-import { Archive, ArchiveRestore, Download, GitBranch, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { Activity, Archive, ArchiveRestore, Download, FileDiff, GitBranch, MoreHorizontal, Pencil, Plus, Trash2 } from 'lucide-react';
 import * as bridge from '../../bridge';
 import type { ExportFormat } from '../../bridge/history';
 import { sessionBranch } from '../../bridge/types';
@@ -13,6 +13,7 @@ import { useWorkspace } from '../../state/WorkspaceContext';
 import { IconButton } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
 import { useMenu, type MenuItem } from '../../ui/Menu';
+import { useCommands, useMenuKeys } from '../keyboard/CommandsContext';
 
 export interface SessionRowProps {
   session: Session;
@@ -65,11 +66,32 @@ export function SessionRow({ session, subtitle }: SessionRowProps) {
       // An empty path means the save dialog was cancelled: nothing to say.
       if (path !== '') notify(`Exported to ${path}`);
     } catch (err) {
-      reportError(err);
+      reportError(err, () => void exportAs(format));
     }
   };
 
+  const commands = useCommands();
+  const keys = useMenuKeys();
+  // The open session's own commands carry the keys that do the same from anywhere; the
+  // keys act on the open session, so another row's menu shows them without keys.
+  const paneCommands: MenuItem[] = selected
+    ? [
+        ...(commands.available.has('toggleChanges')
+          ? [{ label: 'Show or hide Changes', icon: <FileDiff size={14} aria-hidden="true" />, keys: keys('toggleChanges'), onSelect: () => void commands.run('toggleChanges') }]
+          : []),
+        ...(commands.available.has('toggleActivity')
+          ? [{ label: 'Show or hide Activity', icon: <Activity size={14} aria-hidden="true" />, keys: keys('toggleActivity'), onSelect: () => void commands.run('toggleActivity') }]
+          : []),
+      ]
+    : [];
   const items: MenuItem[] = [
+    {
+      label: session.projectId ? 'New session in this project' : 'New temporary session',
+      icon: <Plus size={14} aria-hidden="true" />,
+      keys: selected ? keys('newSession') : undefined,
+      onSelect: () => void ws.newSession(session.projectId),
+    },
+    ...paneCommands,
     { label: 'Rename', icon: <Pencil size={14} aria-hidden="true" />, onSelect: () => setEditing(true) },
     archived
       ? { label: 'Restore', icon: <ArchiveRestore size={14} aria-hidden="true" />, onSelect: () => void ws.restoreSession(session) }

@@ -158,12 +158,41 @@ describe('Sidebar', () => {
     await user.pointer({ keys: '[MouseRight]', target: row });
     expect(screen.getByRole('menu', { name: 'Actions for Fix login bug' })).toBeInTheDocument();
     expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      'New session in this project',
       'Rename',
       'Archive',
       'Export as Markdown…',
       'Export as JSON…',
       'Delete',
     ]);
+  });
+
+  it('the open session’s menu shows the keys of its commands from the shortcut table; another row’s does not', async () => {
+    const { user } = await renderApp();
+    await user.click(await sessionsIn('Sessions in alpha-app').findByText('Fix login bug'));
+    await screen.findByRole('log', { name: 'Transcript' });
+    const menu = await openSessionMenu(user, 'Fix login bug');
+    const keyed = within(menu)
+      .getAllByRole('menuitem')
+      .map((i) => [i.querySelector('span')?.textContent, i.querySelector('kbd')?.textContent ?? '', i.getAttribute('aria-keyshortcuts') ?? '']);
+    expect(keyed).toEqual([
+      ['New session in this project', 'Ctrl+N', 'Control+N'],
+      ['Show or hide Changes', 'Ctrl+Shift+G', 'Control+Shift+G'],
+      ['Show or hide Activity', 'Ctrl+Shift+A', 'Control+Shift+A'],
+      ['Rename', '', ''],
+      ['Archive', '', ''],
+      ['Export as Markdown…', '', ''],
+      ['Export as JSON…', '', ''],
+      ['Delete', '', ''],
+    ]);
+    // The item does what the keys do.
+    await user.click(within(menu).getByRole('menuitem', { name: 'Show or hide Changes' }));
+    expect(await screen.findByRole('complementary', { name: 'Changes' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+
+    const other = await openSessionMenu(user, 'Refactor router');
+    expect(other.querySelectorAll('kbd')).toHaveLength(0);
+    expect(within(other).queryByRole('menuitem', { name: 'Show or hide Changes' })).not.toBeInTheDocument();
   });
 
   it.each([
@@ -210,7 +239,11 @@ describe('Sidebar', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('cannot write /readonly/Fix login bug.md: permission denied; choose another folder');
     expect(alert).toHaveTextContent('INTERNAL');
+    expect(alert).toHaveTextContent('PI-Desktop hit an internal error.');
     expect(screen.queryByText(/Exported to/)).not.toBeInTheDocument();
+    // Retry exports again.
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(bridge.exportSession).toHaveBeenCalledTimes(2);
   });
 
   it('cancels a rename with Escape', async () => {
@@ -327,9 +360,9 @@ describe('Sidebar', () => {
     const trigger = screen.getByRole('button', { name: 'Session actions for Fix login bug' });
     trigger.focus();
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('menuitem', { name: 'Rename' })).toHaveFocus();
+    expect(screen.getByRole('menuitem', { name: 'New session in this project' })).toHaveFocus();
     await user.keyboard('{ArrowDown}');
-    expect(screen.getByRole('menuitem', { name: 'Archive' })).toHaveFocus();
+    expect(screen.getByRole('menuitem', { name: 'Rename' })).toHaveFocus();
     await user.keyboard('{ArrowUp}{ArrowUp}');
     expect(screen.getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
     await user.keyboard('{Escape}');

@@ -209,7 +209,9 @@ describe('Settings → Subagents', () => {
   it('says when the list cannot be loaded', async () => {
     bridge.listSubagents.mockRejectedValue(new BridgeError('PROJECT_NOT_FOUND', 'the project is gone'));
     const { group } = await openSubagents();
-    expect(group.getByRole('alert')).toHaveTextContent('The subagents could not be loaded: the project is gone');
+    expect(group.getByRole('alert')).toHaveTextContent('The subagents could not be loaded.');
+    // The backend's words stay available, behind Details.
+    expect(group.getByRole('alert')).toHaveTextContent('the project is gone');
     expect(group.getByRole('alert')).toHaveTextContent('PROJECT_NOT_FOUND');
   });
 });

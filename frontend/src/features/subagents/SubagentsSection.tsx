@@ -15,6 +15,7 @@ import { useConfirm } from '../../ui/Dialog';
 import { SOURCE_LABEL, STATE_LABEL, modelText, permissionText, toolsText } from './labels';
 import { SubagentForm } from './SubagentForm';
 import './subagents.css';
+import { ErrorBox } from '../../ui/ErrorBox';
 
 /** "" = the add form; "<source>:<path>" = that row's edit form. */
 type Editing = string | null;
@@ -83,10 +84,7 @@ export function SubagentsSection() {
         . A later source replaces an earlier definition of the same name.
       </p>
       {loadError ? (
-        <div className="inline-error" role="alert">
-          <p>The subagents could not be loaded: {loadError.message}</p>
-          <p className="error-code">{loadError.code}</p>
-        </div>
+        <ErrorBox what="The subagents could not be loaded." error={loadError} onRetry={() => void q.refetch()} />
       ) : !list ? (
         <p className="muted subagents-empty">Loading the subagents…</p>
       ) : (
