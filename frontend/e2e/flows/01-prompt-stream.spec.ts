@@ -64,7 +64,7 @@ test('a prompt in a new project session streams the answer and is kept', async (
   // The palette opens with Ctrl+K and runs "New session" (in the open session's project).
   const palette = await ui.openPalette();
   await palette.getByRole('combobox').fill('new session');
-  await expect(palette.getByRole('option').first()).toHaveAccessibleName('New session, shortcut Ctrl+N');
+  await expect(palette.getByRole('option').first()).toHaveAccessibleName('New session, Ctrl+N');
   await shot('palette');
   await ui.page.keyboard.press('Enter');
   await expect(palette).toHaveCount(0);

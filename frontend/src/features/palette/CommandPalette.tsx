@@ -98,7 +98,10 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
       : `${count} ${count === 1 ? 'result' : 'results'}`;
 
   let index = 0;
-  const option = (row: Row, content: ReactNode, label: string) => {
+  // A label names the parts in the order they are shown, nothing between
+  // them, so it never differs from what a speech-input user reads on screen
+  // (axe: label-content-name-mismatch); the shortcut is also announced as one.
+  const option = (row: Row, content: ReactNode, label: string, keys?: string) => {
     const i = index++;
     return (
       <div
@@ -107,6 +110,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
         role="option"
         aria-selected={i === current}
         aria-label={label}
+        aria-keyshortcuts={keys}
         className={i === current ? 'palette-option is-active' : 'palette-option'}
         onMouseMove={() => i !== current && setActive(i)}
         onMouseDown={(e) => e.preventDefault()}
@@ -154,7 +158,8 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
                       {r.item.detail && <span className="palette-detail">{r.item.detail}</span>}
                       {r.item.shortcut && <kbd className="palette-kbd">{r.item.shortcut}</kbd>}
                     </>,
-                    [r.item.label, r.item.detail, r.item.shortcut && `shortcut ${r.item.shortcut}`].filter(Boolean).join(', '),
+                    [r.item.label, r.item.detail, r.item.shortcut].filter(Boolean).join(', '),
+                    r.item.shortcut,
                   ),
                 )}
               </div>
@@ -171,7 +176,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
                   option(
                     r,
                     <HitContent hit={r.hit} />,
-                    `${snippetText(r.hit.snippet)}, in ${sessionTitle({ title: r.hit.sessionTitle })}, ${formatDateTime(r.hit.createdAt)}`,
+                    `${snippetText(r.hit.snippet)}, ${r.hit.kind === 'tool_call' ? 'Tool call, ' : ''}${sessionTitle({ title: r.hit.sessionTitle })}, ${formatDateTime(r.hit.createdAt)}`,
                   ),
                 )}
             </div>
