@@ -128,7 +128,7 @@ func (scaffoldTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 		return tools.Failure(err)
 	}
 	shown := tools.DisplayPath(t)
-	if c.Outcome != nil {
+	if c.Outcome != nil && t.Root == pathguard.Workspace {
 		c.Outcome.Path = t.Rel
 	}
 	return tools.Result{OK: true, Path: shown, Content: scaffoldText(shown, a, files),
@@ -205,13 +205,10 @@ func (x checkTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 
 func checkText(shown string, rep CheckReport) string {
 	var b strings.Builder
-	switch n := len(rep.Problems); n {
-	case 0:
+	if n := len(rep.Problems); n == 0 {
 		fmt.Fprintf(&b, "%s: no problems.\n", shown)
-	case 1:
-		fmt.Fprintf(&b, "%s: 1 problem.\n", shown)
-	default:
-		fmt.Fprintf(&b, "%s: %d problems.\n", shown, n)
+	} else {
+		fmt.Fprintf(&b, "%s: %s.\n", shown, count(n, "problem"))
 	}
 	for _, p := range rep.Problems {
 		field := p.Field
@@ -283,7 +280,7 @@ func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	if err != nil {
 		return tools.Failure(err)
 	}
-	if c.Outcome != nil {
+	if c.Outcome != nil && dst.Root == pathguard.Workspace {
 		c.Outcome.Path = dst.Rel
 	}
 	shown := tools.DisplayPath(dst)
@@ -308,10 +305,17 @@ func folderManifest(dir string) (Manifest, error) {
 	}
 	m, problems := ValidateManifest(data)
 	if len(problems) > 0 {
-		return Manifest{}, errs.New(errs.PluginInvalid, "plugin.json has %d problems, the first: %s: %s; run %s to see them all",
-			len(problems), cmpField(problems[0].Field), problems[0].Message, CheckToolName).With("problems", problems)
+		return Manifest{}, errs.New(errs.PluginInvalid, "plugin.json has %s, the first: %s: %s; run %s to see them all",
+			count(len(problems), "problem"), cmpField(problems[0].Field), problems[0].Message, CheckToolName).With("problems", problems)
 	}
 	return m, nil
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func cmpField(f string) string {
