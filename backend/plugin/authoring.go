@@ -94,6 +94,10 @@ func emptyTarget(c *tools.Call) error {
 	case !fi.IsDir():
 		return errs.New(errs.Conflict, "%s is a file; choose a new folder for the plugin", tools.DisplayPath(t)).With("field", "path")
 	}
+	// A look only: WriteScaffold checks again through the root.
+	if entries, err := os.ReadDir(t.Abs); err != nil || len(entries) > 0 {
+		return errs.New(errs.Conflict, "%s already exists and is not empty; choose a new folder", tools.DisplayPath(t)).With("field", "path")
+	}
 	return nil
 }
 
@@ -289,7 +293,7 @@ func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	for _, tl := range sum.Tools {
 		fmt.Fprintf(&b, "Tool %s as %s: risk %s.\n", tl.Name, tl.ModelName, tl.Risk)
 	}
-	b.WriteString("The user installs it from Settings → Plugins (Install from file) or with `pi-desktop plugins install " + shown + "`; it asks for their consent first.")
+	b.WriteString("The user installs it from Settings → Plugins (Install from .piplug…) or with `pi-desktop plugins install " + shown + "`; it asks for their consent first.")
 	return tools.Result{OK: true, Path: shown, Content: b.String(), Fields: map[string]any{"id": sum.ID, "version": sum.Version, "files": sum.Files}}
 }
 
