@@ -236,7 +236,8 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	c.probe = newPathProbe(cfg, c.hostEnviron())
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
 		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
-	}}), append(runtimeTools(cfg.Delegation), append([]tools.Tool{tools.NewSkillTool(c.SessionSkills), tools.NewBrowserPreviewTool(previewHost{c})}, cfg.ExtraTools...)...)...)...); err != nil {
+	}}), append(runtimeTools(cfg.Delegation), append(append([]tools.Tool{tools.NewSkillTool(c.SessionSkills), tools.NewBrowserPreviewTool(previewHost{c})},
+		c.pluginAuthoringTools()...), cfg.ExtraTools...)...)...)...); err != nil {
 		return nil, err
 	}
 	c.sessions = session.New(st.DB(), layout, cfg.Now)

@@ -49,11 +49,11 @@ func TestPluginCheckReportsEveryProblem(t *testing.T) {
 				t.Errorf("summary = %+v, want one: %v", rep.Summary, tc.summary)
 			}
 			if len(rep.Problems) != len(tc.want) {
-				t.Fatalf("problems = %q, want %d", rep.Problems, len(tc.want))
+				t.Fatalf("problems = %+v, want %d", rep.Problems, len(tc.want))
 			}
 			for _, w := range tc.want {
-				if !slices.ContainsFunc(rep.Problems, func(p string) bool { return strings.Contains(p, w) }) {
-					t.Errorf("problems %q: none says %q", rep.Problems, w)
+				if !slices.ContainsFunc(rep.Problems, func(p plugin.Problem) bool { return strings.Contains(string(p.Code)+": "+p.Message, w) }) {
+					t.Errorf("problems %+v: none says %q", rep.Problems, w)
 				}
 			}
 			if tc.summary && !strings.Contains(strings.Join(tc.want, " "), "PLUGIN_CRASHED") {

@@ -61,6 +61,15 @@ func newPluginHost(c *Core) *pluginHost {
 	return h
 }
 
+// pluginAuthoringTools are PluginScaffold, PluginCheck and PluginPack.
+// PluginCheck starts the folder's process as the runtime would: the same
+// environment (read at call time, once the plugin host exists) and the
+// same process-tree owner.
+func (c *Core) pluginAuthoringTools() []tools.Tool {
+	return plugin.AuthoringTools(plugin.RuntimeOptions{RunnerExe: c.cfg.RunnerExe,
+		Environ: func(ctx context.Context) ([]string, error) { return c.plugins.environ(ctx) }})
+}
+
 // environ is a plugin process's environment: the Bash tool's policy with
 // the login-shell PATH, and never a model provider's key, even one the
 // user passes through to commands.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/mcp"
@@ -13,9 +14,11 @@ import (
 // CheckReport is what Check found: the plugin's summary (when its
 // manifest parsed), the tools its process listed, and every problem.
 type CheckReport struct {
-	Summary  *Summary `json:"summary,omitempty"`
-	Listed   []string `json:"listed"`
-	Problems []string `json:"problems"`
+	Summary  *Summary  `json:"summary,omitempty"`
+	Listed   []string  `json:"listed"`
+	Problems []Problem `json:"problems"`
+	// Started says the plugin's process ran and answered the MCP handshake.
+	Started bool `json:"started"`
 }
 
 // OK reports a plugin with no problem.
@@ -29,8 +32,8 @@ func (r CheckReport) OK() bool { return len(r.Problems) == 0 }
 // an error. It runs the plugin's process: call it only for a folder the
 // user asked to check.
 func Check(ctx context.Context, dir string, o RuntimeOptions) (CheckReport, error) {
-	rep := CheckReport{Listed: []string{}, Problems: []string{}}
-	problem := func(err error) { rep.Problems = append(rep.Problems, problemText(err)) }
+	rep := CheckReport{Listed: []string{}, Problems: []Problem{}}
+	problem := func(err error) { rep.Problems = append(rep.Problems, problemOf(err)) }
 	files, err := scanFolder(dir)
 	if err != nil {
 		problem(err)
@@ -41,15 +44,18 @@ func Check(ctx context.Context, dir string, o RuntimeOptions) (CheckReport, erro
 		problem(err)
 		return rep, nil
 	}
-	m, err := ParseManifest(data)
-	if err != nil {
-		problem(err)
+	// Every manifest problem at once: an author fixes them in one pass.
+	m, list := ValidateManifest(data)
+	if len(list) > 0 {
+		rep.Problems = append(rep.Problems, list...)
 		return rep, nil
 	}
 	sum := Describe(m, files, ConsentHash(data, files))
 	rep.Summary = &sum
 	// A risk that defaults to medium installs, but is the author's mistake.
-	rep.Problems = append(rep.Problems, m.Warnings...)
+	for i, w := range m.Warnings {
+		rep.Problems = append(rep.Problems, Problem{Field: m.warningFields[i], Message: w})
+	}
 	if len(m.Tools) == 0 {
 		return rep, nil
 	}
@@ -71,6 +77,7 @@ func Check(ctx context.Context, dir string, o RuntimeOptions) (CheckReport, erro
 		return rep, nil
 	}
 	defer conn.Close()
+	rep.Started = true
 	listed, err := conn.Tools(ctx)
 	if err != nil {
 		problem(errs.Wrap(err, errs.PluginInvalid, "its process did not list its tools: %v", err))
@@ -79,17 +86,18 @@ func Check(ctx context.Context, dir string, o RuntimeOptions) (CheckReport, erro
 	for _, t := range listed {
 		rep.Listed = append(rep.Listed, t.Name)
 	}
-	for _, t := range m.Tools {
+	for i, t := range m.Tools {
 		if !slices.Contains(rep.Listed, t.Name) {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("contributes.agentTools: %q is declared but its process does not list it (it lists: %v)", t.Name, rep.Listed))
+			rep.Problems = append(rep.Problems, Problem{Field: toolPath(i, "name"),
+				Message: fmt.Sprintf("%q is declared but its process does not list it (it lists: %s); serve it or remove it from plugin.json", t.Name, listText(rep.Listed))})
 		}
 	}
 	return rep, nil
 }
 
-func problemText(err error) string {
-	if e := errs.As(err); e != nil {
-		return string(e.Code) + ": " + e.Message
+func listText(names []string) string {
+	if len(names) == 0 {
+		return "nothing"
 	}
-	return err.Error()
+	return strings.Join(names, ", ")
 }

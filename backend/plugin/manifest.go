@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -62,6 +63,8 @@ type Manifest struct {
 	// Warnings are what was accepted with a default (a missing or invalid
 	// risk): shown with the plugin, never fatal.
 	Warnings []string
+	// warningFields are the Warnings' field paths, in the same order.
+	warningFields []string
 }
 
 // AgentTool is one tool the plugin's process serves.
@@ -104,89 +107,141 @@ type rawTool struct {
 }
 
 // invalid is a PLUGIN_INVALID error naming the manifest field.
-func invalid(field, format string, a ...any) error {
+func invalid(field, format string, a ...any) *errs.Error {
 	return errs.New(errs.PluginInvalid, "plugin.json: "+format, a...).With("field", field)
 }
 
 // ParseManifest parses and validates plugin.json. Every problem is
 // PLUGIN_INVALID with the field in its details; a risk that is missing or
-// not low|medium|high becomes medium with a warning.
+// not low|medium|high becomes medium with a warning. It returns the first
+// problem; ValidateManifest reports them all.
 func ParseManifest(data []byte) (Manifest, error) {
+	m, list := validate(data)
+	if len(list) > 0 {
+		return Manifest{}, list[0]
+	}
+	return m, nil
+}
+
+// Problem is one thing wrong with a plugin: Field is the manifest's field
+// path (contributes.agentTools[1].risk), "" for the folder or the file as
+// a whole, and Message says what to change.
+type Problem struct {
+	Field   string    `json:"field"`
+	Message string    `json:"message"`
+	Code    errs.Code `json:"code,omitempty"`
+}
+
+// ValidateManifest validates plugin.json and reports every problem it
+// finds, not only the first, so an author fixes them in one pass. The
+// manifest is meaningful only when there is no problem.
+func ValidateManifest(data []byte) (Manifest, []Problem) {
+	m, list := validate(data)
+	out := make([]Problem, 0, len(list))
+	for _, err := range list {
+		out = append(out, problemOf(err))
+	}
+	return m, out
+}
+
+// problemOf turns an install-check error into a Problem, preferring the
+// precise field path over the coarse field of the error's details.
+func problemOf(err error) Problem {
+	p := errs.ToPayload(err)
+	field, _ := p.Details["path"].(string)
+	if field == "" {
+		field, _ = p.Details["field"].(string)
+	}
+	return Problem{Field: field, Message: strings.TrimPrefix(p.Message, "plugin.json: "), Code: p.Code}
+}
+
+func validate(data []byte) (Manifest, []error) {
+	one := func(err error) (Manifest, []error) { return Manifest{}, []error{err} }
 	if len(data) > MaxManifestBytes {
-		return Manifest{}, invalid("", "the file is larger than %d bytes", MaxManifestBytes)
+		return one(invalid("", "the file is larger than %d bytes", MaxManifestBytes))
 	}
 	if !utf8.Valid(data) {
-		return Manifest{}, invalid("", "the file is not valid UTF-8")
+		return one(invalid("", "the file is not valid UTF-8"))
 	}
 	var raw rawManifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil {
-		return Manifest{}, invalid("", "not a JSON object of the plugin manifest's shape (%s); see the id, name, version, permissions, command and contributes fields", jsonProblem(err))
+		return one(invalid("", "not a JSON object of the plugin manifest's shape (%s); see the id, name, version, permissions, command and contributes fields", jsonProblem(err)))
 	}
 	if dec.More() {
-		return Manifest{}, invalid("", "text follows the manifest's JSON object; remove it")
+		return one(invalid("", "text follows the manifest's JSON object; remove it"))
+	}
+	var list []error
+	fail := func(err error) {
+		if err != nil {
+			list = append(list, err)
+		}
 	}
 	m := Manifest{Description: strings.TrimSpace(raw.Description), Command: raw.Command, Args: raw.Args, Permissions: raw.Permissions}
 	switch {
 	case raw.ID == nil:
-		return Manifest{}, invalid("id", "\"id\" is missing; use a reverse-DNS id like dev.acme.tools or a plain name of [a-z0-9.-]")
+		fail(invalid("id", "\"id\" is missing; use a reverse-DNS id like dev.acme.tools or a plain name of [a-z0-9.-]"))
 	case len(*raw.ID) > maxIDLen || !idPattern.MatchString(*raw.ID):
-		return Manifest{}, invalid("id", "id %q must be at most %d characters of a-z, 0-9, '.' and '-', each dot-separated part starting and ending with a letter or digit (like dev.acme.tools)", clip(*raw.ID), maxIDLen)
+		fail(invalid("id", "id %q must be at most %d characters of a-z, 0-9, '.' and '-', each dot-separated part starting and ending with a letter or digit (like dev.acme.tools)", clip(*raw.ID), maxIDLen))
+	default:
+		m.ID = *raw.ID
 	}
-	m.ID = *raw.ID
 	if raw.Name == nil || strings.TrimSpace(*raw.Name) == "" || utf8.RuneCountInString(*raw.Name) > maxNameLen || hasControl(*raw.Name) {
-		return Manifest{}, invalid("name", "\"name\" must be a non-empty single line of at most %d characters", maxNameLen)
+		fail(invalid("name", "\"name\" must be a non-empty single line of at most %d characters", maxNameLen))
+	} else {
+		m.Name = strings.TrimSpace(*raw.Name)
 	}
-	m.Name = strings.TrimSpace(*raw.Name)
 	if raw.Version == nil || len(*raw.Version) > maxVersionLen || !versionPattern.MatchString(*raw.Version) {
 		v := ""
 		if raw.Version != nil {
 			v = *raw.Version
 		}
-		return Manifest{}, invalid("version", "version %q is not a semantic version like 1.2.0 (https://semver.org)", clip(v))
+		fail(invalid("version", "version %q is not a semantic version like 1.2.0 (https://semver.org)", clip(v)))
+	} else {
+		m.Version = *raw.Version
 	}
-	m.Version = *raw.Version
 	if len(m.Description) > maxDescriptionLen {
-		return Manifest{}, invalid("description", "\"description\" is longer than %d bytes", maxDescriptionLen)
+		fail(invalid("description", "\"description\" is longer than %d bytes", maxDescriptionLen))
 	}
 	author, err := parseAuthor(raw.Author)
-	if err != nil {
-		return Manifest{}, err
-	}
+	fail(err)
 	m.Author = author
-	if err := checkPermissions(raw.Permissions); err != nil {
-		return Manifest{}, err
-	}
+	fail(checkPermissions(raw.Permissions))
 	if len(raw.Contributes.AgentTools) > maxTools {
-		return Manifest{}, invalid("contributes.agentTools", "a plugin contributes at most %d agent tools, this one %d", maxTools, len(raw.Contributes.AgentTools))
+		fail(invalid("contributes.agentTools", "a plugin contributes at most %d agent tools, this one %d", maxTools, len(raw.Contributes.AgentTools)))
 	}
 	seen := map[string]bool{}
 	for i, rt := range raw.Contributes.AgentTools {
-		t, warn, err := parseTool(m.ID, i, rt)
+		t, warn, err := parseTool(cmp.Or(m.ID, "x"), i, rt)
 		if err != nil {
-			return Manifest{}, err
+			fail(err)
+			continue
 		}
 		if seen[t.Name] {
-			return Manifest{}, invalid("contributes.agentTools", "two agent tools are named %q; tool names must be unique", t.Name)
+			fail(invalid("contributes.agentTools", "two agent tools are named %q; tool names must be unique", t.Name).With("path", toolPath(i, "name")))
+			continue
 		}
 		seen[t.Name] = true
 		if warn != "" {
 			m.Warnings = append(m.Warnings, warn)
+			m.warningFields = append(m.warningFields, toolPath(i, "risk"))
 		}
 		m.Tools = append(m.Tools, t)
 	}
-	if err := checkCommand(m, len(m.Tools) > 0); err != nil {
-		return Manifest{}, err
-	}
-	if servers, err := parseMCPServers(raw.Contributes.MCPServers); err != nil {
-		return Manifest{}, err
-	} else {
-		m.MCPServers = servers
-	}
-	if err := checkShown(m); err != nil {
-		return Manifest{}, err
+	fail(checkCommand(m, len(raw.Contributes.AgentTools) > 0))
+	servers, err := parseMCPServers(raw.Contributes.MCPServers)
+	fail(err)
+	m.MCPServers = servers
+	fail(checkShown(m))
+	if len(list) > 0 {
+		return Manifest{}, list
 	}
 	return m, nil
+}
+
+// toolPath is the field path of agent tool i's key.
+func toolPath(i int, key string) string {
+	return "contributes.agentTools[" + strconv.Itoa(i) + "]." + key
 }
 
 func parseAuthor(raw json.RawMessage) (string, error) {
@@ -233,21 +288,21 @@ func parseTool(pluginID string, i int, raw json.RawMessage) (AgentTool, string, 
 	field := "contributes.agentTools"
 	var rt rawTool
 	if err := json.Unmarshal(raw, &rt); err != nil {
-		return AgentTool{}, "", invalid(field, "agent tool %d must be an object with name, description, inputSchema and risk (%s)", i+1, jsonProblem(err))
+		return AgentTool{}, "", invalid(field, "agent tool %d must be an object with name, description, inputSchema and risk (%s)", i+1, jsonProblem(err)).With("path", "contributes.agentTools["+strconv.Itoa(i)+"]")
 	}
 	if !toolNamePattern.MatchString(rt.Name) {
-		return AgentTool{}, "", invalid(field, "agent tool %d: name %q must be 1–64 characters of A-Z, a-z, 0-9, '_' and '-'", i+1, clip(rt.Name))
+		return AgentTool{}, "", invalid(field, "agent tool %d: name %q must be 1–64 characters of A-Z, a-z, 0-9, '_' and '-'", i+1, clip(rt.Name)).With("path", toolPath(i, "name"))
 	}
 	if n := ModelName(pluginID, rt.Name); len(n) > mcp.MaxToolNameLen {
-		return AgentTool{}, "", invalid(field, "agent tool %q: the model-facing name %s is longer than %d characters; shorten the tool's name or the plugin's id", rt.Name, n, mcp.MaxToolNameLen)
+		return AgentTool{}, "", invalid(field, "agent tool %q: the model-facing name %s is longer than %d characters; shorten the tool's name or the plugin's id", rt.Name, n, mcp.MaxToolNameLen).With("path", toolPath(i, "name"))
 	}
 	t := AgentTool{Name: rt.Name, Description: strings.TrimSpace(rt.Description)}
 	if t.Description == "" || len(t.Description) > maxDescriptionLen {
-		return AgentTool{}, "", invalid(field, "agent tool %q needs a description of at most %d bytes", rt.Name, maxDescriptionLen)
+		return AgentTool{}, "", invalid(field, "agent tool %q needs a description of at most %d bytes", rt.Name, maxDescriptionLen).With("path", toolPath(i, "description"))
 	}
 	schema, hasAction, err := checkSchema(rt.Name, rt.InputSchema)
 	if err != nil {
-		return AgentTool{}, "", err
+		return AgentTool{}, "", withPath(err, toolPath(i, "inputSchema"))
 	}
 	t.InputSchema, t.HasAction = schema, hasAction
 	warn := ""
@@ -259,7 +314,7 @@ func parseTool(pluginID string, i int, raw json.RawMessage) (AgentTool, string, 
 		warn = "agent tool " + rt.Name + ": risk is missing or not low, medium or high; it counts as medium"
 	}
 	if t.PlanSafeActions, err = parseActions(rt.Name, rt.PlanSafeActions); err != nil {
-		return AgentTool{}, "", err
+		return AgentTool{}, "", withPath(err, toolPath(i, "planSafeActions"))
 	}
 	return t, warn, nil
 }
@@ -344,6 +399,14 @@ func parseMCPServers(raw json.RawMessage) ([]mcp.Server, error) {
 		return nil, invalid("contributes.mcpServers", "%s", cfg.Problems[0].Message)
 	}
 	return cfg.Servers, nil
+}
+
+// withPath adds the precise field path to an install-check error.
+func withPath(err error, path string) error {
+	if e := errs.As(err); e != nil {
+		return e.With("path", path)
+	}
+	return err
 }
 
 func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }

@@ -188,3 +188,64 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+// ValidateManifest reports every problem of a manifest at once, each with
+// its field path, where ParseManifest stops at the first.
+func TestValidateManifestReportsEveryProblem(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(m map[string]any)
+		want []plugin.Problem // Field and a part of Message
+	}{
+		{"valid", nil, nil},
+		{"three top-level problems", func(m map[string]any) {
+			m["id"], m["version"], m["permissions"] = "Bad Id", "1.2", []any{}
+		}, []plugin.Problem{
+			{Field: "id", Message: `id "Bad Id" must be`},
+			{Field: "version", Message: `version "1.2" is not a semantic version`},
+			{Field: "permissions", Message: `must include "agent.tool.register"`},
+		}},
+		{"problems in two tools and the command", func(m map[string]any) {
+			tool(m, 0)["planSafeActions"] = "list"
+			tool(m, 1)["inputSchema"] = map[string]any{"type": "array"}
+			delete(m, "command")
+		}, []plugin.Problem{
+			{Field: "contributes.agentTools[0].planSafeActions", Message: "planSafeActions must be an array"},
+			{Field: "contributes.agentTools[1].inputSchema", Message: `"type": "object"`},
+			{Field: "command", Message: `needs "command"`},
+		}},
+		{"a duplicate and a bad name", func(m map[string]any) {
+			tool(m, 1)["name"] = "look"
+			m["contributes"].(map[string]any)["agentTools"] = append(m["contributes"].(map[string]any)["agentTools"].([]any),
+				map[string]any{"name": "no spaces", "description": "x", "risk": "low"})
+		}, []plugin.Problem{
+			{Field: "contributes.agentTools[1].name", Message: `two agent tools are named "look"`},
+			{Field: "contributes.agentTools[2].name", Message: `name "no spaces" must be`},
+		}},
+		{"not JSON stops at once", func(m map[string]any) { m["contributes"] = "x" }, []plugin.Problem{
+			{Field: "", Message: "not a JSON object of the plugin manifest's shape"},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := manifest(t, c.edit)
+			_, got := plugin.ValidateManifest(data)
+			if len(got) != len(c.want) {
+				t.Fatalf("problems = %+v, want %d", got, len(c.want))
+			}
+			for i, w := range c.want {
+				if got[i].Field != w.Field || !strings.Contains(got[i].Message, w.Message) || got[i].Code != errs.PluginInvalid {
+					t.Errorf("problem %d = %+v, want field %q and a message with %q", i, got[i], w.Field, w.Message)
+				}
+			}
+			// ParseManifest refuses with the first of them.
+			_, err := plugin.ParseManifest(data)
+			if (err == nil) != (len(c.want) == 0) {
+				t.Fatalf("ParseManifest = %v, want an error: %v", err, len(c.want) > 0)
+			}
+			if err != nil && !strings.Contains(errs.ToPayload(err).Message, c.want[0].Message) {
+				t.Errorf("ParseManifest = %v, want the first problem", err)
+			}
+		})
+	}
+}

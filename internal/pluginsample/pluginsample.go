@@ -29,6 +29,9 @@ const serverPkg = "github.com/pi-desktop/pi-desktop/internal/pluginsample/testda
 // ServerEnv. Call it from TestMain before HOME changes (the build cache
 // lives under it).
 func Build(dir string) error {
+	if err := pinGoEnv(); err != nil {
+		return err
+	}
 	out := filepath.Join(dir, "sample-server")
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, serverPkg)
 	cmd.Stderr = os.Stderr
@@ -114,4 +117,71 @@ func Events(t testing.TB, logFile string) []string {
 		return nil
 	}
 	return strings.Split(text, "\n")
+}
+
+// pinGoEnv keeps the Go build and module caches (and this module's
+// go.mod, for BuildGoScaffold) where they are before a test moves HOME,
+// so a plugin built during a test needs no network and no fresh cache.
+func pinGoEnv() error {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOMOD").Output()
+	if err != nil {
+		return err
+	}
+	vals := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(vals) != 3 {
+		return errors.New("go env: unexpected output")
+	}
+	for i, k := range []string{"GOCACHE", "GOMODCACHE", hostGoModEnv} {
+		if err := os.Setenv(k, strings.TrimSpace(vals[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostGoModEnv names this module's go.mod once Build ran.
+const hostGoModEnv = "PI_PLUGIN_SAMPLE_GOMOD"
+
+// BuildGoScaffold builds a Go plugin skeleton in dir as its README says
+// (go build -o bin/server .), offline: its module requirements are pinned
+// to this module's (whose modules the cache holds), with this module's
+// go.sum, instead of a go mod tidy that would reach the network.
+func BuildGoScaffold(t testing.TB, dir string) {
+	t.Helper()
+	hostMod := os.Getenv(hostGoModEnv)
+	if hostMod == "" {
+		t.Fatal("the Go environment was not pinned: TestMain must call pluginsample.Build")
+	}
+	host, err := os.ReadFile(hostMod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(filepath.Dir(hostMod), "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs strings.Builder
+	inBlock := false
+	for _, line := range strings.Split(string(host), "\n") {
+		switch trimmed := strings.TrimSpace(line); {
+		case trimmed == "require (":
+			inBlock = true
+			reqs.WriteString(line + "\n")
+		case inBlock:
+			reqs.WriteString(line + "\n")
+			inBlock = trimmed != ")"
+		}
+	}
+	write(t, filepath.Join(dir, "go.mod"), []byte(string(own)+"\n"+reqs.String()), 0o644)
+	write(t, filepath.Join(dir, "go.sum"), sum, 0o644)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join("bin", "server"), ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build in %s: %v\n%s", dir, err, out)
+	}
 }

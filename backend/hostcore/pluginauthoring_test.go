@@ -1,0 +1,208 @@
+package hostcore_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pi-desktop/pi-desktop/backend/agent"
+	"github.com/pi-desktop/pi-desktop/backend/api"
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/plugin"
+	"github.com/pi-desktop/pi-desktop/internal/golden"
+	"github.com/pi-desktop/pi-desktop/internal/pluginsample"
+)
+
+func scaffoldArgs(path, lang string) map[string]any {
+	return map[string]any{"path": path, "id": "dev.acme.hello", "name": "Hello", "language": lang}
+}
+
+// The Go round trip of issue 22 through the pipeline the agent uses:
+// PluginScaffold writes a skeleton, it builds as its README says,
+// PluginCheck finds no problem and sees its process list greet,
+// PluginPack writes a .piplug that installs, and the installed tool is
+// offered and runs. (Node and Python skeletons are checked for their
+// manifests in backend/plugin; this machine's toolchains lack their MCP
+// SDKs, so they are not run here.)
+func TestPluginAuthoringRoundTripGo(t *testing.T) {
+	e := newEnv(t)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	res := e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("plugins/hello", plugin.LangGo))
+	if !res.OK {
+		t.Fatalf("scaffold = %+v", res)
+	}
+	golden.Assert(t, filepath.Join("testdata", "plugin_scaffold_go.golden"), res.Content)
+	dir := filepath.Join(e.project, "plugins", "hello")
+	for _, f := range []string{"plugin.json", "go.mod", "main.go", "README.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("scaffold did not write %s: %v", f, err)
+		}
+	}
+	pluginsample.BuildGoScaffold(t, dir)
+
+	res = e.call(e.session.ID, plugin.CheckToolName, map[string]any{"path": "plugins/hello"})
+	if !res.OK || len(res.Fields["problems"].([]plugin.Problem)) != 0 || res.Fields["started"] != true {
+		t.Fatalf("check = %+v", res)
+	}
+	golden.Assert(t, filepath.Join("testdata", "plugin_check_ok.golden"), res.Content)
+
+	res = e.call(e.session.ID, plugin.PackToolName, map[string]any{"path": "plugins/hello"})
+	if !res.OK || res.Path != "plugins/dev.acme.hello-0.1.0.piplug" {
+		t.Fatalf("pack = %+v", res)
+	}
+	golden.Assert(t, filepath.Join("testdata", "plugin_pack.golden"), res.Content)
+	if again := e.call(e.session.ID, plugin.PackToolName, map[string]any{"path": "plugins/hello"}); again.OK || again.Code != errs.Conflict {
+		t.Errorf("a second pack over the first = %+v, want CONFLICT", again)
+	}
+
+	staged, err := e.core.StagePlugin(t.Context(), filepath.Join(e.project, "plugins", "dev.acme.hello-0.1.0.piplug"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.core.InstallPlugin(t.Context(), staged, true); err != nil {
+		t.Fatal(err)
+	}
+	const greet = "plugin_dev_acme_hello_greet"
+	if !slices.ContainsFunc(e.core.DeferredForTest(t.Context(), e.session.ID, api.ModeAgent), func(d agent.DeferredTool) bool { return d.Name == greet }) {
+		t.Errorf("%s is not in the on-demand catalog", greet)
+	}
+	res = e.call(e.session.ID, greet, map[string]any{"name": "Ada"})
+	if !res.OK || !strings.Contains(res.Content, "Hello, Ada!") {
+		t.Fatalf("the installed tool = %+v", res)
+	}
+}
+
+// PluginCheck reports every manifest problem, each with its field path,
+// and starts nothing while the manifest is wrong.
+func TestPluginCheckToolListsEveryProblem(t *testing.T) {
+	e := newEnv(t)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	if res := e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("bad", plugin.LangGo)); !res.OK {
+		t.Fatalf("scaffold = %+v", res)
+	}
+	manifest := filepath.Join(e.project, "bad", "plugin.json")
+	var m map[string]any
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["version"] = "one"
+	m["permissions"] = []any{"fs.write"}
+	tool := m["contributes"].(map[string]any)["agentTools"].([]any)[0].(map[string]any)
+	tool["planSafeActions"] = "greet"
+	// A command that would show it ran, were it started.
+	m["command"] = "ran-it"
+	if data, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	write(t, manifest, string(data))
+	res := e.call(e.session.ID, plugin.CheckToolName, map[string]any{"path": "bad"})
+	if !res.OK || res.Fields["started"] != false {
+		t.Fatalf("check = %+v", res)
+	}
+	problems := res.Fields["problems"].([]plugin.Problem)
+	var fields []string
+	for _, p := range problems {
+		fields = append(fields, p.Field)
+	}
+	if want := []string{"version", "permissions", "contributes.agentTools[0].planSafeActions"}; !slices.Equal(fields, want) {
+		t.Errorf("problem fields = %q, want %q", fields, want)
+	}
+	golden.Assert(t, filepath.Join("testdata", "plugin_check_problems.golden"), res.Content)
+	if res := e.call(e.session.ID, plugin.PackToolName, map[string]any{"path": "bad"}); res.OK || res.Code != errs.PluginInvalid ||
+		!strings.Contains(res.Message, "3 problems") {
+		t.Errorf("pack of a bad plugin = %+v, want PLUGIN_INVALID naming 3 problems", res)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, "dev.acme.hello-0.1.0.piplug")); err == nil {
+		t.Error("a bad plugin was packed")
+	}
+}
+
+// Scaffold and Pack are writes: a Write card in ask mode, denied in Plan
+// and Goal as Write is. Check starts the folder's program: it is offered
+// in every mode, but runs only after a card (or under auto).
+func TestPluginAuthoringToolsUnderTheModes(t *testing.T) {
+	e := newEnv(t)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	if res := e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("ready", plugin.LangGo)); !res.OK {
+		t.Fatalf("scaffold = %+v", res)
+	}
+	for _, mode := range []string{api.ModePlan, api.ModeGoal} {
+		t.Run(mode, func(t *testing.T) {
+			e.configure(mode, api.PermissionAuto)
+			var offered []string
+			for _, d := range e.core.DeferredForTest(t.Context(), e.session.ID, mode) {
+				if strings.HasPrefix(d.Name, "Plugin") {
+					offered = append(offered, d.Name)
+				}
+			}
+			if !slices.Equal(offered, []string{plugin.CheckToolName}) {
+				t.Errorf("offered in %s = %v, want PluginCheck alone", mode, offered)
+			}
+			for _, c := range []struct {
+				tool string
+				args map[string]any
+			}{
+				{plugin.ScaffoldToolName, scaffoldArgs("other", plugin.LangGo)},
+				{plugin.PackToolName, map[string]any{"path": "ready"}},
+			} {
+				if res := e.call(e.session.ID, c.tool, c.args); res.OK || res.Code != errs.ToolDisabledInPlan {
+					t.Errorf("%s in %s = %+v, want TOOL_DISABLED_IN_PLAN", c.tool, mode, res)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(e.project, "other")); err == nil {
+				t.Errorf("%s wrote a plugin", mode)
+			}
+			e.configure(mode, api.PermissionAsk)
+			res, req := e.callAnswering(e.session.ID, plugin.CheckToolName, map[string]any{"path": "ready"}, permission.Denied)
+			if res.OK || req.Tool != plugin.CheckToolName {
+				t.Errorf("denied check in %s = %+v (card %+v)", mode, res, req)
+			}
+		})
+	}
+	e.configure(api.ModeAgent, api.PermissionAsk)
+	res, req := e.callAnswering(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("asked", plugin.LangPython), permission.Denied)
+	if res.OK || req.Reason != "changes a file in the workspace" {
+		t.Errorf("denied scaffold = %+v (card %+v)", res, req)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, "asked")); err == nil {
+		t.Error("a denied scaffold wrote its folder")
+	}
+	res, _ = e.callAnswering(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("asked", plugin.LangPython), permission.AllowOnce)
+	if !res.OK {
+		t.Fatalf("allowed scaffold = %+v", res)
+	}
+	if again := e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("asked", plugin.LangNode)); again.OK || again.Code != errs.Conflict {
+		t.Errorf("a scaffold over a folder with files = %+v, want CONFLICT before any card", again)
+	}
+	for _, bad := range []map[string]any{
+		{"path": "x", "id": "Bad Id", "name": "X", "language": "go"},
+		{"path": "x", "id": "ok", "name": "X", "language": "rust"},
+		{"path": "../escape", "id": "ok", "name": "X", "language": "go"},
+	} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if res := e.call(e.session.ID, plugin.ScaffoldToolName, bad); res.OK {
+				t.Errorf("scaffold %v = %+v", bad, res)
+			}
+		}()
+		select {
+		case <-done:
+		case req := <-e.cards.reqs:
+			// An outside path asks first (policy before probing); refuse.
+			_ = e.core.ResolveApproval(req.SessionID, req.ID, permission.Denied)
+			<-done
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.outside, "..", "escape")); err == nil {
+		t.Error("a scaffold escaped the workspace")
+	}
+}

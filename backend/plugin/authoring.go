@@ -1,0 +1,330 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
+	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/tools"
+)
+
+// Names of the plugin authoring tools (spec §2.1: deferred).
+const (
+	ScaffoldToolName = "PluginScaffold"
+	CheckToolName    = "PluginCheck"
+	PackToolName     = "PluginPack"
+)
+
+// AuthoringTools are the deferred Agent tools for building plugins in the
+// workspace (issue 22). Scaffold and Pack write there: class edit, so the
+// path guard resolves their folder, ask mode shows a Write card, and Plan
+// and Goal deny them as they deny Write. Check writes nothing, but it
+// starts the folder's own program (to see it list its tools), which is
+// running code the model may just have written: it is a plugin-class,
+// high-risk tool with one plan-safe action, so like Bash it runs in every
+// mode but only after a card (or under auto), never silently.
+func AuthoringTools(o RuntimeOptions) []tools.Tool {
+	return []tools.Tool{scaffoldTool{}, checkTool{o: o}, packTool{}}
+}
+
+type scaffoldArgs struct {
+	Path     string `json:"path"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Language string `json:"language"`
+}
+
+type scaffoldTool struct{}
+
+func (scaffoldTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: ScaffoldToolName,
+		Description: "Create a new PI-Desktop plugin skeleton in a new workspace folder: plugin.json (one example tool, greet, low risk and " +
+			"plan-safe), an MCP server over the official SDK of the language that serves it, and a README saying how to build, check, " +
+			"pack and install it. Then edit the tool, build the server, and run PluginCheck on the folder.",
+		Summary: "Create a new plugin skeleton (manifest, one example MCP tool in go, node or python, README) in a workspace folder",
+		Class:   permission.ClassEdit, Risk: permission.High, Mutates: true, Deferred: true,
+		Timeout: 30 * time.Second, Shape: tools.WritableFile, PathArg: "path",
+		Schema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "The new folder to create, relative to the workspace (it must not exist, or be empty)."},
+    "id": {"type": "string", "description": "The plugin's id: reverse-DNS like dev.acme.tools, or a plain name of a-z, 0-9, '.' and '-'."},
+    "name": {"type": "string", "description": "The plugin's display name."},
+    "language": {"type": "string", "enum": ["go", "node", "python"], "description": "The language of its MCP server."}
+  },
+  "required": ["path", "id", "name", "language"],
+  "additionalProperties": false
+}`),
+	}
+}
+
+// Precheck refuses bad input and an occupied folder before a card.
+func (scaffoldTool) Precheck(c *tools.Call) error {
+	var a scaffoldArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return errs.Wrap(err, errs.InvalidArgument, "%s arguments do not decode", ScaffoldToolName)
+	}
+	if _, err := ScaffoldFiles(ScaffoldSpec{ID: a.ID, Name: a.Name, Language: a.Language}); err != nil {
+		return err
+	}
+	return emptyTarget(c)
+}
+
+func emptyTarget(c *tools.Call) error {
+	t := *c.Target
+	if t.Root != pathguard.Workspace && t.Root != pathguard.Scratch {
+		return errs.New(errs.InvalidArgument, "%s: a plugin is created in the workspace or the scratch folder; choose a folder there", tools.DisplayPath(t)).With("field", "path")
+	}
+	fi, err := c.Resolver.Stat(t)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return errs.New(errs.Conflict, "%s is a file; choose a new folder for the plugin", tools.DisplayPath(t)).With("field", "path")
+	}
+	// A look only: WriteScaffold checks again through the root.
+	if entries, err := os.ReadDir(t.Abs); err != nil || len(entries) > 0 {
+		return errs.New(errs.Conflict, "%s already exists and is not empty; choose a new folder", tools.DisplayPath(t)).With("field", "path")
+	}
+	return nil
+}
+
+func (scaffoldTool) Run(ctx context.Context, c *tools.Call) tools.Result {
+	var a scaffoldArgs
+	if err := json.Unmarshal(c.Args, &a); err != nil {
+		return tools.Failure(errs.Wrap(err, errs.InvalidArgument, "%s arguments do not decode", ScaffoldToolName))
+	}
+	files, err := ScaffoldFiles(ScaffoldSpec{ID: a.ID, Name: a.Name, Language: a.Language})
+	if err != nil {
+		return tools.Failure(err)
+	}
+	if err := emptyTarget(c); err != nil {
+		return tools.Failure(err)
+	}
+	t := *c.Target
+	if t.Rel == "." {
+		return tools.Failure(errs.New(errs.InvalidArgument, "pass a new folder inside the root, not the root itself").With("field", "path"))
+	}
+	if err := os.MkdirAll(t.RootDir, 0o700); err != nil { // scratch is created lazily
+		return tools.Failure(errs.Wrap(err, errs.ToolFailed, "cannot create %s", t.RootDir))
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped before it wrote anything", ScaffoldToolName))
+	}
+	root, err := os.OpenRoot(t.RootDir)
+	if err != nil {
+		return tools.Failure(errs.Wrap(err, errs.ToolFailed, "cannot open %s", t.RootDir))
+	}
+	defer root.Close()
+	if err := WriteScaffold(root, t.Rel, files); err != nil {
+		return tools.Failure(err)
+	}
+	shown := tools.DisplayPath(t)
+	if c.Outcome != nil && t.Root == pathguard.Workspace {
+		c.Outcome.Path = t.Rel
+	}
+	return tools.Result{OK: true, Path: shown, Content: scaffoldText(shown, a, files),
+		Fields: map[string]any{"files": fileNames(files), "id": a.ID}}
+}
+
+func fileNames(files [][2]string) []string {
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		out = append(out, f[0])
+	}
+	return out
+}
+
+func scaffoldText(shown string, a scaffoldArgs, files [][2]string) string {
+	lang, _ := langOf(a.Language)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Created the plugin %s (%s, %s MCP server) in %s:\n", a.ID, ScaffoldVersion, lang.title, shown)
+	for _, f := range files {
+		fmt.Fprintf(&b, "  %s\n", f[0])
+	}
+	fmt.Fprintf(&b, "Its example tool greet is offered to the model as %s once the plugin is installed.\n", ModelName(a.ID, "greet"))
+	switch a.Language {
+	case LangGo:
+		fmt.Fprintf(&b, "Next: build its server with Bash (cd %s && go mod tidy && go build -o bin/server .), ", shown)
+	case LangNode:
+		fmt.Fprintf(&b, "Next: install its dependencies with Bash (cd %s && npm install), ", shown)
+	default:
+		fmt.Fprintf(&b, "Next: make sure python3 has the mcp package (python3 -m pip install -r %s/requirements.txt), ", shown)
+	}
+	fmt.Fprintf(&b, "then call %s with path %q, then %s.", CheckToolName, shown, PackToolName)
+	return b.String()
+}
+
+type pathArgs struct {
+	Path string `json:"path"`
+}
+
+var pathSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "The plugin folder (the one holding plugin.json), relative to the workspace."}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`)
+
+type checkTool struct{ o RuntimeOptions }
+
+func (checkTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: CheckToolName,
+		Description: "Check a plugin folder as install would: its files and limits, plugin.json (schema, names, risks, planSafeActions), " +
+			"then start its process (in the folder, with the plugin environment and load timeout) to see that it lists every declared " +
+			"tool. Reports every problem, each with the manifest field to fix. Starting the process runs the folder's program, so the " +
+			"user may be asked first.",
+		Summary: "Validate a plugin folder (manifest, names, risks, plan-safe actions; its process starts and lists its tools) and list every problem",
+		Class:   permission.ClassPlugin, Risk: permission.High, Deferred: true, PlanSafeActions: []string{"check"},
+		Timeout: LoadTimeout + 15*time.Second, Shape: tools.Directory, PathArg: "path",
+		Schema: pathSchema,
+	}
+}
+
+func (x checkTool) Run(ctx context.Context, c *tools.Call) tools.Result {
+	t := *c.Target
+	rep, err := Check(ctx, t.Abs, x.o)
+	if err != nil {
+		return tools.Failure(errs.Wrap(err, errs.ToolAborted, "%s was stopped: %v", CheckToolName, err))
+	}
+	shown := tools.DisplayPath(t)
+	return tools.Result{OK: true, Path: shown, Content: checkText(shown, rep),
+		Fields: map[string]any{"problems": rep.Problems, "listed": rep.Listed, "started": rep.Started}}
+}
+
+func checkText(shown string, rep CheckReport) string {
+	var b strings.Builder
+	if n := len(rep.Problems); n == 0 {
+		fmt.Fprintf(&b, "%s: no problems.\n", shown)
+	} else {
+		fmt.Fprintf(&b, "%s: %s.\n", shown, count(n, "problem"))
+	}
+	for _, p := range rep.Problems {
+		field := p.Field
+		if field == "" {
+			field = "(plugin)"
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", field, p.Message)
+	}
+	if s := rep.Summary; s != nil {
+		fmt.Fprintf(&b, "Plugin %s %s (%q), %d files.\n", s.ID, s.Version, s.Name, s.Files)
+		for _, t := range s.Tools {
+			safe := "none"
+			if len(t.PlanSafeActions) > 0 {
+				safe = strings.Join(t.PlanSafeActions, ", ")
+			}
+			fmt.Fprintf(&b, "Tool %s as %s: risk %s, plan-safe actions: %s.\n", t.Name, t.ModelName, t.Risk, safe)
+		}
+		if rep.Started {
+			fmt.Fprintf(&b, "Its process started and lists: %s.\n", listText(rep.Listed))
+		}
+	}
+	if len(rep.Problems) == 0 {
+		fmt.Fprintf(&b, "Next: %s with path %q writes the .piplug.", PackToolName, shown)
+	} else {
+		b.WriteString("Fix them and check again; install and PluginPack refuse a plugin with manifest problems.")
+	}
+	return b.String()
+}
+
+type packTool struct{}
+
+func (packTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: PackToolName,
+		Description: "Pack a plugin folder into <id>-<version>.piplug next to it, after the checks install makes (entries, links, limits, " +
+			"manifest); the archive is staged once as install would, so what it writes installs. It never replaces an existing file.",
+		Summary: "Pack a checked plugin folder into an installable .piplug next to it",
+		Class:   permission.ClassEdit, Risk: permission.High, Mutates: true, Deferred: true,
+		Timeout: 60 * time.Second, Shape: tools.Directory, PathArg: "path",
+		Schema: pathSchema,
+	}
+}
+
+func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
+	t := *c.Target
+	if t.Root != pathguard.Workspace && t.Root != pathguard.Scratch {
+		return tools.Failure(errs.New(errs.InvalidArgument, "%s: pack a plugin folder in the workspace or the scratch folder", tools.DisplayPath(t)).With("field", "path"))
+	}
+	if t.Rel == "." {
+		return tools.Failure(errs.New(errs.InvalidArgument, "the .piplug is written next to the plugin folder: pass a folder inside the root, not the root itself").With("field", "path"))
+	}
+	m, err := folderManifest(t.Abs)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	// The archive's place is judged as the folder was: the same root, by
+	// the resolver, so a link on the way cannot carry it elsewhere.
+	dst, err := c.Resolver.Resolve(filepath.Join(filepath.Dir(t.Abs), m.ID+"-"+m.Version+ArchiveExt))
+	if err != nil {
+		return tools.Failure(err)
+	}
+	if dst.Root != t.Root {
+		return tools.Failure(errs.New(errs.PathOutsideWorkspace, "the .piplug would land outside %s; nothing was written", tools.DisplayPath(t)).With("field", "path"))
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped before it wrote anything", PackToolName))
+	}
+	sum, err := Pack(t.Abs, dst.Abs)
+	if err != nil {
+		return tools.Failure(err)
+	}
+	if c.Outcome != nil && dst.Root == pathguard.Workspace {
+		c.Outcome.Path = dst.Rel
+	}
+	shown := tools.DisplayPath(dst)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Packed %s %s (%d files) into %s.\n", sum.ID, sum.Version, sum.Files, shown)
+	for _, tl := range sum.Tools {
+		fmt.Fprintf(&b, "Tool %s as %s: risk %s.\n", tl.Name, tl.ModelName, tl.Risk)
+	}
+	b.WriteString("The user installs it from Settings → Plugins (Install from .piplug…) or with `pi-desktop plugins install " + shown + "`; it asks for their consent first.")
+	return tools.Result{OK: true, Path: shown, Content: b.String(), Fields: map[string]any{"id": sum.ID, "version": sum.Version, "files": sum.Files}}
+}
+
+// folderManifest reads and parses dir's plugin.json, as Pack will.
+func folderManifest(dir string) (Manifest, error) {
+	files, err := scanFolder(dir)
+	if err != nil {
+		return Manifest{}, err
+	}
+	data, err := readManifest(os.DirFS(dir), files)
+	if err != nil {
+		return Manifest{}, err
+	}
+	m, problems := ValidateManifest(data)
+	if len(problems) > 0 {
+		return Manifest{}, errs.New(errs.PluginInvalid, "plugin.json has %s, the first: %s: %s; run %s to see them all",
+			count(len(problems), "problem"), cmpField(problems[0].Field), problems[0].Message, CheckToolName).With("problems", problems)
+	}
+	return m, nil
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func cmpField(f string) string {
+	if f == "" {
+		return "(plugin)"
+	}
+	return f
+}
