@@ -75,7 +75,7 @@ test('a pasted image reaches the model as an image block, and again on Retry', a
   const first = await provider.waitForRequest(0);
   expect(first.lastUserText()).toContain('What is in this picture?');
   expect(first.lastUserText()).toMatch(/@\S+\/pasted\/image\.png \(image\/png/);
-  expect(first.userImages()).toEqual([`data:image/png;base64,${b64}`]);
+  expect(first.lastUserImages()).toEqual([`data:image/png;base64,${b64}`]);
 
   const retry = ui.transcript.getByRole('button', { name: 'Retry' });
   await expect(retry).toBeEnabled();
@@ -84,7 +84,7 @@ test('a pasted image reaches the model as an image block, and again on Retry', a
   await expect(ui.assistantText().last()).toHaveText('A small gradient.');
   await ui.waitIdle();
   const second = await provider.waitForRequest(1);
-  expect(second.userImages()).toEqual([`data:image/png;base64,${b64}`]);
+  expect(second.lastUserImages()).toEqual([`data:image/png;base64,${b64}`]);
   expect(second.lastUserText()).toContain('What is in this picture?');
   // The retried prompt shows its image like the first.
   await expect(ui.transcript.locator('.msg-user').last().locator('img')).toHaveCount(1);
