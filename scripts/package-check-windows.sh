@@ -64,6 +64,15 @@ reg_value() { # KEY VALUE: the value's data, from the first view that has it
   return 1
 }
 
+reg_default() { # KEY: its default value's data (a file class name may hold spaces)
+  local view v
+  for view in /reg:64 /reg:32; do
+    v=$(timeout 60 "$wine" reg query "$1" /ve $view 2>/dev/null | tr -d '\r' | sed -n -E 's/^.*REG_SZ[[:space:]]+//p' | head -1)
+    [ -n "$v" ] && { printf '%s' "$v"; return 0; }
+  done
+  return 0
+}
+
 # The installer checks for the WebView2 runtime and otherwise runs
 # Microsoft's online bootstrapper, which needs the network: say it is there.
 webview='HKLM\SOFTWARE\WOW6432Node\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}'
@@ -92,11 +101,9 @@ if [ $rc -ne 0 ]; then
 fi
 
 reg_has "$classes\\.piplug" || fail "the installer did not register the .piplug file type ($classes\\.piplug)"
-class=$(timeout 60 "$wine" reg query "$classes\\.piplug" /ve /reg:64 2>/dev/null | tr -d '\r' | awk '/REG_SZ/ { print $NF }')
-[ -n "$class" ] || class=$(timeout 60 "$wine" reg query "$classes\\.piplug" /ve /reg:32 2>/dev/null | tr -d '\r' | awk '/REG_SZ/ { print $NF }')
+class=$(reg_default "$classes\\.piplug")
 [ -n "$class" ] || fail ".piplug names no file class (its default value is empty)"
-open=$(timeout 60 "$wine" reg query "$classes\\$class\\shell\\open\\command" /ve /reg:64 2>/dev/null | tr -d '\r')
-[ -n "$open" ] || open=$(timeout 60 "$wine" reg query "$classes\\$class\\shell\\open\\command" /ve /reg:32 2>/dev/null | tr -d '\r')
+open=$(reg_default "$classes\\$class\\shell\\open\\command")
 case "$open" in
   *pi-desktop.exe*%1*) ;;
   *) fail ".piplug's class $class has no open command that starts pi-desktop.exe with the file: '$open'" ;;
