@@ -92,7 +92,7 @@ rc=$?
 timeout 120 wineserver -w
 set -e
 if [ $rc -ne 0 ]; then
-  if grep -qiE "Bad EXE format|wine32 is missing|could not load kernel32|ntdll.so|starting 32-bit processes" "$work/install.log"; then
+  if grep -qiE "Bad EXE format|wine32 is missing|could not load kernel32|Application could not be started|ShellExecuteEx failed" "$work/install.log"; then
     note "the installer (a 32-bit program) does not run under this Wine, so the .piplug registration, the uninstaller entry and the kept data folder (install wine32: dpkg --add-architecture i386; apt-get install wine32)"
     exit 0
   fi
