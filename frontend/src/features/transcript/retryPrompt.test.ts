@@ -14,7 +14,17 @@ const shot: Attachment = {
   imageBytes: 1234,
   imageMediaType: 'image/png',
 };
-const notes: Attachment = { path: '/data/scratch/s1/pasted/notes.txt', name: 'notes.txt', size: 5, mediaType: 'text/plain; charset=utf-8' };
+const notes: Attachment = {
+  path: '/data/scratch/s1/pasted/notes.txt',
+  name: 'notes.txt',
+  size: 5,
+  mediaType: 'text/plain; charset=utf-8',
+  sha256: '',
+  width: 0,
+  height: 0,
+  imageBytes: 0,
+  imageMediaType: '',
+};
 
 function prompt(turnId: string, text: string, attachments?: Attachment[]): TranscriptItem {
   return { kind: 'prompt', key: `prompt:${turnId}`, turnId, messageId: `m-${turnId}`, text, ...(attachments ? { attachments } : {}) };
@@ -23,7 +33,7 @@ function prompt(turnId: string, text: string, attachments?: Attachment[]): Trans
 describe('retryPrompt', () => {
   const items: TranscriptItem[] = [
     prompt('t1', 'first'),
-    { kind: 'text', key: 'x', turnId: 't1', messageId: 'm-x', text: 'an answer' },
+    { kind: 'text', key: 'x', turnId: 't1', messageId: 'm-x', text: 'an answer', streaming: false },
     prompt('t2', 'what is in these?', [shot, notes]),
     prompt('t3', '', [shot]),
     prompt('t4', ''),
