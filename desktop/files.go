@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -55,8 +56,10 @@ func (f *Files) FileStamp(sessionID, path string) (api.FileStamp, error) {
 	})
 }
 
-// RevealFile opens the folder holding a workspace file (or the folder
-// itself) in the OS file manager.
+// RevealFile shows a workspace file selected in the OS file manager where
+// the platform allows it (FileManager1 over D-Bus on Linux, open -R on
+// macOS, explorer /select on Windows), else opens the folder holding it;
+// a folder opens itself.
 func (f *Files) RevealFile(sessionID, path string) error {
 	return f.open(sessionID, path, true)
 }
@@ -73,8 +76,11 @@ func (f *Files) open(sessionID, path string, reveal bool) error {
 		if err != nil {
 			return err
 		}
+		// Reveal never runs the file: only the folder it shows is checked
+		// (no application bundle), as when it opened the folder alone.
+		file := ""
 		if reveal && !dir {
-			abs, dir = filepath.Dir(abs), true
+			file, abs, dir = abs, filepath.Dir(abs), true
 		}
 		if why := launchable(abs, dir); why != "" {
 			return errs.New(errs.PermissionDenied, "PI-Desktop does not hand %s to the system: %s; open it yourself from your file manager if you trust it", path, why).With("path", path)
@@ -85,7 +91,15 @@ func (f *Files) open(sessionID, path string, reveal bool) error {
 		}
 		// The OS opener (xdg-open, open, the Windows shell) takes a file
 		// URL and picks the file manager or the associated app.
-		wruntime.BrowserOpenURL(win, fileURL(abs))
+		openURL := func(p string) { wruntime.BrowserOpenURL(win, fileURL(p)) }
+		if file == "" {
+			openURL(abs)
+			return nil
+		}
+		// The file manager may take a moment to answer; the window does
+		// not wait for it.
+		r := revealer{goos: runtime.GOOS, lookPath: exec.LookPath, run: runReveal, openFolder: openURL}
+		go r.reveal(context.WithoutCancel(ctx), file)
 		return nil
 	})
 }

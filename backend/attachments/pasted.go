@@ -185,6 +185,9 @@ func (p *Pasted) Verify(refs []api.Attachment) ([]api.Attachment, error) {
 			if err := p.withImage(&a, ref.SHA256); err != nil {
 				return nil, err
 			}
+			if err := p.tiedTo(root, name, ref.SHA256); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, a)
 	}
@@ -461,6 +464,9 @@ func (p *Pasted) prepareImage(root *os.Root, a *api.Attachment) {
 // withImage fills a's image fields from the stored image sha.
 func (p *Pasted) withImage(a *api.Attachment, sha string) error {
 	data, err := p.store.Read(sha)
+	if errs.Is(err, errs.AttachmentChanged) {
+		return errs.Wrap(err, errs.AttachmentChanged, "the prepared copy of %s in the attachments store no longer matches its sha256 (changed on disk); nothing was sent — remove it from the message and attach it again", a.Name).With("sha256", sha).With("path", a.Path)
+	}
 	if err != nil {
 		return errs.Wrap(err, errs.AttachmentInvalid, "the prepared copy of %s is not in the attachments store (%s); remove it from the message and attach it again", a.Name, errs.CodeOf(err)).With("sha256", sha)
 	}

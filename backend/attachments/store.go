@@ -192,7 +192,7 @@ func (s *Store) Read(sha string) ([]byte, error) {
 		return nil, errs.New(errs.StorageCorrupt, "attachment %s is larger than any this store writes (%d MB); it was not read", sha, MaxStoredBytes>>20)
 	}
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != sha {
-		return nil, errs.New(errs.StorageCorrupt, "attachment %s was changed on disk and no longer matches its name; attach the image again", sha)
+		return nil, errs.New(errs.AttachmentChanged, "attachment %s was changed on disk and no longer matches its name; nothing was sent — attach the image again", sha).With("sha256", sha)
 	}
 	return data, nil
 }

@@ -83,8 +83,8 @@ func TestReadMissingAndTampered(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, sha), []byte("changed!"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Read(sha); !errs.Is(err, errs.StorageCorrupt) {
-		t.Fatalf("tampered: %v, want STORAGE_CORRUPT", err)
+	if _, err := s.Read(sha); !errs.Is(err, errs.AttachmentChanged) {
+		t.Fatalf("tampered: %v, want ATTACHMENT_CHANGED", err)
 	}
 	// Put of the original bytes repairs the entry.
 	if _, err := s.Put([]byte("original")); err != nil {

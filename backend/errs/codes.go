@@ -164,6 +164,7 @@ const (
 	AttachmentsTooLarge  Code = "ATTACHMENTS_TOO_LARGE"  // the message's files together are above the per-message limit
 	AttachmentNotRegular Code = "ATTACHMENT_NOT_REGULAR" // the source is a link, folder, device or FIFO: nothing was copied
 	AttachmentInvalid    Code = "ATTACHMENT_INVALID"     // a prompt's attachment is not a file the composer copied into the session's pasted folder
+	AttachmentChanged    Code = "ATTACHMENT_CHANGED"     // an attached file or its stored image no longer hashes to the sha256 it was attached with: nothing was sent
 )
 
 // Codes lists every registered code in declaration order.
@@ -203,6 +204,6 @@ func Codes() []Code {
 		ProviderUnreachable, ModelListUnavailable,
 		CheckpointNotFound, CheckpointNotCaptured,
 		PermissionDenied, PluginInvalid, PluginArchiveRefused, PluginNotFound, PluginConsentRequired, PluginCrashed,
-		AttachmentTooMany, AttachmentTooLarge, AttachmentsTooLarge, AttachmentNotRegular, AttachmentInvalid,
+		AttachmentTooMany, AttachmentTooLarge, AttachmentsTooLarge, AttachmentNotRegular, AttachmentInvalid, AttachmentChanged,
 	}
 }

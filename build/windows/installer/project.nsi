@@ -1,4 +1,8 @@
 Unicode true
+# A 64-bit installer for the amd64-only app: Windows x64 runs it like any
+# other, and so does a 64-bit-only Wine, where make package-check checks
+# its registry entries.
+Target amd64-unicode
 
 ####
 ## Please note: Template replacements don't work in this file. They are provided with default defines like

@@ -30,6 +30,7 @@ import { DelegateApprovals } from './DelegateApprovals';
 import { SessionCostMeter } from './SessionCostMeter';
 import { Transcript } from './Transcript';
 import { promptIndex, sameIndex } from './promptIndex';
+import { retryPrompt } from './retryPrompt';
 import { TurnRetryContext, type TurnRetry } from './TranscriptRows';
 import { WorktreeHeader, WorktreeSetupNotice } from './Worktree';
 import { rollbackEffect, type PromptIndex } from '../review/wording';
@@ -140,14 +141,15 @@ function SessionBody({
     },
     [send, mcp],
   );
-  // Retry on a failed turn sends its prompt again, as the user would by pasting it.
+  // Retry on a failed turn sends its prompt again with the same attachments; the host
+  // verifies them again, so a file changed or gone since fails with its own code.
   const items = t.state.items;
   const retry = useMemo<TurnRetry>(
     () => ({
       canRetry: !t.running,
       retry: (turnId) => {
-        const prompt = items.find((it) => it.kind === 'prompt' && it.turnId === turnId);
-        if (prompt?.kind === 'prompt' && prompt.text !== '') void onSend(prompt.text).catch(reportError);
+        const again = retryPrompt(items, turnId);
+        if (again) void onSend(again.text, again.attachments).catch(reportError);
       },
     }),
     [t.running, items, onSend, reportError],
