@@ -353,3 +353,42 @@ func TestContentType(t *testing.T) {
 		}
 	}
 }
+
+// A second Open of a session's preview wakes whoever waits on the first at
+// once: it will never report, and the caller must say it was replaced.
+func TestOpenReplacesAndWakesTheEarlierWaiter(t *testing.T) {
+	root := t.TempDir()
+	s := preview.New(preview.Options{DataDir: t.TempDir()})
+	defer s.Shutdown(t.Context())
+	first, err := s.Open("s1", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan [2]bool, 1)
+	go func() {
+		_, reported := s.Await(t.Context(), first.Token)
+		done <- [2]bool{reported, s.AwaitLoad(t.Context(), first.Token)}
+	}()
+	second, err := s.Open("s1", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		if got[0] || got[1] {
+			t.Errorf("a replaced page reported or loaded: %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the earlier waiter was not woken by the replacement")
+	}
+	if s.Live(first.Token) || !s.Live(second.Token) {
+		t.Errorf("live: first %v, second %v", s.Live(first.Token), s.Live(second.Token))
+	}
+	if !s.ServesURL(strings.Replace(second.Base, "127.0.0.1", "localhost", 1)) || s.ServesURL("http://localhost:1/") {
+		t.Error("ServesURL does not recognise the server's own port")
+	}
+	s.Close("s1")
+	if s.Live(second.Token) {
+		t.Error("a closed page is live")
+	}
+}
