@@ -64,13 +64,12 @@ test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing 
   try {
     await ui.addProjectByPath(workspace.dir, workspace.name);
 
-    // Settings → Agent → Inline visualizations, saved.
+    // Settings → Agent → Inline visualizations: saved as soon as it is switched.
     const settings = await ui.openSettings();
     const toggle = settings.getByRole('switch', { name: 'Inline visualizations' });
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     await toggle.click();
-    await settings.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(settings.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
+    await expect(ui.page.getByText('Inline visualizations saved.')).toBeVisible();
     await ui.closeSettings();
     await ui.newSession(workspace.name);
 

@@ -154,8 +154,10 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
                   option(
                     r,
                     <>
-                      <span className="palette-label">{r.item.label}</span>
-                      {r.item.detail && <span className="palette-detail">{r.item.detail}</span>}
+                      {/* The spaces keep the parts apart in the text read from the
+                          option (its label must contain it); flex layout drops them. */}
+                      <span className="palette-label">{r.item.label}</span>{' '}
+                      {r.item.detail && <span className="palette-detail">{r.item.detail}</span>}{' '}
                       {r.item.shortcut && <kbd className="palette-kbd">{r.item.shortcut}</kbd>}
                     </>,
                     [r.item.label, r.item.detail, r.item.shortcut].filter(Boolean).join(', '),
@@ -205,7 +207,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
 export function HitContent({ hit }: { hit: SearchHit }) {
   return (
     <>
-      <Snippet segments={hit.snippet} />
+      <Snippet segments={hit.snippet} />{' '}
       <span className="palette-detail">
         {hit.kind === 'tool_call' ? 'Tool call · ' : ''}
         {sessionTitle({ title: hit.sessionTitle })} · <time dateTime={new Date(hit.createdAt).toISOString()}>{formatDateTime(hit.createdAt)}</time>

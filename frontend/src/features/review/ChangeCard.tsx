@@ -115,10 +115,10 @@ export function ChangeCard({ change, partner, onRollback, onStale }: ChangeCardP
             disabled={busy}
             icon={<RotateCcw size={13} aria-hidden="true" />}
             onClick={() => void rollback()}
-            aria-label={`Roll back ${escapeName(change.path)}`}
+            aria-label={`${busy ? 'Rolling back' : 'Roll back'} ${escapeName(change.path)}`}
             title={rollbackEffect(change)}
           >
-            {busy ? 'Rolling back…' : 'Rollback'}
+            {busy ? 'Rolling back…' : 'Roll back'}
           </Button>
         ) : (
           <span className="change-state" title="Too large to keep a snapshot; restore it by hand">

@@ -64,13 +64,13 @@ export function PanelButtons({ panels }: { panels: SessionPanels }) {
         {...changesHint}
         onClick={() => panels.toggle('review')}
       >
-        {/* The name read out is the text shown, "Changes (N)" with the brackets unseen. */}
+        {/* Read out as "Changes (N)", shown as a pill; one hidden text node, so no
+            browser puts spaces inside the brackets. */}
         Changes{' '}
-        <span className="count-pill">
-          <span className="visually-hidden">(</span>
+        <span className="count-pill" aria-hidden="true">
           {count}
-          <span className="visually-hidden">)</span>
         </span>
+        <span className="visually-hidden">({count})</span>
       </Button>
       <Button
         ref={(el) => void (panels.buttons.current.activity = el)}

@@ -315,9 +315,9 @@ function ReviewRow({ change, onRollback }: { change: ReviewChange; onRollback: (
       {rolledBack ? (
         <span className="review-state">Rolled back</span>
       ) : change.reversible ? (
-        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void rollback()} aria-label={`Roll back ${escapeName(change.path)}`}>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void rollback()} aria-label={`${busy ? 'Rolling back' : 'Roll back'} ${escapeName(change.path)}`}>
           <RotateCcw size={13} aria-hidden="true" />
-          <span>{busy ? 'Rolling back…' : 'Rollback'}</span>
+          <span>{busy ? 'Rolling back…' : 'Roll back'}</span>
         </button>
       ) : (
         <span className="review-state" title="Too large to keep a snapshot; restore it by hand">
