@@ -33,12 +33,6 @@ type pane struct {
 	states []api.PreviewState
 	bodies map[string]string // by URL: what the pane was served
 	cards  int
-	// answer is how the user answers a card (none: it stays open); asked
-	// are the cards shown.
-	answer permission.Outcome
-	core   *hostcore.Core
-	asked  []permission.Request
-	noLoad bool // the pane never loads a page (a window busy elsewhere)
 }
 
 func (p *pane) Emit(event string, payload any) {
@@ -47,20 +41,10 @@ func (p *pane) Emit(event string, payload any) {
 	switch event {
 	case permission.EventRequest:
 		p.cards++
-		req := payload.(permission.Request)
-		p.asked = append(p.asked, req)
-		if p.answer != "" {
-			core, answer := p.core, p.answer
-			go func() {
-				if err := core.ResolveApproval(req.SessionID, req.ID, answer); err != nil {
-					p.t.Errorf("answer %s: %v", req.ID, err)
-				}
-			}()
-		}
 	case api.EventPreviewOpened, api.EventPreviewReload:
 		s := payload.(api.PreviewState)
 		p.events, p.states = append(p.events, event), append(p.states, s)
-		if event == api.EventPreviewOpened && s.Kind == api.PreviewFile && !p.noLoad {
+		if event == api.EventPreviewOpened && s.Kind == api.PreviewFile {
 			go p.load(s.URL)
 		}
 	case api.EventPreviewClosed:
@@ -113,7 +97,7 @@ func newPreviewEnv(t *testing.T, guard func() error, report string) *previewEnv 
 	t.Helper()
 	root := t.TempDir()
 	pe := &previewEnv{env: &env{t: t, project: filepath.Join(root, "proj"), outside: filepath.Join(root, "outside")},
-		pane: &pane{t: t, report: report, bodies: map[string]string{}, answer: permission.AllowOnce}, otherWS: filepath.Join(root, "other"), data: filepath.Join(root, "data")}
+		pane: &pane{t: t, report: report, bodies: map[string]string{}}, otherWS: filepath.Join(root, "other"), data: filepath.Join(root, "data")}
 	for _, d := range []string{pe.project, pe.outside, pe.otherWS, filepath.Join(pe.project, "site", "js")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -134,9 +118,6 @@ func newPreviewEnv(t *testing.T, guard func() error, report string) *previewEnv 
 	}
 	t.Cleanup(func() { core.Close() })
 	pe.core = core
-	pe.pane.mu.Lock()
-	pe.pane.core = core
-	pe.pane.mu.Unlock()
 	for _, s := range []struct {
 		dir  string
 		into *api.Session

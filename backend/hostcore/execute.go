@@ -335,7 +335,6 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	if in.Protected != permission.NotProtected {
 		in.ProtectedGranted = c.broker.Granted(req.SessionID, permission.ProtectedGrant(spec.Name, in.Protected, call.Target.Root == pathguard.External))
 	}
-	c.notePage(ctx, req.SessionID, tool, resolver, args, &in)
 	verdict := permission.Evaluate(in)
 	if spec.Class == permission.ClassExec {
 		// Command rules: a deny rule refuses in every mode; rules allowing
@@ -368,8 +367,8 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 	default:
 		st.row.Decision = decisionAllow
-		if in.Granted || in.ProtectedGranted || in.PageGranted {
-			in.Granted, in.ProtectedGranted, in.PageGranted = false, false, false
+		if in.Granted || in.ProtectedGranted {
+			in.Granted, in.ProtectedGranted = false, false
 			if permission.Evaluate(in).Decision == permission.Ask {
 				st.row.Decision = decisionGranted
 			}
@@ -464,7 +463,7 @@ func allowedBy(in permission.Input, st *callState) string {
 		return tools.ApprovedByRule
 	}
 	in.PermissionMode, in.SessionMode = api.PermissionAsk, ""
-	in.Granted, in.ProtectedGranted, in.PageGranted = false, false, false
+	in.Granted, in.ProtectedGranted = false, false
 	if permission.Evaluate(in).Decision == permission.Ask {
 		return tools.ApprovedByMode
 	}

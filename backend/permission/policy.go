@@ -84,11 +84,6 @@ type Input struct {
 	// Temporary marks a path-less session: its high-risk tools work only
 	// inside its scratch folder (spec §4b).
 	Temporary bool
-	// UnwrittenPage: BrowserPreview opens a workspace page that is not one
-	// of the session's artifacts as they were written (page.go);
-	// PageGranted says an allow-session grant for PageGrant exists.
-	UnwrittenPage bool
-	PageGranted   bool
 }
 
 // Verdict is the policy's answer. Code and Reason explain a Deny; Reason is
@@ -124,9 +119,7 @@ func Effective(override, session, global string) string {
 //     folder must land there; a skill folder is read-only;
 //  3. protected paths: a card in every mode, unless a grant for that class;
 //  4. explicit outside paths: auto allows, every other mode asks;
-//  5. a page BrowserPreview opens that the session did not write: auto
-//     allows, every other mode asks (page.go);
-//  6. the risk and permission-mode table, with session grants.
+//  5. the risk and permission-mode table, with session grants.
 func Evaluate(in Input) Verdict {
 	if v, denied := ContractDeny(in); denied {
 		return v
@@ -163,9 +156,6 @@ func Evaluate(in Input) Verdict {
 		default:
 			return Verdict{Decision: Ask, External: true, Reason: "reads or writes a path outside the workspace"}
 		}
-	}
-	if v, decided := unwrittenPage(in); decided {
-		return v
 	}
 	if in.Class.Control() {
 		return Verdict{Decision: Allow}

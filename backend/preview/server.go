@@ -7,9 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -89,10 +87,9 @@ func (s *Server) Open(sessionID, root string) (Page, error) {
 		return Page{}, err
 	}
 	if old, ok := s.bySession[sessionID]; ok {
-		s.dropLocked(old)
+		delete(s.pages, old)
 	}
-	p := &page{session: sessionID, token: token, resolver: resolver, root: root,
-		reported: make(chan struct{}), loaded: make(chan struct{}), gone: make(chan struct{})}
+	p := &page{session: sessionID, token: token, resolver: resolver, root: root, reported: make(chan struct{}), loaded: make(chan struct{})}
 	s.pages[token] = p
 	s.bySession[sessionID] = token
 	return Page{SessionID: sessionID, Token: token, Base: s.origin + "/" + token + "/", Root: root}, nil
@@ -115,29 +112,13 @@ func (s *Server) Close(sessionID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if tok, ok := s.bySession[sessionID]; ok {
-		s.dropLocked(tok)
+		delete(s.pages, tok)
 		delete(s.bySession, sessionID)
 	}
 }
 
-// dropLocked forgets a page and wakes whoever waits on it.
-func (s *Server) dropLocked(token string) {
-	if p := s.pages[token]; p != nil {
-		close(p.gone)
-		delete(s.pages, token)
-	}
-}
-
-// Live reports whether token is still a session's open preview (false once
-// a later Open replaced it, or it was closed).
-func (s *Server) Live(token string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pages[token] != nil
-}
-
 // Await waits for the first report of the page opened with token, until
-// ctx ends or the page is replaced or closed. ok is false when none came.
+// ctx ends. ok is false when none came (or the preview was closed).
 func (s *Server) Await(ctx context.Context, token string) (Report, bool) {
 	s.mu.Lock()
 	p := s.pages[token]
@@ -148,16 +129,13 @@ func (s *Server) Await(ctx context.Context, token string) (Report, bool) {
 	select {
 	case <-p.reported:
 		return p.firstReport(), true
-	case <-p.gone:
-		return Report{}, false
 	case <-ctx.Done():
 		return Report{}, false
 	}
 }
 
 // AwaitLoad waits until something (the pane) first asked for a file of the
-// page opened with token, until ctx ends or the page is replaced or
-// closed; false when nothing did.
+// page opened with token, until ctx ends; false when nothing did.
 func (s *Server) AwaitLoad(ctx context.Context, token string) bool {
 	s.mu.Lock()
 	p := s.pages[token]
@@ -168,8 +146,6 @@ func (s *Server) AwaitLoad(ctx context.Context, token string) bool {
 	select {
 	case <-p.loaded:
 		return true
-	case <-p.gone:
-		return false
 	case <-ctx.Done():
 		return false
 	}
@@ -180,31 +156,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
 	srv := s.srv
-	for tok := range s.pages {
-		s.dropLocked(tok)
-	}
-	s.bySession = map[string]string{}
+	s.pages, s.bySession = map[string]*page{}, map[string]string{}
 	s.mu.Unlock()
 	if srv == nil {
 		return nil
 	}
 	return srv.Shutdown(ctx)
-}
-
-// ServesURL reports whether a loopback URL names this server's port
-// (under any loopback spelling): a URL preview of it would reach other
-// previews' paths, so the host refuses it.
-func (s *Server) ServesURL(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	origin := s.Origin()
-	if origin == "" {
-		return false
-	}
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(origin, "http://"))
-	return u.Port() == port
 }
 
 // Origin is http://127.0.0.1:PORT once the server listens, else "".

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -78,22 +77,6 @@ func (browserPreviewTool) Spec() Spec {
   "additionalProperties": false
 }`),
 	}
-}
-
-// PreviewPage is the workspace page a call would open, for the host's
-// policy (a page the session did not write asks first); ok is false for a
-// URL call or one that fails anyway, which Run then reports without a card.
-func (browserPreviewTool) PreviewPage(rv *pathguard.Resolver, args json.RawMessage) (pathguard.Resolved, bool) {
-	var a previewArgs
-	if json.Unmarshal(args, &a) != nil || strings.TrimSpace(a.URL) != "" {
-		return pathguard.Resolved{}, false
-	}
-	p := cmp.Or(strings.TrimSpace(a.Path), strings.TrimSpace(a.FilePath))
-	if p == "" {
-		return pathguard.Resolved{}, false
-	}
-	r, err := previewTarget(rv, p)
-	return r, err == nil
 }
 
 type previewArgs struct {
@@ -200,9 +183,6 @@ func CheckPreviewURL(raw string) (string, error) {
 	bad := func(why string) (string, error) {
 		return "", errs.New(errs.InvalidArgument, "BrowserPreview opens only http://localhost:PORT or http://127.0.0.1:PORT (a dev server on this machine); %s %s. For a workspace page pass path instead", clipName(raw), why).With("field", "url")
 	}
-	if len(raw) > maxPreviewURL {
-		return bad(fmt.Sprintf("is longer than %d bytes", maxPreviewURL))
-	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return bad("is not a URL")
@@ -226,10 +206,6 @@ func CheckPreviewURL(raw string) (string, error) {
 	u.Fragment = ""
 	return u.String(), nil
 }
-
-// maxPreviewURL bounds a url argument: it is echoed in the result, the
-// pane and the audit row.
-const maxPreviewURL = 2048
 
 // PreviewText is what the model reads: what was opened, its title, and
 // the page's first problems (or that the pane did not report).
@@ -296,15 +272,5 @@ func HTMLTitle(page []byte) string {
 	if m == nil {
 		return ""
 	}
-	// A dev server's title is untrusted text on its way to the model and
-	// the window: control and text-direction characters become spaces.
-	t := strings.Map(func(r rune) rune {
-		switch {
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0,
-			r >= 0x200e && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return ' '
-		}
-		return r
-	}, html.UnescapeString(string(m[1])))
-	return truncate.BytesEllipsis(strings.Join(strings.Fields(t), " "), 200)
+	return truncate.BytesEllipsis(strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " "), 200)
 }
