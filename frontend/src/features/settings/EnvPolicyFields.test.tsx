@@ -27,17 +27,20 @@ describe('command environment settings', () => {
     expect(pass).toHaveAccessibleDescription(/_API_KEY.*AWS_SECRET_ACCESS_KEY.*everything else \(PATH, HOME, LANG, …\) is kept/);
   });
 
+  // Settings save as they are made: a list saves when its field is left.
   it('saves the edited lists as names', async () => {
     const { user } = await openSettings();
     const pass = screen.getByRole('textbox', { name: 'Pass through anyway' });
     await user.clear(pass);
     await user.type(pass, 'GITHUB_TOKEN,  NPM_TOKEN ');
     await user.type(screen.getByRole('textbox', { name: 'Also remove' }), 'DATABASE_URL KUBECONFIG');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(bridge.updateSettings).toHaveBeenCalledWith(
-      expect.objectContaining({ envPassthrough: ['GITHUB_TOKEN', 'NPM_TOKEN'], envDrop: ['DATABASE_URL', 'KUBECONFIG'] }),
+    await user.tab();
+    await waitFor(() =>
+      expect(bridge.updateSettings).toHaveBeenLastCalledWith(
+        expect.objectContaining({ envPassthrough: ['GITHUB_TOKEN', 'NPM_TOKEN'], envDrop: ['DATABASE_URL', 'KUBECONFIG'] }),
+      ),
     );
-    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(await screen.findByText('Also remove saved.')).toBeInTheDocument();
     expect(pass).toHaveValue('GITHUB_TOKEN, NPM_TOKEN');
   });
 
@@ -45,7 +48,7 @@ describe('command environment settings', () => {
     const { user } = await openSettings();
     const drop = screen.getByRole('textbox', { name: 'Also remove' });
     await user.type(drop, 'MY-VAR');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.tab();
     expect(bridge.updateSettings).not.toHaveBeenCalled();
     expect(drop).toHaveAttribute('aria-invalid', 'true');
     expect(drop).toHaveAccessibleDescription(/“MY-VAR” is not a variable name/);
@@ -61,7 +64,7 @@ describe('command environment settings', () => {
     );
     const drop = screen.getByRole('textbox', { name: 'Also remove' });
     await user.type(drop, 'GITHUB_TOKEN');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.tab();
     await waitFor(() => expect(drop).toHaveAttribute('aria-invalid', 'true'));
     expect(drop).toHaveAccessibleDescription(/both passed through and dropped/);
   });
