@@ -54,7 +54,7 @@ test('Allow once writes the file; Rollback restores it', async ({ ui, workspace,
   await expect(ui.sidebar.getByText('Loading…')).toHaveCount(0);
   await ui.openSession(workspace.name);
   await expect(ui.tools('Write').locator('.tool-approval')).toHaveText('Allowed once by you');
-  await expect(ui.tools('Write').locator('.tool-wait')).toHaveText(/^waited [\d.]+ m?s for approval$/);
+  await expect(ui.tools('Write').locator('.tool-wait')).toHaveText(/^waited ([\d.]+ m?s|\d+m \d+s) for approval$/);
   await expect(ui.transcript.locator('section.approval-card')).toHaveCount(0);
   const change = write.getByRole('list', { name: 'Changes' }).getByRole('listitem');
   await expect(change).toHaveCount(1);

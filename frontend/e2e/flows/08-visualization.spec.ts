@@ -69,7 +69,10 @@ test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing 
     const toggle = settings.getByRole('switch', { name: 'Inline visualizations' });
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     await toggle.click();
-    await expect(ui.page.getByText('Inline visualizations saved.')).toBeVisible();
+    const saved = ui.page.getByRole('status').filter({ hasText: 'Inline visualizations saved.' });
+    await expect(saved).toBeVisible();
+    await saved.getByRole('button', { name: 'Dismiss' }).click(); // it sits over the composer's corner
+    await expect(saved).toHaveCount(0);
     await ui.closeSettings();
     await ui.newSession(workspace.name);
 
