@@ -131,7 +131,8 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		calls(call("Read", map[string]any{"path": "main.go"}), call("Glob", map[string]any{"pattern": "*.go"}), call("Grep", map[string]any{"pattern": "func"})),
 		calls(call("Write", map[string]any{"path": "new.txt", "content": "hi\n"}), call("Edit", map[string]any{}), call("Bash", map[string]any{"command": "echo hi"})),
 		calls(call("TodoWrite", `{"todos":[{"content":"a","status":"in_progress"}]}`), call("TodoWrite", `{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"}]}`)),
-		calls(call("BashOutput", map[string]any{"taskId": "t1"})), // not loaded
+		calls(call("BashOutput", map[string]any{"taskId": "t1"})),                                                                    // not loaded
+		calls(call("PluginScaffold", map[string]any{}), call("PluginCheck", map[string]any{}), call("PluginPack", map[string]any{})), // not loaded
 		calls(call("ToolSearch", map[string]any{"query": "select:BashOutput,BashStop,BrowserPreview"}), call("ToolSearch", map[string]any{"query": "x", "limit": 99})),
 		calls(call("BashOutput", map[string]any{"taskId": "none"}), call("BashStop", map[string]any{"taskId": "none"})),
 		calls(call("BrowserPreview", map[string]any{"url": "https://example.com"})), // only localhost
@@ -221,6 +222,8 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 		{"Write", "", "allow", "agent", false}, {"Edit", errs.InvalidArgument, "", "agent", false}, {"Bash", "", "allow", "agent", false},
 		{"TodoWrite", "", "allow", "agent", false}, {"TodoWrite", errs.InvalidArgument, "", "agent", false},
 		{"BashOutput", errs.ToolNotFound, "deny", "agent", false},
+		{"PluginScaffold", errs.ToolNotFound, "deny", "agent", false}, {"PluginCheck", errs.ToolNotFound, "deny", "agent", false},
+		{"PluginPack", errs.ToolNotFound, "deny", "agent", false},
 		{"ToolSearch", "", "allow", "agent", false}, {"ToolSearch", errs.InvalidArgument, "", "agent", false},
 		{"BashOutput", errs.NotFound, "allow", "agent", false}, {"BashStop", errs.NotFound, "allow", "agent", false},
 		{"BrowserPreview", errs.InvalidArgument, "allow", "agent", false},
@@ -249,7 +252,7 @@ func TestEveryToolCallHasOneAuditRow(t *testing.T) {
 				i, g.tool, g.code, g.row.Decision, g.row.OperatingMode, g.row.Prompted, g.row.PermissionMode, w)
 		}
 	}
-	if plan := got[24].row; plan.PathRoot != "workspace" || plan.TotalMs < plan.PermissionWaitMs {
+	if plan := got[27].row; plan.PathRoot != "workspace" || plan.TotalMs < plan.PermissionWaitMs {
 		t.Errorf("SubmitPlan row = %+v", plan)
 	}
 	// A proposal's result states the user's decision (the UI reads it).
