@@ -281,8 +281,13 @@ func treeKillRows(t *testing.T, spawn string, want int, noCgroup bool) {
 			t.Fatalf("fake host said %q", line)
 		}
 		waitMarkers(t, marker, want)
+		// The runner is among these: it ends only once it has killed the
+		// tree, so waiting for it keeps the check below from running while
+		// it still works.
+		owned := descendantsOf(host.Process.Pid)
 		_ = host.Process.Kill() // SIGKILL: the host gets no chance to clean up
 		_ = host.Wait()
+		waitPidsGone(owned, 5*time.Second)
 		waitNoMarkers(t, marker)
 		assertNoSurvivors(t, marker)
 	})
@@ -308,12 +313,34 @@ func treeKillRows(t *testing.T, spawn string, want int, noCgroup bool) {
 	}
 }
 
-// waitNoMarkers gives a dying tree up to 5 s to go.
+// waitNoMarkers gives a dying tree up to 5 s to go. One empty scan is not
+// enough: a scan can miss a process whose environment it cannot read at
+// that instant (it is in the middle of an exec), so the tree must stay
+// absent for a second scan.
 func waitNoMarkers(t *testing.T, marker string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(markerProcs(t, marker)) > 0 && time.Now().Before(deadline) {
+	empty := 0
+	for empty < 2 && time.Now().Before(deadline) {
+		if len(markerProcs(t, marker)) == 0 {
+			empty++
+		} else {
+			empty = 0
+		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitPidsGone waits up to bound for every pid to exit (or be a zombie).
+func waitPidsGone(pids []int, bound time.Duration) {
+	deadline := time.Now().Add(bound)
+	for _, pid := range pids {
+		for time.Now().Before(deadline) {
+			if _, state, ok := readStat(pid); !ok || state == 'Z' || state == 'X' {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }
 
