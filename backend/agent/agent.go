@@ -383,8 +383,9 @@ func (r *run) setup(ctx context.Context, preload []string) error {
 	if err != nil {
 		return err
 	}
-	r.msgs = tr.Context()
-	r.prompts = promptsSince(tr)
+	next := promptContent(r.prompt, r.attachments)
+	r.msgs = tr.ContextBefore(next)
+	r.prompts = promptsSince(tr, next)
 	// A new prompt starts from what the effective context proves was
 	// loaded, never from the previous turn's memory (spec §2.1).
 	for _, name := range restoreActive(tr, r.catalog) {

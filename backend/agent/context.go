@@ -17,7 +17,16 @@ import (
 // order. Partial output of a stopped or interrupted response is kept as
 // text; a broken stream that was retried is left out; a turn that did not
 // finish is followed by a short note, so the model knows.
-func (t Transcript) Context() []provider.Message {
+func (t Transcript) Context() []provider.Message { return t.ContextBefore(nil) }
+
+// ContextBefore is Context for a request that next sends the prompt next
+// (nil: none). A turn that did not finish and left the model nothing to
+// read (its first request failed, or it was stopped before any output) is
+// left out, failure note included, when the prompt after it is the same one
+// sent again (Retry, or the user sending it again): the model reads the
+// prompt once, and the rule holds for every later request too, so the
+// prefix stays the same from the retry on.
+func (t Transcript) ContextBefore(next []provider.Block) []provider.Message {
 	var out []provider.Message
 	var upto int64
 	if t.Checkpoint != nil {
@@ -28,6 +37,7 @@ func (t Transcript) Context() []provider.Message {
 	for _, tu := range t.Turns {
 		states[tu.ID] = tu
 	}
+	resent := t.resentTurns(next)
 	lastTurn := ""
 	flushNote := func(next string) {
 		if lastTurn == "" || lastTurn == next {
@@ -38,7 +48,7 @@ func (t Transcript) Context() []provider.Message {
 		}
 	}
 	for _, m := range t.Messages {
-		if m.Seq <= upto || m.Kind == KindSummary {
+		if m.Seq <= upto || m.Kind == KindSummary || resent[m.TurnID] {
 			continue
 		}
 		flushNote(m.TurnID)
@@ -58,6 +68,62 @@ func (t Transcript) Context() []provider.Message {
 	}
 	flushNote("")
 	return out
+}
+
+// resentTurns are the turns ContextBefore leaves out: unfinished, with
+// nothing for the model, and followed by the same prompt (the next stored
+// turn's, or next after the last turn).
+func (t Transcript) resentTurns(next []provider.Block) map[string]bool {
+	type turnView struct {
+		id     string
+		prompt []provider.Block
+		empty  bool
+	}
+	var order []*turnView
+	byID := map[string]*turnView{}
+	for _, m := range t.Messages {
+		v := byID[m.TurnID]
+		if v == nil {
+			v = &turnView{id: m.TurnID, empty: true}
+			byID[m.TurnID] = v
+			order = append(order, v)
+		}
+		switch m.Kind {
+		case KindPrompt:
+			v.prompt = m.Content
+		case KindModel:
+			if am, res := modelContext(m); len(am.Content)+len(res.Content) > 0 {
+				v.empty = false
+			}
+		default:
+			v.empty = false
+		}
+	}
+	unfinished := map[string]bool{}
+	for _, tu := range t.Turns {
+		unfinished[tu.ID] = tu.State == TurnFailed || tu.State == TurnAborted || tu.State == TurnInterrupted
+	}
+	var out map[string]bool
+	for i, v := range order {
+		after := next
+		if i+1 < len(order) {
+			after = order[i+1].prompt
+		}
+		if unfinished[v.id] && v.empty && v.prompt != nil && after != nil && samePrompt(v.prompt, after) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[v.id] = true
+		}
+	}
+	return out
+}
+
+// samePrompt compares two prompts as stored: text and attachments.
+func samePrompt(a, b []provider.Block) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // modelContext is an assistant message as the model sees it again, and the

@@ -115,9 +115,12 @@ export function useTranscriptScroll(
     if (stick.current) toBottom();
   }, [total, count, running, toBottom]);
 
-  // Rows put above the first (an older page): move the scroll by their (estimated)
-  // height, so the rows on screen stay put; the virtualizer corrects the estimate as
-  // they are measured.
+  // Rows put above the first (an older page): move the scroll by their height, so the
+  // rows on screen stay put. The height is the virtualizer's own (measured where it has
+  // measured rows already, estimated elsewhere; it corrects estimates as rows are
+  // measured), and the move starts from where the user was: a row the virtualizer
+  // measured during this render, while it still placed the view at the old offset,
+  // may already have moved the scroll by its own correction.
   const firstKey = useRef<string | null>(null);
   useLayoutEffect(() => {
     const was = firstKey.current;
@@ -125,16 +128,20 @@ export function useTranscriptScroll(
     const el = ref.current;
     if (was === null || firstKey.current === was || stick.current || !el) return;
     const n = items.findIndex((it) => it.key === was);
+    if (n <= 0) return;
+    const from = virtualizer.getOffsetForIndex(0, 'start')?.[0];
+    const to = virtualizer.getOffsetForIndex(n, 'start')?.[0];
     let added = 0;
-    for (let i = 0; i < n; i++) added += estimateHeight(items[i]!) + ROW_GAP;
+    if (from !== undefined && to !== undefined) added = to - from;
+    else for (let i = 0; i < n; i++) added += estimateHeight(items[i]!) + ROW_GAP;
     if (added > 0) {
-      el.scrollTop += added;
+      el.scrollTop = lastTop.current + added;
       lastTop.current = el.scrollTop;
       // Tell the virtualizer now (the browser's event comes later): its corrections for
       // rows measured next must start from the new offset, not the old one.
       el.dispatchEvent(new Event('scroll'));
     }
-  }, [items, listed, ref]);
+  }, [items, listed, ref, virtualizer]);
 
   const nearTop = useRef(onNearTop);
   nearTop.current = onNearTop;
