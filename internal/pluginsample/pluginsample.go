@@ -139,6 +139,9 @@ func pinGoEnv() error {
 	return nil
 }
 
+// sdkPackage is the package a Go skeleton imports.
+const sdkPackage = "github.com/modelcontextprotocol/go-sdk/mcp"
+
 // hostGoModEnv names this module's go.mod once Build ran.
 const hostGoModEnv = "PI_PLUGIN_SAMPLE_GOMOD"
 
@@ -152,10 +155,6 @@ func BuildGoScaffold(t testing.TB, dir string) {
 	if hostMod == "" {
 		t.Fatal("the Go environment was not pinned: TestMain must call pluginsample.Build")
 	}
-	host, err := os.ReadFile(hostMod)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sum, err := os.ReadFile(filepath.Join(filepath.Dir(hostMod), "go.sum"))
 	if err != nil {
 		t.Fatal(err)
@@ -164,18 +163,27 @@ func BuildGoScaffold(t testing.TB, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The modules the SDK's package builds from, at this module's versions:
+	// all in the cache, as this module builds the same package. Copying
+	// every requirement of this module instead would name modules whose
+	// go.mod a fresh cache never fetched (CI found one), and -mod=mod
+	// would need them.
+	list := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{end}}{{end}}", sdkPackage)
+	list.Dir = filepath.Dir(hostMod)
+	mods, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list the SDK's modules: %v", err)
+	}
 	var reqs strings.Builder
-	inBlock := false
-	for _, line := range strings.Split(string(host), "\n") {
-		switch trimmed := strings.TrimSpace(line); {
-		case trimmed == "require (":
-			inBlock = true
-			reqs.WriteString(line + "\n")
-		case inBlock:
-			reqs.WriteString(line + "\n")
-			inBlock = trimmed != ")"
+	reqs.WriteString("require (\n")
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(mods)), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !seen[line] && !strings.Contains(string(own), strings.Fields(line)[0]+" ") {
+			seen[line] = true
+			reqs.WriteString("\t" + line + "\n")
 		}
 	}
+	reqs.WriteString(")\n")
 	write(t, filepath.Join(dir, "go.mod"), []byte(string(own)+"\n"+reqs.String()), 0o644)
 	write(t, filepath.Join(dir, "go.sum"), sum, 0o644)
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join("bin", "server"), ".")
