@@ -84,10 +84,11 @@ test('a pasted image reaches the model as an image block, and again on Retry', a
   await expect(ui.assistantText().last()).toHaveText('A small gradient.');
   await ui.waitIdle();
   const second = await provider.waitForRequest(1);
-  // The retried prompt carries the image again. (The failed prompt stays in the
-  // history and the wire merges the two user turns, so the image is there twice.)
-  expect(second.lastUserImages().at(-1)).toBe(`data:image/png;base64,${b64}`);
-  expect(second.lastUserText()).toContain('What is in this picture?');
+  // The retried prompt carries the image again, once: the failed turn, which left the
+  // model nothing, is not sent beside its retry.
+  expect(second.lastUserImages()).toEqual([`data:image/png;base64,${b64}`]);
+  expect(second.lastUserText().split('What is in this picture?')).toHaveLength(2);
+  expect(second.lastUserText()).not.toContain('previous turn ended with an error');
   // The retried prompt shows its image like the first.
   await expect(ui.transcript.locator('.msg-user').last().locator('img')).toHaveCount(1);
   await shot('answered after retry');
