@@ -383,9 +383,10 @@ func (r *run) setup(ctx context.Context, preload []string) error {
 	if err != nil {
 		return err
 	}
-	next := promptContent(r.prompt, r.attachments)
-	r.msgs = tr.ContextBefore(next)
-	r.prompts = promptsSince(tr, next)
+	// One reading of which earlier turns this prompt resends, for both.
+	resent := tr.resentTurns(promptContent(r.prompt, r.attachments))
+	r.msgs = tr.contextWithout(resent)
+	r.prompts = promptsSince(tr, resent)
 	// A new prompt starts from what the effective context proves was
 	// loaded, never from the previous turn's memory (spec §2.1).
 	for _, name := range restoreActive(tr, r.catalog) {

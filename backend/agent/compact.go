@@ -35,18 +35,17 @@ const summarySystem = "You summarize a coding-agent session so the work can cont
 	"Current state, and Next steps. Keep exact paths, identifiers and error codes."
 
 // promptsSince are the user's messages the next checkpoint builds on: the
-// last checkpoint's retained ones, then every later prompt (a resent one
-// once, as ContextBefore counts it).
-func promptsSince(t Transcript, next []provider.Block) []string {
+// last checkpoint's retained ones, then every later prompt but those of the
+// turns in skip (a resent one counts once, as in the context).
+func promptsSince(t Transcript, skip map[string]bool) []string {
 	var out []string
 	var upto int64
 	if t.Checkpoint != nil {
 		out = append(out, t.Checkpoint.Retained...)
 		upto = t.Checkpoint.UptoSeq
 	}
-	resent := t.resentTurns(next)
 	for _, m := range t.Messages {
-		if m.Seq > upto && m.Kind == KindPrompt && !resent[m.TurnID] {
+		if m.Seq > upto && m.Kind == KindPrompt && !skip[m.TurnID] {
 			out = append(out, textOf(provider.Message{Content: m.Content}))
 		}
 	}

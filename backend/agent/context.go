@@ -17,16 +17,16 @@ import (
 // order. Partial output of a stopped or interrupted response is kept as
 // text; a broken stream that was retried is left out; a turn that did not
 // finish is followed by a short note, so the model knows.
-func (t Transcript) Context() []provider.Message { return t.ContextBefore(nil) }
+func (t Transcript) Context() []provider.Message { return t.contextWithout(t.resentTurns(nil)) }
 
-// ContextBefore is Context for a request that next sends the prompt next
-// (nil: none). A turn that did not finish and left the model nothing to
-// read (its first request failed, or it was stopped before any output) is
-// left out, failure note included, when the prompt after it is the same one
-// sent again (Retry, or the user sending it again): the model reads the
+// contextWithout is Context leaving out the turns in skip: those
+// resentTurns names. A turn that did not finish and left the model nothing
+// to read (its first request failed, or it was stopped before any output)
+// is left out, failure note included, when the prompt after it is the same
+// one sent again (Retry, or the user sending it again): the model reads the
 // prompt once, and the rule holds for every later request too, so the
 // prefix stays the same from the retry on.
-func (t Transcript) ContextBefore(next []provider.Block) []provider.Message {
+func (t Transcript) contextWithout(skip map[string]bool) []provider.Message {
 	var out []provider.Message
 	var upto int64
 	if t.Checkpoint != nil {
@@ -37,7 +37,6 @@ func (t Transcript) ContextBefore(next []provider.Block) []provider.Message {
 	for _, tu := range t.Turns {
 		states[tu.ID] = tu
 	}
-	resent := t.resentTurns(next)
 	lastTurn := ""
 	flushNote := func(next string) {
 		if lastTurn == "" || lastTurn == next {
@@ -48,7 +47,7 @@ func (t Transcript) ContextBefore(next []provider.Block) []provider.Message {
 		}
 	}
 	for _, m := range t.Messages {
-		if m.Seq <= upto || m.Kind == KindSummary || resent[m.TurnID] {
+		if m.Seq <= upto || m.Kind == KindSummary || skip[m.TurnID] {
 			continue
 		}
 		flushNote(m.TurnID)
@@ -70,7 +69,7 @@ func (t Transcript) ContextBefore(next []provider.Block) []provider.Message {
 	return out
 }
 
-// resentTurns are the turns ContextBefore leaves out: unfinished, with
+// resentTurns are the turns the context leaves out: unfinished, with
 // nothing for the model, and followed by the same prompt (the next stored
 // turn's, or next after the last turn).
 func (t Transcript) resentTurns(next []provider.Block) map[string]bool {

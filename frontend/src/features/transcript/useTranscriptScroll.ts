@@ -131,9 +131,8 @@ export function useTranscriptScroll(
     if (n <= 0) return;
     const from = virtualizer.getOffsetForIndex(0, 'start')?.[0];
     const to = virtualizer.getOffsetForIndex(n, 'start')?.[0];
-    let added = 0;
-    if (from !== undefined && to !== undefined) added = to - from;
-    else for (let i = 0; i < n; i++) added += estimateHeight(items[i]!) + ROW_GAP;
+    if (from === undefined || to === undefined) return; // no rows: nothing to keep in place
+    const added = to - from;
     if (added > 0) {
       el.scrollTop = lastTop.current + added;
       lastTop.current = el.scrollTop;
