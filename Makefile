@@ -13,7 +13,7 @@ COMMIT     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(BUILD_DATE)
 APT_BUILD  := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config
-APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils imagemagick ripgrep
+APT_TEST   := $(APT_BUILD) xvfb xauth x11-utils xdotool imagemagick ripgrep
 NPM_STAMP  := frontend/node_modules/.package-lock.json
 MCP_STAMP  := testdata/mcp-servers/node_modules/.package-lock.json
 
@@ -101,6 +101,7 @@ smoke: build
 # methods through WebKit's message handlers; fails if any call got through
 # (README "Visualizations and the sandbox"). About 15 s.
 test-viz-escape: build
+	@scripts/ensure-apt.sh xvfb xauth x11-utils xdotool imagemagick
 	scripts/viz-escape-probe.sh $(BIN) build/ci/viz-escape-probe.png
 
 # End-to-end flows (frontend/e2e): the dev build of the app under Xvfb, its Wails dev

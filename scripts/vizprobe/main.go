@@ -5,12 +5,16 @@
 //	vizprobe seed DATA WORKSPACE   prints the id of the session to open
 //	vizprobe titles DATA           prints "<target> <title>" per target session
 //	vizprobe opened FILE SECONDS   waits until FILE is opened (Linux)
+//	vizprobe model RESULT          serves the scripted model of the preview turn
+//	vizprobe result RESULT         prints the title the preview page reported
 //
 // The seeded session holds one finished turn whose answer references
 // probe.html, a fragment that tries to reach the host's Wails IPC from the
 // sandboxed visualization frame three ways and, through each, renames its
 // own target session to "escaped-<way>". A title that changed is a sandbox
-// escape.
+// escape. The workspace holds probe-page.html, which a turn of the scripted
+// model (vizprobe model) opens in the BrowserPreview pane: the same routes
+// and more, from a page with its own origin (preview.go).
 package main
 
 import (
@@ -68,8 +72,21 @@ func run(args []string) error {
 			return err
 		}
 		return waitOpened(args[1], time.Duration(secs)*time.Second)
+	case len(args) == 2 && args[0] == "model":
+		return serveModel(args[1])
+	case len(args) == 2 && args[0] == "result":
+		b, err := os.ReadFile(args[1])
+		if err != nil {
+			return fmt.Errorf("the model never got BrowserPreview's result: %w", err)
+		}
+		title := previewTitle(b)
+		if title == "" {
+			return fmt.Errorf("BrowserPreview's result has no report from the page: %s", b)
+		}
+		fmt.Println(title)
+		return nil
 	}
-	return fmt.Errorf("usage: vizprobe seed DATA WORKSPACE | vizprobe titles DATA | vizprobe opened FILE SECONDS")
+	return fmt.Errorf("usage: vizprobe seed DATA WORKSPACE | titles DATA | opened FILE SECONDS | model RESULT | result RESULT")
 }
 
 func seed(ctx context.Context, dataDir, workspace string) (string, error) {
@@ -101,6 +118,17 @@ func seed(ctx context.Context, dataDir, workspace string) (string, error) {
 			return "", err
 		}
 		targets[w] = t.ID
+	}
+	pageTargets := map[string]string{}
+	for _, w := range previewWays {
+		t, err := core.CreateSession(ctx, api.CreateSessionInput{ProjectID: p.ID, Title: "target-preview-" + w})
+		if err != nil {
+			return "", err
+		}
+		pageTargets[w] = t.ID
+	}
+	if err := writePreviewPage(workspace, pageTargets); err != nil {
+		return "", err
 	}
 	vizDir, err := core.VisualizationDir(ctx, host.ID)
 	if err != nil {
