@@ -20,7 +20,11 @@ import (
 // failure to install it leaves cards empty rather than open:
 //   - Linux: a WebKit user script, injected at document start into every
 //     frame but the top one, cuts window.webkit's message handlers
-//     (guardScript; installed by vizguard_linux.go).
+//     (guardScript; installed by vizguard_linux.go). The top document keeps
+//     them, so the same install refuses every load of another document into
+//     the window and every new window: a frame that navigated the window to
+//     its own page would otherwise get the bridge (the probe showed it does
+//     once the preview frame's sandbox allows top navigation).
 //   - Windows: WebView2 hands Wails only the top document's messages;
 //     cards render (vizguard_other.go).
 //   - macOS (and any build without the Linux hook): no hook exists, so the

@@ -8,6 +8,7 @@ package desktop
 #cgo webkit2_41 pkg-config: webkit2gtk-4.1
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
 
@@ -25,8 +26,51 @@ static WebKitWebView *pi_find_webview(GtkWidget *w) {
 	return found;
 }
 
+// pi_origin_of is "scheme://host:port" of uri, or NULL when it has none
+// (about:, data:): the caller frees it.
+static char *pi_origin_of(const char *uri) {
+	if (uri == NULL) return NULL;
+	GUri *u = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
+	if (u == NULL) return NULL;
+	char *o = NULL;
+	if (g_uri_get_host(u) != NULL)
+		o = g_strdup_printf("%s://%s:%d", g_uri_get_scheme(u), g_uri_get_host(u), g_uri_get_port(u));
+	g_uri_unref(u);
+	return o;
+}
+
+// pi_keep_app decides the web view's navigations: the window's own
+// document may only ever be the app (the origin of its first document), and
+// no page opens a window. Subframes (cards, the preview pane) load what
+// they like: the user script above cuts them off the bridge, but a
+// top-level document has the bridge, so a frame that navigated the window
+// to its own page would call bound methods. Checked at the response, the
+// one decision that says whether the load is the window's main resource.
+static gboolean pi_keep_app(WebKitWebView *wv, WebKitPolicyDecision *d, WebKitPolicyDecisionType type, gpointer data) {
+	char **app = data;
+	if (type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION) {
+		webkit_policy_decision_ignore(d);
+		return TRUE;
+	}
+	if (type != WEBKIT_POLICY_DECISION_TYPE_RESPONSE) return FALSE;
+	WebKitResponsePolicyDecision *r = WEBKIT_RESPONSE_POLICY_DECISION(d);
+	if (!webkit_response_policy_decision_is_main_frame_main_resource(r)) return FALSE;
+	char *to = pi_origin_of(webkit_uri_request_get_uri(webkit_response_policy_decision_get_request(r)));
+	if (*app == NULL && to != NULL) {
+		*app = to; // the app's first document names its origin
+		return FALSE;
+	}
+	gboolean same = to != NULL && *app != NULL && strcmp(to, *app) == 0;
+	g_free(to);
+	if (same) return FALSE;
+	g_warning("PI-Desktop kept its window on the app: a page tried to load another document in it");
+	webkit_policy_decision_ignore(d);
+	return TRUE;
+}
+
 // Runs on the GTK main loop: adds the script to every Wails web view's
-// content manager (Wails creates one window with one web view).
+// content manager and the navigation policy to the view (Wails creates one
+// window with one web view, and connects no policy handler of its own).
 static gboolean pi_guard_install(gpointer data) {
 	pi_guard *g = data;
 	int views = 0;
@@ -39,6 +83,8 @@ static gboolean pi_guard_install(gpointer data) {
 			WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
 		webkit_user_content_manager_add_script(m, s);
 		webkit_user_script_unref(s);
+		char **app = g_new0(char *, 1); // lives as long as the view
+		g_signal_connect(wv, "decide-policy", G_CALLBACK(pi_keep_app), app);
 		views++;
 	}
 	g_list_free(tops);

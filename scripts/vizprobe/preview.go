@@ -73,6 +73,15 @@ if (way) {
     window.top.location.href = location.pathname + "?way=top";
     log("top: asked");
   } catch (e) { log("top: threw"); }
+  // A data: document has no server to refuse it; tried once the first
+  // navigation has had its chance (a second one would cancel it).
+  setTimeout(function () {
+    try {
+      window.top.location.href = "data:text/html," + encodeURIComponent("<script>var h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;" +
+        "if (h) h.postMessage(" + JSON.stringify(msg("topdata")) + ");<\/script>");
+      log("topdata: asked");
+    } catch (e) { log("topdata: threw"); }
+  }, 1500);
 }
 // The title is what BrowserPreview reports to the model: proof the page ran.
 document.title = "preview escape probe: " + outcome.join(", ");
@@ -80,7 +89,7 @@ document.title = "preview escape probe: " + outcome.join(", ");
 `
 
 // previewWays are the routes previewPage tries.
-var previewWays = []string{"direct", "recover", "blank", "srcdoc", "popup", "top"}
+var previewWays = []string{"direct", "recover", "blank", "srcdoc", "popup", "top", "topdata"}
 
 // previewFile is previewPage's name in the workspace.
 const previewFile = "probe-page.html"
