@@ -81,6 +81,25 @@ func waitMarkers(t *testing.T, marker string, atLeast int) {
 	}
 }
 
+// waitTail waits until a marked process runs the script's last command.
+func waitTail(t *testing.T, marker string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, pid := range markerProcs(t, marker) {
+			if p, err := process.NewProcess(pid); err == nil {
+				if cmd, _ := p.Cmdline(); cmd == "sleep 1001" {
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the script's tail never ran:%s", describe(markerProcs(t, marker)))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func assertNoSurvivors(t *testing.T, marker string) {
 	t.Helper()
 	if left := markerProcs(t, marker); len(left) > 0 {
@@ -154,7 +173,8 @@ func script(spawn string, keep bool) string {
 	}
 	s += "echo ready\n"
 	if keep {
-		s += "sleep 1000\n"
+		// A distinct tail: once it runs, the echo before it has written.
+		s += "sleep 1001\n"
 	} else {
 		s += "exit 0\n"
 	}
@@ -208,6 +228,10 @@ func treeKillRows(t *testing.T, spawn string, want int, noCgroup bool) {
 			t.Fatal(err)
 		}
 		waitMarkers(t, marker, want)
+		// The shell counts as a marked process before it echoes (a plain
+		// child's count is the shell itself); what is written before the
+		// kill must arrive, so the kill waits for the tail.
+		waitTail(t, marker)
 		_ = p.Kill()
 		code, err := p.Wait()
 		if !errors.Is(err, ErrKilled) {
