@@ -16,7 +16,7 @@ import (
 // handler the stored images and the visualization route (once guard is in
 // place).
 func AssetOptions(assets fs.FS, h Handle, guard *FrameGuard) *assetserver.Options {
-	return &assetserver.Options{Assets: assets, Handler: routes(h, guard)}
+	return &assetserver.Options{Assets: assets, Handler: routes(h, guard), Middleware: assetMiddleware()}
 }
 
 // routes is the asset server's fallback handler: /_attachments/ for the
