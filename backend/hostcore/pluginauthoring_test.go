@@ -112,13 +112,13 @@ func TestPluginCheckToolListsEveryProblem(t *testing.T) {
 	for _, p := range problems {
 		fields = append(fields, p.Field)
 	}
-	if want := []string{"version", "permissions", "contributes.agentTools[0].planSafeActions"}; !slices.Equal(fields, want) {
+	if want := []string{"version", "permissions[0]", "permissions", "contributes.agentTools[0].planSafeActions"}; !slices.Equal(fields, want) {
 		t.Errorf("problem fields = %q, want %q", fields, want)
 	}
 	golden.Assert(t, filepath.Join("testdata", "plugin_check_problems.golden"), res.Content)
 	if res := e.call(e.session.ID, plugin.PackToolName, map[string]any{"path": "bad"}); res.OK || res.Code != errs.PluginInvalid ||
-		!strings.Contains(res.Message, "3 problems") {
-		t.Errorf("pack of a bad plugin = %+v, want PLUGIN_INVALID naming 3 problems", res)
+		!strings.Contains(res.Message, "4 problems") {
+		t.Errorf("pack of a bad plugin = %+v, want PLUGIN_INVALID naming 4 problems", res)
 	}
 	if _, err := os.Stat(filepath.Join(e.project, "dev.acme.hello-0.1.0.piplug")); err == nil {
 		t.Error("a bad plugin was packed")

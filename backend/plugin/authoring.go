@@ -204,7 +204,7 @@ func (x checkTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	}
 	shown := tools.DisplayPath(t)
 	return tools.Result{OK: true, Path: shown, Content: checkText(shown, rep),
-		Fields: map[string]any{"problems": rep.Problems, "listed": rep.Listed, "started": rep.Started}}
+		Fields: map[string]any{"problems": rep.Problems, "listed": rep.Listed, "started": rep.Started, "held": rep.Held}}
 }
 
 func checkText(shown string, rep CheckReport) string {
@@ -215,11 +215,7 @@ func checkText(shown string, rep CheckReport) string {
 		fmt.Fprintf(&b, "%s: %s.\n", shown, count(n, "problem"))
 	}
 	for _, p := range rep.Problems {
-		field := p.Field
-		if field == "" {
-			field = "(plugin)"
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", field, p.Message)
+		fmt.Fprintf(&b, "- %s: %s\n", p.Where(), p.Message)
 	}
 	if s := rep.Summary; s != nil {
 		fmt.Fprintf(&b, "Plugin %s %s (%q), %d files.\n", s.ID, s.Version, s.Name, s.Files)
@@ -234,10 +230,14 @@ func checkText(shown string, rep CheckReport) string {
 			fmt.Fprintf(&b, "Its process started and lists: %s.\n", listText(rep.Listed))
 		}
 	}
+	if rep.Held {
+		b.WriteString("Its process was not started: install would refuse the folder as it is.\n")
+	}
 	if len(rep.Problems) == 0 {
 		fmt.Fprintf(&b, "Next: %s with path %q writes the .piplug.", PackToolName, shown)
 	} else {
-		b.WriteString("Fix them and check again; install and PluginPack refuse a plugin with manifest problems.")
+		b.WriteString("Fix them and check again. Install and " + PackToolName + " refuse a plugin whose files or plugin.json have problems; " +
+			"a skill, subagent or command file with a problem installs but is not used.")
 	}
 	return b.String()
 }
@@ -307,10 +307,9 @@ func folderManifest(dir string) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
-	m, problems := ValidateManifest(data)
-	if len(problems) > 0 {
-		return Manifest{}, errs.New(errs.PluginInvalid, "plugin.json has %s, the first: %s: %s; run %s to see them all",
-			count(len(problems), "problem"), cmpField(problems[0].Field), problems[0].Message, CheckToolName).With("problems", problems)
+	m, err := checkManifest(data)
+	if err != nil {
+		return Manifest{}, err
 	}
 	return m, nil
 }
@@ -320,11 +319,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func cmpField(f string) string {
-	if f == "" {
-		return "(plugin)"
-	}
-	return f
 }
