@@ -13,6 +13,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/plugin"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/internal/golden"
 	"github.com/pi-desktop/pi-desktop/internal/pluginsample"
 )
@@ -204,5 +205,98 @@ func TestPluginAuthoringToolsUnderTheModes(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.outside, "..", "escape")); err == nil {
 		t.Error("a scaffold escaped the workspace")
+	}
+}
+
+// PluginScaffold and PluginPack leave review records as Write does: one
+// per file they create, listed in Changes, each rolled back under the
+// hash guard (a created file is removed; one changed since is kept).
+func TestPluginAuthoringRecordsReviewChanges(t *testing.T) {
+	e := newEnv(t)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	res := e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("plugins/hello", plugin.LangGo))
+	if !res.OK {
+		t.Fatalf("scaffold = %+v", res)
+	}
+	var want []string
+	for _, f := range res.Fields["files"].([]string) {
+		want = append(want, "plugins/hello/"+f)
+	}
+	changes, err := e.core.ReviewChanges(t.Context(), e.session.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]review.Change{}
+	var got []string
+	for _, ch := range changes {
+		got = append(got, ch.Path)
+		byPath[ch.Path] = ch
+		if ch.Status != review.StatusAdded || ch.Operation != review.OpWrite || ch.State != review.StateActive || !ch.Reversible || ch.Additions == 0 {
+			t.Errorf("record of %s = %+v, want an active, reversible, added write", ch.Path, ch)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) < 4 || !slices.Equal(got, want) {
+		t.Fatalf("records for %q, want one for each written file %q", got, want)
+	}
+	if inResult, _ := res.Fields["review"].([]review.Change); len(inResult) != len(want) {
+		t.Errorf("the scaffold result carries %d review records, want %d", len(inResult), len(want))
+	}
+
+	readme := filepath.Join(e.project, "plugins", "hello", "README.md")
+	if _, err := e.core.Rollback(t.Context(), e.session.ID, byPath["plugins/hello/README.md"].SnapshotID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(readme); !os.IsNotExist(err) {
+		t.Errorf("rolling back the created README left it: %v", err)
+	}
+	manifest := filepath.Join(e.project, "plugins", "hello", "plugin.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, manifest, string(data)+"\n") // changed since: the guard keeps it
+	if _, err := e.core.Rollback(t.Context(), e.session.ID, byPath["plugins/hello/plugin.json"].SnapshotID); !errs.Is(err, errs.Conflict) {
+		t.Errorf("rollback of a file changed since = %v, want CONFLICT", err)
+	}
+	if _, err := os.Stat(manifest); err != nil {
+		t.Errorf("the guard did not keep the changed plugin.json: %v", err)
+	}
+
+	res = e.call(e.session.ID, plugin.PackToolName, map[string]any{"path": "plugins/hello"})
+	if !res.OK {
+		t.Fatalf("pack = %+v", res)
+	}
+	const archive = "plugins/dev.acme.hello-0.1.0.piplug"
+	packed, _ := res.Fields["review"].([]review.Change)
+	if len(packed) != 1 || packed[0].Path != archive || packed[0].Status != review.StatusAdded || !packed[0].Binary || !packed[0].Reversible {
+		t.Fatalf("pack's review records = %+v, want one for %s", packed, archive)
+	}
+	listed, err := e.core.ReviewChanges(t.Context(), e.session.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(listed, func(ch review.Change) bool { return ch.SnapshotID == packed[0].SnapshotID }) {
+		t.Errorf("the .piplug's record is not in Changes")
+	}
+	if _, err := e.core.Rollback(t.Context(), e.session.ID, packed[0].SnapshotID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, filepath.FromSlash(archive))); !os.IsNotExist(err) {
+		t.Errorf("rolling back the pack left the .piplug: %v", err)
+	}
+
+	// In scratch no review record is kept, as for Write.
+	scratch, err := e.core.ScratchDirForTest(t.Context(), e.session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs(filepath.Join(scratch, "p"), plugin.LangGo))
+	if !res.OK {
+		t.Fatalf("scaffold in scratch = %+v", res)
+	}
+	if _, has := res.Fields["review"]; has {
+		t.Errorf("a scaffold in scratch recorded review changes: %+v", res.Fields["review"])
 	}
 }

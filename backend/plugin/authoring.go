@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
@@ -123,20 +125,60 @@ func (scaffoldTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	if err := ctx.Err(); err != nil {
 		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped before it wrote anything", ScaffoldToolName))
 	}
+	// Each file gets a review record as a Write's does, so the user sees it
+	// in Changes and can roll it back: captured before anything is written
+	// (a failed capture writes nothing), finished for each file that
+	// landed, even when a later one failed.
+	caps := make([]*review.Capture, len(files))
+	for i, f := range files {
+		ft, err := c.Resolver.Resolve(filepath.Join(t.Abs, filepath.FromSlash(f[0])))
+		if err != nil {
+			return tools.Failure(err)
+		}
+		if ft.Root != t.Root {
+			return tools.Failure(errs.New(errs.PathOutsideWorkspace, "%s would land outside %s; nothing was written", f[0], tools.DisplayPath(t)).With("field", "path"))
+		}
+		if caps[i], err = c.Review.Capture(c, ft); err != nil {
+			return tools.Failure(err)
+		}
+	}
 	root, err := os.OpenRoot(t.RootDir)
 	if err != nil {
 		return tools.Failure(errs.Wrap(err, errs.ToolFailed, "cannot open %s", t.RootDir))
 	}
 	defer root.Close()
-	if err := WriteScaffold(root, t.Rel, files); err != nil {
-		return tools.Failure(err)
+	var landed []int
+	werr := WriteScaffold(root, t.Rel, files, func(i int) { landed = append(landed, i) })
+	// The files landed even if the call was stopped meanwhile: record them.
+	rctx := context.WithoutCancel(ctx)
+	var changes []review.Change
+	notice := ""
+	for _, i := range landed {
+		ch, err := caps[i].Finish(rctx, review.OpWrite, []byte(files[i][1]))
+		switch {
+		case err != nil:
+			notice = "a file was written but its review record could not be saved, so it cannot be rolled back from the review pane"
+		case ch.Version != 0:
+			changes = append(changes, ch)
+		}
+	}
+	if werr != nil {
+		res := tools.Failure(werr)
+		res.Notice = notice
+		if len(changes) > 0 {
+			res.Fields = map[string]any{"review": changes}
+		}
+		return res
 	}
 	shown := tools.DisplayPath(t)
 	if c.Outcome != nil && t.Root == pathguard.Workspace {
 		c.Outcome.Path = t.Rel
 	}
-	return tools.Result{OK: true, Path: shown, Content: scaffoldText(shown, a, files),
-		Fields: map[string]any{"files": fileNames(files), "id": a.ID}}
+	fields := map[string]any{"files": fileNames(files), "id": a.ID}
+	if len(changes) > 0 {
+		fields["review"] = changes
+	}
+	return tools.Result{OK: true, Path: shown, Content: scaffoldText(shown, a, files), Notice: notice, Fields: fields}
 }
 
 func fileNames(files [][2]string) []string {
@@ -280,9 +322,26 @@ func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	if err := ctx.Err(); err != nil {
 		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped before it wrote anything", PackToolName))
 	}
+	// The archive gets a review record as a Write's file does; Pack never
+	// replaces a file, so the capture sees it absent (or Pack refuses).
+	capture, err := c.Review.Capture(c, dst)
+	if err != nil {
+		return tools.Failure(err)
+	}
 	sum, err := Pack(t.Abs, dst.Abs)
 	if err != nil {
 		return tools.Failure(err)
+	}
+	notice := ""
+	var changes []review.Change
+	if capture != nil {
+		ch, err := finishArchive(context.WithoutCancel(ctx), c, dst, capture)
+		switch {
+		case err != nil:
+			notice = "the .piplug was written but its review record could not be saved, so it cannot be rolled back from the review pane"
+		case ch.Version != 0:
+			changes = append(changes, ch)
+		}
 	}
 	if c.Outcome != nil && dst.Root == pathguard.Workspace {
 		c.Outcome.Path = dst.Rel
@@ -294,7 +353,34 @@ func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 		fmt.Fprintf(&b, "Tool %s as %s: risk %s.\n", tl.Name, tl.ModelName, tl.Risk)
 	}
 	b.WriteString("The user installs it from Settings → Plugins (Install from .piplug…) or with `pi-desktop plugins install " + shown + "`; it asks for their consent first.")
-	return tools.Result{OK: true, Path: shown, Content: b.String(), Fields: map[string]any{"id": sum.ID, "version": sum.Version, "files": sum.Files}}
+	fields := map[string]any{"id": sum.ID, "version": sum.Version, "files": sum.Files}
+	if len(changes) > 0 {
+		fields["review"] = changes
+	}
+	return tools.Result{OK: true, Path: shown, Content: b.String(), Notice: notice, Fields: fields}
+}
+
+// maxArchiveRead bounds the read of a packed archive for its review record:
+// far above any archive of MaxUnpackedBytes (zip never grows its input
+// much), so the record's hash is of the whole file.
+const maxArchiveRead = 2 * MaxUnpackedBytes
+
+// finishArchive records the archive Pack wrote at dst, read back through
+// the resolver as Write reads what it wrote.
+func finishArchive(ctx context.Context, c *tools.Call, dst pathguard.Resolved, capture *review.Capture) (review.Change, error) {
+	f, err := c.Resolver.OpenFile(dst, os.O_RDONLY, 0)
+	if err != nil {
+		return review.Change{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxArchiveRead+1))
+	if err != nil {
+		return review.Change{}, err
+	}
+	if len(data) > maxArchiveRead {
+		return review.Change{}, errs.New(errs.ToolFailed, "%s is larger than %d bytes", dst.Rel, maxArchiveRead)
+	}
+	return capture.Finish(ctx, review.OpWrite, data)
 }
 
 // folderManifest reads and parses dir's plugin.json, as Pack will.

@@ -160,14 +160,16 @@ func goSDKVersion() string {
 // WriteScaffold writes files into the folder dir of root (relative,
 // slash-separated), which must not exist yet or be empty. Through the
 // os.Root, a link planted on the way cannot carry a file outside it.
-func WriteScaffold(root *os.Root, dir string, files [][2]string) error {
+// written (may be nil) is told of each file as it lands, so a caller
+// keeps a record of the files a later failure left behind.
+func WriteScaffold(root *os.Root, dir string, files [][2]string, written func(i int)) error {
 	dir = filepath.FromSlash(dir)
 	if entries, err := fs.ReadDir(root.FS(), filepath.ToSlash(dir)); err == nil && len(entries) > 0 {
 		return errs.New(errs.Conflict, "%s already exists and is not empty; choose a new folder", filepath.ToSlash(dir)).With("field", "path")
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return errs.Wrap(err, errs.InvalidArgument, "%s is not a folder a plugin can be created in", filepath.ToSlash(dir)).With("field", "path")
 	}
-	for _, f := range files {
+	for i, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f[0]))
 		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return errs.Wrap(err, errs.ToolFailed, "cannot create %s", filepath.ToSlash(filepath.Dir(p)))
@@ -183,6 +185,9 @@ func WriteScaffold(root *os.Root, dir string, files [][2]string) error {
 		}
 		if err != nil {
 			return errs.Wrap(err, errs.ToolFailed, "cannot write %s", filepath.ToSlash(p))
+		}
+		if written != nil {
+			written(i)
 		}
 	}
 	return nil

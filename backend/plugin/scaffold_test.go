@@ -112,7 +112,7 @@ func TestWriteScaffold(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer root.Close()
-			err = plugin.WriteScaffold(root, "p", files)
+			err = plugin.WriteScaffold(root, "p", files, nil)
 			if errs.CodeOf(err) != c.code && !(c.code == "" && err == nil) {
 				t.Fatalf("err = %v, want %q", err, c.code)
 			}
