@@ -1,12 +1,15 @@
 package hostcore_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/agent"
 	"github.com/pi-desktop/pi-desktop/backend/api"
@@ -26,9 +29,9 @@ func scaffoldArgs(path, lang string) map[string]any {
 // PluginScaffold writes a skeleton, it builds as its README says,
 // PluginCheck finds no problem and sees its process list greet,
 // PluginPack writes a .piplug that installs, and the installed tool is
-// offered and runs. (Node and Python skeletons are checked for their
-// manifests in backend/plugin; this machine's toolchains lack their MCP
-// SDKs, so they are not run here.)
+// offered and runs. (Node's round trip is TestPluginAuthoringRoundTripNode;
+// Python's skeleton is checked for its files in backend/plugin only, as
+// its mcp package comes from PyPI, which CI cannot reach.)
 func TestPluginAuthoringRoundTripGo(t *testing.T) {
 	e := newEnv(t)
 	e.configure(api.ModeAgent, api.PermissionAuto)
@@ -298,5 +301,76 @@ func TestPluginAuthoringRecordsReviewChanges(t *testing.T) {
 	}
 	if _, has := res.Fields["review"]; has {
 		t.Errorf("a scaffold in scratch recorded review changes: %+v", res.Fields["review"])
+	}
+}
+
+// npmRun runs npm with args in dir, with its HOME and cache in a fresh
+// temporary folder: the test reads no user npm configuration and leaves no
+// cache behind. It fails the test with npm's output.
+func npmRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "USERPROFILE="+home, "npm_config_cache="+filepath.Join(home, "npm-cache"),
+		"npm_config_userconfig="+filepath.Join(home, ".npmrc"), "npm_config_audit=false", "npm_config_fund=false",
+		"npm_config_update_notifier=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// The Node round trip of issue 22: PluginScaffold writes an npm project
+// whose plugin/ folder is the plugin; npm install and npm run build (as
+// its README says) bundle the server on the official TypeScript MCP SDK
+// into it; PluginCheck finds no problem and sees the process list greet;
+// PluginPack writes a .piplug that installs, and the installed tool runs.
+// (Python's round trip needs the mcp package from PyPI, which CI cannot
+// reach.)
+func TestPluginAuthoringRoundTripNode(t *testing.T) {
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not on PATH: the Node round trip needs node and npm", tool)
+		}
+	}
+	e := newEnv(t)
+	e.configure(api.ModeAgent, api.PermissionAuto)
+	res := e.call(e.session.ID, plugin.ScaffoldToolName, scaffoldArgs("plugins/hello", plugin.LangNode))
+	if !res.OK || res.Fields["plugin"] != "plugins/hello/plugin" {
+		t.Fatalf("scaffold = %+v", res)
+	}
+	dir := filepath.Join(e.project, "plugins", "hello")
+	pkg, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pinned: the skeleton builds the same way on every machine.
+	if !strings.Contains(string(pkg), `"@modelcontextprotocol/sdk": "1.32.2"`) {
+		t.Errorf("package.json does not pin the SDK:\n%s", pkg)
+	}
+	npmRun(t, dir, "install", "--no-audit", "--no-fund")
+	npmRun(t, dir, "run", "build")
+
+	res = e.call(e.session.ID, plugin.CheckToolName, map[string]any{"path": "plugins/hello/plugin"})
+	if !res.OK || len(res.Fields["problems"].([]plugin.Problem)) != 0 || res.Fields["started"] != true ||
+		!slices.Equal(res.Fields["listed"].([]string), []string{"greet"}) {
+		t.Fatalf("check = %+v", res)
+	}
+	res = e.call(e.session.ID, plugin.PackToolName, map[string]any{"path": "plugins/hello/plugin"})
+	if !res.OK || res.Path != "plugins/hello/dev.acme.hello-0.1.0.piplug" {
+		t.Fatalf("pack = %+v", res)
+	}
+	staged, err := e.core.StagePlugin(t.Context(), filepath.Join(dir, "dev.acme.hello-0.1.0.piplug"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.core.InstallPlugin(t.Context(), staged, true); err != nil {
+		t.Fatal(err)
+	}
+	res = e.call(e.session.ID, "plugin_dev_acme_hello_greet", map[string]any{"name": "Ada"})
+	if !res.OK || !strings.Contains(res.Content, "Hello, Ada!") {
+		t.Fatalf("the installed tool = %+v", res)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -174,7 +175,7 @@ func (scaffoldTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	if c.Outcome != nil && t.Root == pathguard.Workspace {
 		c.Outcome.Path = t.Rel
 	}
-	fields := map[string]any{"files": fileNames(files), "id": a.ID}
+	fields := map[string]any{"files": fileNames(files), "id": a.ID, "plugin": path.Join(shown, ScaffoldPluginDir(a.Language))}
 	if len(changes) > 0 {
 		fields["review"] = changes
 	}
@@ -197,15 +198,18 @@ func scaffoldText(shown string, a scaffoldArgs, files [][2]string) string {
 		fmt.Fprintf(&b, "  %s\n", f[0])
 	}
 	fmt.Fprintf(&b, "Its example tool greet is offered to the model as %s once the plugin is installed.\n", ModelName(a.ID, "greet"))
+	pluginPath := shown
 	switch a.Language {
 	case LangGo:
 		fmt.Fprintf(&b, "Next: build its server with Bash (cd %s && go mod tidy && go build -o bin/server .), ", shown)
 	case LangNode:
-		fmt.Fprintf(&b, "Next: install its dependencies with Bash (cd %s && npm install), ", shown)
+		pluginPath = path.Join(shown, ScaffoldPluginDir(LangNode))
+		fmt.Fprintf(&b, "The plugin is its %s folder: npm's node_modules stays outside it.\n", pluginPath)
+		fmt.Fprintf(&b, "Next: install its dependencies and bundle its server with Bash (cd %s && npm install && npm run build), ", shown)
 	default:
 		fmt.Fprintf(&b, "Next: make sure python3 has the mcp package (python3 -m pip install -r %s/requirements.txt), ", shown)
 	}
-	fmt.Fprintf(&b, "then call %s with path %q, then %s.", CheckToolName, shown, PackToolName)
+	fmt.Fprintf(&b, "then call %s with path %q, then %s.", CheckToolName, pluginPath, PackToolName)
 	return b.String()
 }
 
