@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
+	"github.com/pi-desktop/pi-desktop/backend/review"
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 )
 
@@ -123,20 +126,60 @@ func (scaffoldTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	if err := ctx.Err(); err != nil {
 		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped before it wrote anything", ScaffoldToolName))
 	}
+	// Each file gets a review record as a Write's does, so the user sees it
+	// in Changes and can roll it back: captured before anything is written
+	// (a failed capture writes nothing), finished for each file that
+	// landed, even when a later one failed.
+	caps := make([]*review.Capture, len(files))
+	for i, f := range files {
+		ft, err := c.Resolver.Resolve(filepath.Join(t.Abs, filepath.FromSlash(f[0])))
+		if err != nil {
+			return tools.Failure(err)
+		}
+		if ft.Root != t.Root {
+			return tools.Failure(errs.New(errs.PathOutsideWorkspace, "%s would land outside %s; nothing was written", f[0], tools.DisplayPath(t)).With("field", "path"))
+		}
+		if caps[i], err = c.Review.Capture(c, ft); err != nil {
+			return tools.Failure(err)
+		}
+	}
 	root, err := os.OpenRoot(t.RootDir)
 	if err != nil {
 		return tools.Failure(errs.Wrap(err, errs.ToolFailed, "cannot open %s", t.RootDir))
 	}
 	defer root.Close()
-	if err := WriteScaffold(root, t.Rel, files); err != nil {
-		return tools.Failure(err)
+	var landed []int
+	werr := WriteScaffold(root, t.Rel, files, func(i int) { landed = append(landed, i) })
+	// The files landed even if the call was stopped meanwhile: record them.
+	rctx := context.WithoutCancel(ctx)
+	var changes []review.Change
+	notice := ""
+	for _, i := range landed {
+		ch, err := caps[i].Finish(rctx, review.OpWrite, []byte(files[i][1]))
+		switch {
+		case err != nil:
+			notice = "a file was written but its review record could not be saved, so it cannot be rolled back from the review pane"
+		case ch.Version != 0:
+			changes = append(changes, ch)
+		}
+	}
+	if werr != nil {
+		res := tools.Failure(werr)
+		res.Notice = notice
+		if len(changes) > 0 {
+			res.Fields = map[string]any{"review": changes}
+		}
+		return res
 	}
 	shown := tools.DisplayPath(t)
 	if c.Outcome != nil && t.Root == pathguard.Workspace {
 		c.Outcome.Path = t.Rel
 	}
-	return tools.Result{OK: true, Path: shown, Content: scaffoldText(shown, a, files),
-		Fields: map[string]any{"files": fileNames(files), "id": a.ID}}
+	fields := map[string]any{"files": fileNames(files), "id": a.ID, "plugin": path.Join(shown, ScaffoldPluginDir(a.Language))}
+	if len(changes) > 0 {
+		fields["review"] = changes
+	}
+	return tools.Result{OK: true, Path: shown, Content: scaffoldText(shown, a, files), Notice: notice, Fields: fields}
 }
 
 func fileNames(files [][2]string) []string {
@@ -155,15 +198,18 @@ func scaffoldText(shown string, a scaffoldArgs, files [][2]string) string {
 		fmt.Fprintf(&b, "  %s\n", f[0])
 	}
 	fmt.Fprintf(&b, "Its example tool greet is offered to the model as %s once the plugin is installed.\n", ModelName(a.ID, "greet"))
+	pluginPath := shown
 	switch a.Language {
 	case LangGo:
 		fmt.Fprintf(&b, "Next: build its server with Bash (cd %s && go mod tidy && go build -o bin/server .), ", shown)
 	case LangNode:
-		fmt.Fprintf(&b, "Next: install its dependencies with Bash (cd %s && npm install), ", shown)
+		pluginPath = path.Join(shown, ScaffoldPluginDir(LangNode))
+		fmt.Fprintf(&b, "The plugin is its %s folder: npm's node_modules stays outside it.\n", pluginPath)
+		fmt.Fprintf(&b, "Next: install its dependencies and bundle its server with Bash (cd %s && npm install && npm run build), ", shown)
 	default:
 		fmt.Fprintf(&b, "Next: make sure python3 has the mcp package (python3 -m pip install -r %s/requirements.txt), ", shown)
 	}
-	fmt.Fprintf(&b, "then call %s with path %q, then %s.", CheckToolName, shown, PackToolName)
+	fmt.Fprintf(&b, "then call %s with path %q, then %s.", CheckToolName, pluginPath, PackToolName)
 	return b.String()
 }
 
@@ -204,7 +250,7 @@ func (x checkTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	}
 	shown := tools.DisplayPath(t)
 	return tools.Result{OK: true, Path: shown, Content: checkText(shown, rep),
-		Fields: map[string]any{"problems": rep.Problems, "listed": rep.Listed, "started": rep.Started}}
+		Fields: map[string]any{"problems": rep.Problems, "listed": rep.Listed, "started": rep.Started, "held": rep.Held}}
 }
 
 func checkText(shown string, rep CheckReport) string {
@@ -215,11 +261,7 @@ func checkText(shown string, rep CheckReport) string {
 		fmt.Fprintf(&b, "%s: %s.\n", shown, count(n, "problem"))
 	}
 	for _, p := range rep.Problems {
-		field := p.Field
-		if field == "" {
-			field = "(plugin)"
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", field, p.Message)
+		fmt.Fprintf(&b, "- %s: %s\n", p.Where(), p.Message)
 	}
 	if s := rep.Summary; s != nil {
 		fmt.Fprintf(&b, "Plugin %s %s (%q), %d files.\n", s.ID, s.Version, s.Name, s.Files)
@@ -234,10 +276,14 @@ func checkText(shown string, rep CheckReport) string {
 			fmt.Fprintf(&b, "Its process started and lists: %s.\n", listText(rep.Listed))
 		}
 	}
+	if rep.Held {
+		b.WriteString("Its process was not started: install would refuse the folder as it is.\n")
+	}
 	if len(rep.Problems) == 0 {
 		fmt.Fprintf(&b, "Next: %s with path %q writes the .piplug.", PackToolName, shown)
 	} else {
-		b.WriteString("Fix them and check again; install and PluginPack refuse a plugin with manifest problems.")
+		b.WriteString("Fix them and check again. Install and " + PackToolName + " refuse a plugin whose files or plugin.json have problems; " +
+			"a skill, subagent or command file with a problem installs but is not used.")
 	}
 	return b.String()
 }
@@ -280,9 +326,26 @@ func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 	if err := ctx.Err(); err != nil {
 		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped before it wrote anything", PackToolName))
 	}
+	// The archive gets a review record as a Write's file does; Pack never
+	// replaces a file, so the capture sees it absent (or Pack refuses).
+	capture, err := c.Review.Capture(c, dst)
+	if err != nil {
+		return tools.Failure(err)
+	}
 	sum, err := Pack(t.Abs, dst.Abs)
 	if err != nil {
 		return tools.Failure(err)
+	}
+	notice := ""
+	var changes []review.Change
+	if capture != nil {
+		ch, err := finishArchive(context.WithoutCancel(ctx), c, dst, capture)
+		switch {
+		case err != nil:
+			notice = "the .piplug was written but its review record could not be saved, so it cannot be rolled back from the review pane"
+		case ch.Version != 0:
+			changes = append(changes, ch)
+		}
 	}
 	if c.Outcome != nil && dst.Root == pathguard.Workspace {
 		c.Outcome.Path = dst.Rel
@@ -294,7 +357,34 @@ func (packTool) Run(ctx context.Context, c *tools.Call) tools.Result {
 		fmt.Fprintf(&b, "Tool %s as %s: risk %s.\n", tl.Name, tl.ModelName, tl.Risk)
 	}
 	b.WriteString("The user installs it from Settings → Plugins (Install from .piplug…) or with `pi-desktop plugins install " + shown + "`; it asks for their consent first.")
-	return tools.Result{OK: true, Path: shown, Content: b.String(), Fields: map[string]any{"id": sum.ID, "version": sum.Version, "files": sum.Files}}
+	fields := map[string]any{"id": sum.ID, "version": sum.Version, "files": sum.Files}
+	if len(changes) > 0 {
+		fields["review"] = changes
+	}
+	return tools.Result{OK: true, Path: shown, Content: b.String(), Notice: notice, Fields: fields}
+}
+
+// maxArchiveRead bounds the read of a packed archive for its review record:
+// far above any archive of MaxUnpackedBytes (zip never grows its input
+// much), so the record's hash is of the whole file.
+const maxArchiveRead = 2 * MaxUnpackedBytes
+
+// finishArchive records the archive Pack wrote at dst, read back through
+// the resolver as Write reads what it wrote.
+func finishArchive(ctx context.Context, c *tools.Call, dst pathguard.Resolved, capture *review.Capture) (review.Change, error) {
+	f, err := c.Resolver.OpenFile(dst, os.O_RDONLY, 0)
+	if err != nil {
+		return review.Change{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxArchiveRead+1))
+	if err != nil {
+		return review.Change{}, err
+	}
+	if len(data) > maxArchiveRead {
+		return review.Change{}, errs.New(errs.ToolFailed, "%s is larger than %d bytes", dst.Rel, maxArchiveRead)
+	}
+	return capture.Finish(ctx, review.OpWrite, data)
 }
 
 // folderManifest reads and parses dir's plugin.json, as Pack will.
@@ -307,10 +397,9 @@ func folderManifest(dir string) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
-	m, problems := ValidateManifest(data)
-	if len(problems) > 0 {
-		return Manifest{}, errs.New(errs.PluginInvalid, "plugin.json has %s, the first: %s: %s; run %s to see them all",
-			count(len(problems), "problem"), cmpField(problems[0].Field), problems[0].Message, CheckToolName).With("problems", problems)
+	m, err := checkManifest(data)
+	if err != nil {
+		return Manifest{}, err
 	}
 	return m, nil
 }
@@ -320,11 +409,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func cmpField(f string) string {
-	if f == "" {
-		return "(plugin)"
-	}
-	return f
 }

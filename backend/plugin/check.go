@@ -19,44 +19,69 @@ type CheckReport struct {
 	Problems []Problem `json:"problems"`
 	// Started says the plugin's process ran and answered the MCP handshake.
 	Started bool `json:"started"`
+	// Held says its process was not started: install would refuse the
+	// folder or its manifest, so starting it would prove nothing.
+	Held bool `json:"held,omitempty"`
 }
 
 // OK reports a plugin with no problem.
 func (r CheckReport) OK() bool { return len(r.Problems) == 0 }
 
-// Check validates the plugin folder dir as install and the runtime would:
-// the folder's entries and limits, the manifest (schema, names, risks and
-// planSafeActions), and, when it declares tools, that its process starts
-// with the runtime's environment and load timeout and lists each declared
-// tool. Problems are reported, not returned as errors; only ctx's end is
-// an error. It runs the plugin's process: call it only for a folder the
-// user asked to check.
+// Check validates the plugin folder dir as install and the runtime would,
+// and reports every problem it finds, in a stable order: the folder's
+// entries and limits (by path), the manifest (schema, names, risks and
+// planSafeActions, in field order), the skills/, subagents/ and commands/
+// files the app would not use (by path), then, when it declares tools and
+// nothing above would stop install, that its process starts with the
+// runtime's environment and load timeout and lists each declared tool.
+// Problems are reported, not returned as errors; only ctx's end is an
+// error. It runs the plugin's process: call it only for a folder the user
+// asked to check.
 func Check(ctx context.Context, dir string, o RuntimeOptions) (CheckReport, error) {
 	rep := CheckReport{Listed: []string{}, Problems: []Problem{}}
 	problem := func(err error) { rep.Problems = append(rep.Problems, problemOf(err)) }
-	files, err := scanFolder(dir)
+	files, scanned := scanAll(dir)
+	rep.Problems = append(rep.Problems, scanned...)
+	if len(scanned) == 1 && scanned[0].File == "" && len(files) == 0 {
+		return rep, nil // the folder itself cannot be read
+	}
+	// A plugin.json that is a link or a device was reported by the scan.
+	var m Manifest
+	valid := false
+	if !slices.ContainsFunc(scanned, func(p Problem) bool { return p.File == ManifestName }) {
+		data, err := readManifest(os.DirFS(dir), files)
+		if err != nil {
+			p := problemOf(err)
+			p.File = ManifestName
+			rep.Problems = append(rep.Problems, p)
+		} else {
+			// Every manifest problem at once: an author fixes them in one pass.
+			var list []Problem
+			m, list = ValidateManifest(data)
+			rep.Problems = append(rep.Problems, inFile(ManifestName, list)...)
+			if valid = len(list) == 0; valid {
+				sum := Describe(m, files, ConsentHash(data, files))
+				rep.Summary = &sum
+				// A risk that defaults to medium installs, but is the author's mistake.
+				for i, w := range m.Warnings {
+					rep.Problems = append(rep.Problems, Problem{File: ManifestName, Field: m.warningFields[i], Message: w})
+				}
+			}
+		}
+	}
+	content, err := contentProblems(ctx, dir)
 	if err != nil {
-		problem(err)
-		return rep, nil
+		return rep, err
 	}
-	data, err := readManifest(os.DirFS(dir), files)
-	if err != nil {
-		problem(err)
-		return rep, nil
-	}
-	// Every manifest problem at once: an author fixes them in one pass.
-	m, list := ValidateManifest(data)
-	if len(list) > 0 {
-		rep.Problems = append(rep.Problems, list...)
-		return rep, nil
-	}
-	sum := Describe(m, files, ConsentHash(data, files))
-	rep.Summary = &sum
-	// A risk that defaults to medium installs, but is the author's mistake.
-	for i, w := range m.Warnings {
-		rep.Problems = append(rep.Problems, Problem{Field: m.warningFields[i], Message: w})
-	}
-	if len(m.Tools) == 0 {
+	// A link or a device the scan reported is not reported again as a
+	// skill, subagent or command that cannot be read.
+	content = slices.DeleteFunc(content, func(c Problem) bool {
+		return slices.ContainsFunc(scanned, func(s Problem) bool { return s.File == c.File })
+	})
+	rep.Problems = append(rep.Problems, content...)
+	// Install would refuse the folder: its process is not worth starting.
+	if !valid || len(scanned) > 0 || len(m.Tools) == 0 {
+		rep.Held = !valid || len(m.Tools) > 0
 		return rep, nil
 	}
 	env := []string(nil)
@@ -88,7 +113,7 @@ func Check(ctx context.Context, dir string, o RuntimeOptions) (CheckReport, erro
 	}
 	for i, t := range m.Tools {
 		if !slices.Contains(rep.Listed, t.Name) {
-			rep.Problems = append(rep.Problems, Problem{Field: toolPath(i, "name"),
+			rep.Problems = append(rep.Problems, Problem{File: ManifestName, Field: toolPath(i, "name"),
 				Message: fmt.Sprintf("%q is declared but its process does not list it (it lists: %s); serve it or remove it from plugin.json", t.Name, listText(rep.Listed))})
 		}
 	}

@@ -41,10 +41,18 @@ func Stage(src, pluginsDir string) (*Staged, error) {
 	if err != nil {
 		return nil, errs.Wrap(err, errs.NotFound, "%s cannot be read; give a plugin folder or a %s file", src, ArchiveExt)
 	}
+	var s *Staged
 	if fi.IsDir() {
-		return stageFolder(src, pluginsDir)
+		s, err = stageFolder(src, pluginsDir)
+	} else {
+		s, err = stageArchive(src, pluginsDir)
 	}
-	return stageArchive(src, pluginsDir)
+	if e := errs.As(err); e != nil && e.Code == errs.PluginArchiveRefused {
+		c := *e
+		c.Message += "; nothing was installed"
+		return nil, &c
+	}
+	return s, err
 }
 
 func stageFolder(src, pluginsDir string) (*Staged, error) {
@@ -56,7 +64,7 @@ func stageFolder(src, pluginsDir string) (*Staged, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := ParseManifest(data); err != nil {
+	if _, err := checkManifest(data); err != nil {
 		return nil, err
 	}
 	srcRoot, err := os.OpenRoot(src)
@@ -94,22 +102,36 @@ func stageArchive(src, pluginsDir string) (*Staged, error) {
 	}
 	l := newLimits()
 	var manifest []byte
+	var problems []Problem
+	bad := func(name string, err error) {
+		p := problemOf(err)
+		p.File = shownName(name)
+		problems = append(problems, p)
+	}
+	// Every bad entry is reported, not only the first; a broken limit ends
+	// the pass, since what follows it is not judged.
 	for _, f := range zr.File {
+		if l.over() {
+			break
+		}
 		mode := f.Mode()
 		switch {
 		case mode&fs.ModeSymlink != 0:
-			return nil, refused("entry %q is a symbolic link; a plugin holds only files and folders", clip(f.Name))
+			bad(f.Name, refused("a symbolic link; a plugin holds only files and folders: pack what it points to in its place"))
+			continue
 		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
 			if _, err := l.entry(f.Name, true); err != nil {
-				return nil, err
+				bad(f.Name, err)
 			}
 			continue
 		case !mode.IsRegular():
-			return nil, refused("entry %q is not a regular file (a device, pipe or socket)", clip(f.Name))
+			bad(f.Name, refused("not a regular file (a device, pipe or socket)"))
+			continue
 		}
 		name, err := l.entry(f.Name, false)
 		if err != nil {
-			return nil, err
+			bad(f.Name, err)
+			continue
 		}
 		var keep io.Writer = io.Discard
 		var buf strings.Builder
@@ -117,20 +139,24 @@ func stageArchive(src, pluginsDir string) (*Staged, error) {
 			keep = &buf
 		}
 		n, err := unpack(f, keep, l.budget())
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = l.add(n)
 		}
-		if err := l.add(n); err != nil {
-			return nil, err
+		if err != nil {
+			bad(f.Name, err)
+			continue
 		}
 		if name == ManifestName {
 			manifest = []byte(buf.String())
 		}
 	}
+	if len(problems) > 0 {
+		return nil, refusal(problems)
+	}
 	if manifest == nil {
 		return nil, errs.New(errs.PluginInvalid, "the archive has no %s at its root; pack the plugin folder's contents, not the folder", ManifestName).With("field", "")
 	}
-	if _, err := ParseManifest(manifest); err != nil {
+	if _, err := checkManifest(manifest); err != nil {
 		return nil, err
 	}
 	return stageWith(pluginsDir, func(dst *os.Root) error {
@@ -167,7 +193,7 @@ func unpack(f *zip.File, w io.Writer, budget int64) (int64, error) {
 		return n, refused("the plugin unpacks to more than %d MB", MaxUnpackedBytes>>20)
 	}
 	if err != nil {
-		return n, refused("entry %q is corrupt (%v)", clip(f.Name), err)
+		return n, refused("entry %q is corrupt (%v); pack the plugin again", clip(f.Name), err)
 	}
 	return n, nil
 }
@@ -243,7 +269,7 @@ func stageWith(pluginsDir string, fill func(*os.Root) error) (_ *Staged, err err
 	if err != nil {
 		return nil, err
 	}
-	m, err := ParseManifest(data)
+	m, err := checkManifest(data)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +289,7 @@ func readManifest(fsys fs.FS, files []File) ([]byte, error) {
 			return data, nil
 		}
 	}
-	return nil, errs.New(errs.PluginInvalid, "the plugin has no %s at its root", ManifestName).With("field", "")
+	return nil, errs.New(errs.PluginInvalid, "the plugin has no %s at its root; add one (PluginScaffold writes a skeleton)", ManifestName).With("field", "")
 }
 
 // Dir is where Commit installs the plugin: <pluginsDir>/<id>/<version>.

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -123,13 +124,29 @@ func ParseManifest(data []byte) (Manifest, error) {
 	return m, nil
 }
 
-// Problem is one thing wrong with a plugin: Field is the manifest's field
-// path (contributes.agentTools[1].risk), "" for the folder or the file as
-// a whole, and Message says what to change.
+// Problem is one thing wrong with a plugin: File is the file or folder in
+// the plugin (slash-separated; "" for the plugin as a whole), Field the
+// manifest's field path (contributes.agentTools[1].risk) when the file is
+// plugin.json, and Message says what is wrong and what to change.
 type Problem struct {
+	File    string    `json:"file,omitempty"`
 	Field   string    `json:"field"`
 	Message string    `json:"message"`
 	Code    errs.Code `json:"code,omitempty"`
+}
+
+// Where is the problem's place as a list shows it: "plugin.json id",
+// "skills/a/SKILL.md", or "(plugin)".
+func (p Problem) Where() string {
+	switch {
+	case p.File != "" && p.Field != "":
+		return p.File + " " + p.Field
+	case p.File != "":
+		return p.File
+	case p.Field != "":
+		return p.Field
+	}
+	return "(plugin)"
 }
 
 // ValidateManifest validates plugin.json and reports every problem it
@@ -153,6 +170,24 @@ func problemOf(err error) Problem {
 		field, _ = p.Details["field"].(string)
 	}
 	return Problem{Field: field, Message: strings.TrimPrefix(p.Message, "plugin.json: "), Code: p.Code}
+}
+
+// checkManifest is install's manifest check: every problem of the
+// manifest in one PLUGIN_INVALID error (refusal).
+func checkManifest(data []byte) (Manifest, error) {
+	m, list := ValidateManifest(data)
+	if len(list) > 0 {
+		return Manifest{}, refusal(inFile(ManifestName, list))
+	}
+	return m, nil
+}
+
+// inFile places problems in one of the plugin's files.
+func inFile(name string, list []Problem) []Problem {
+	for i := range list {
+		list[i].File = name
+	}
+	return list
 }
 
 func validate(data []byte) (Manifest, []error) {
@@ -206,7 +241,7 @@ func validate(data []byte) (Manifest, []error) {
 	author, err := parseAuthor(raw.Author)
 	fail(err)
 	m.Author = author
-	fail(checkPermissions(raw.Permissions))
+	list = append(list, checkPermissions(raw.Permissions)...)
 	if len(raw.Contributes.AgentTools) > maxTools {
 		fail(invalid("contributes.agentTools", "a plugin contributes at most %d agent tools, this one %d", maxTools, len(raw.Contributes.AgentTools)))
 	}
@@ -229,10 +264,10 @@ func validate(data []byte) (Manifest, []error) {
 		m.Tools = append(m.Tools, t)
 	}
 	fail(checkCommand(m, len(raw.Contributes.AgentTools) > 0))
-	servers, err := parseMCPServers(raw.Contributes.MCPServers)
-	fail(err)
+	servers, bad := parseMCPServers(raw.Contributes.MCPServers)
+	list = append(list, bad...)
 	m.MCPServers = servers
-	fail(checkShown(m))
+	list = append(list, checkShown(m)...)
 	if len(list) > 0 {
 		return Manifest{}, list
 	}
@@ -267,21 +302,19 @@ func parseAuthor(raw json.RawMessage) (string, error) {
 }
 
 // checkPermissions fails closed: a permission the host does not know could
-// not be shown to the user for what it is.
-func checkPermissions(perms []string) error {
-	has := false
-	for _, p := range perms {
-		switch p {
-		case PermToolRegister:
-			has = true
-		default:
-			return invalid("permissions", "unknown permission %q; the only one a plugin may ask for is %q", clip(p), PermToolRegister)
+// not be shown to the user for what it is. Each unknown one is a problem.
+func checkPermissions(perms []string) []error {
+	var out []error
+	for i, p := range perms {
+		if p != PermToolRegister {
+			out = append(out, invalid("permissions", "unknown permission %q; the only one a plugin may ask for is %q: remove it", clip(p), PermToolRegister).
+				With("path", "permissions["+strconv.Itoa(i)+"]"))
 		}
 	}
-	if !has {
-		return invalid("permissions", "\"permissions\" must include %q", PermToolRegister)
+	if !slices.Contains(perms, PermToolRegister) {
+		out = append(out, invalid("permissions", "\"permissions\" must include %q", PermToolRegister))
 	}
-	return nil
+	return out
 }
 
 func parseTool(pluginID string, i int, raw json.RawMessage) (AgentTool, string, error) {
@@ -387,18 +420,30 @@ func checkCommand(m Manifest, needed bool) error {
 	return nil
 }
 
-func parseMCPServers(raw json.RawMessage) ([]mcp.Server, error) {
+// parseMCPServers parses contributes.mcpServers and reports every server
+// that cannot be used, each at its field path
+// (contributes.mcpServers.<id>[.<key>]).
+func parseMCPServers(raw json.RawMessage) ([]mcp.Server, []error) {
+	const field = "contributes.mcpServers"
 	if len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, nil
 	}
 	cfg, err := mcp.ParseServers(raw)
 	if err != nil {
-		return nil, invalid("contributes.mcpServers", "mcpServers must be an object of servers in .mcp.json's shape")
+		return nil, []error{invalid(field, "mcpServers must be an object of servers in .mcp.json's shape: {\"id\": {\"command\": …} or {\"type\": \"http\", \"url\": …}}")}
 	}
-	if len(cfg.Problems) > 0 {
-		return nil, invalid("contributes.mcpServers", "%s", cfg.Problems[0].Message)
+	var out []error
+	for _, p := range cfg.Problems {
+		path := field
+		if id, _ := p.Details["server"].(string); id != "" {
+			path += "." + id
+		}
+		if key, _ := p.Details["field"].(string); key != "" {
+			path += "." + key
+		}
+		out = append(out, invalid(field, "%s", p.Message).With("path", path))
 	}
-	return cfg.Servers, nil
+	return cfg.Servers, out
 }
 
 // withPath adds the precise field path to an install-check error.
@@ -434,31 +479,34 @@ func Misleading(s string) bool {
 }
 
 // checkShown refuses a manifest whose displayed text could mislead: what
-// the consent card shows must be what the plugin is.
-func checkShown(m Manifest) error {
-	shown := map[string][]string{
-		"description": {m.Description}, "author": {m.Author}, "command": {m.Command}, "args": m.Args,
+// the consent card shows must be what the plugin is. It reports each field
+// once, in a fixed order.
+func checkShown(m Manifest) []error {
+	var out []error
+	args := m.Args
+	if slices.ContainsFunc(m.Args, hasControl) {
+		out = append(out, invalid("args", "an argument must be one line without control characters"))
+		args = nil // reported once
 	}
-	for _, a := range m.Args {
-		if hasControl(a) {
-			return invalid("args", "an argument must be one line without control characters")
-		}
-	}
+	var tools, servers []string
 	for _, t := range m.Tools {
-		shown["contributes.agentTools"] = append(shown["contributes.agentTools"], t.Description)
-		shown["contributes.agentTools"] = append(shown["contributes.agentTools"], t.PlanSafeActions...)
+		tools = append(append(tools, t.Description), t.PlanSafeActions...)
 	}
 	for _, sv := range m.MCPServers {
-		shown["contributes.mcpServers"] = append(shown["contributes.mcpServers"], append([]string{sv.ID, sv.Command, sv.URL}, sv.Args...)...)
+		servers = append(servers, append([]string{sv.ID, sv.Command, sv.URL}, sv.Args...)...)
 	}
-	for field, texts := range shown {
-		for _, t := range texts {
-			if Misleading(t) {
-				return invalid(field, "%s holds control or text-direction characters that could disguise what the plugin does; remove them", field)
-			}
+	for _, f := range []struct {
+		field string
+		texts []string
+	}{
+		{"description", []string{m.Description}}, {"author", []string{m.Author}}, {"command", []string{m.Command}},
+		{"args", args}, {"contributes.agentTools", tools}, {"contributes.mcpServers", servers},
+	} {
+		if slices.ContainsFunc(f.texts, Misleading) {
+			out = append(out, invalid(f.field, "%s holds control or text-direction characters that could disguise what the plugin does; remove them", f.field))
 		}
 	}
-	return nil
+	return out
 }
 
 func isAbs(p string) bool {

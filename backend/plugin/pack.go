@@ -25,7 +25,7 @@ func Pack(src, dst string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	if _, err := ParseManifest(data); err != nil {
+	if _, err := checkManifest(data); err != nil {
 		return Summary{}, err
 	}
 	if filepath.Ext(dst) != ArchiveExt {

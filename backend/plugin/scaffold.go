@@ -37,13 +37,34 @@ type ScaffoldSpec struct {
 	ID, Name, Language string
 }
 
-// scaffoldLang is what differs between languages: the manifest's command
-// and the files beside it (template name → file name).
+// scaffoldLang is what differs between languages: the manifest's command,
+// the files beside it (template name → file name) and the plugin folder
+// inside the skeleton ("" for the skeleton itself).
 type scaffoldLang struct {
 	title   string
 	command string
 	args    []string
 	files   [][2]string
+	// pluginDir: a Node skeleton is an npm project whose build bundles the
+	// server into its plugin/ folder, since node_modules (some 4,000
+	// entries for the MCP SDK) is over a plugin's MaxEntries and never
+	// belongs in one.
+	pluginDir string
+}
+
+// Versions a Node skeleton pins (npm view <package> versions): the SDK
+// and zod it serves with, and esbuild, which bundles them into one file.
+const (
+	nodeSDKVersion     = "1.32.2"
+	nodeZodVersion     = "3.25.76"
+	nodeEsbuildVersion = "0.25.12"
+)
+
+// ScaffoldPluginDir is the plugin folder inside a skeleton of lang, slash-
+// separated: "" when the skeleton's folder is the plugin's.
+func ScaffoldPluginDir(lang string) string {
+	l, _ := langOf(lang)
+	return l.pluginDir
 }
 
 func langOf(lang string) (scaffoldLang, bool) {
@@ -52,8 +73,8 @@ func langOf(lang string) (scaffoldLang, bool) {
 		return scaffoldLang{title: "Go", command: "bin/server",
 			files: [][2]string{{"go/go.mod.tmpl", "go.mod"}, {"go/main.go.tmpl", "main.go"}}}, true
 	case LangNode:
-		return scaffoldLang{title: "Node.js", command: "node", args: []string{"server.mjs"},
-			files: [][2]string{{"node/package.json.tmpl", "package.json"}, {"node/server.mjs.tmpl", "server.mjs"}}}, true
+		return scaffoldLang{title: "Node.js", command: "node", args: []string{"server.mjs"}, pluginDir: "plugin",
+			files: [][2]string{{"node/package.json.tmpl", "package.json"}, {"node/server.mjs.tmpl", "src/server.mjs"}}}, true
 	case LangPython:
 		return scaffoldLang{title: "Python", command: "python3", args: []string{"server.py"},
 			files: [][2]string{{"python/requirements.txt.tmpl", "requirements.txt"}, {"python/server.py.tmpl", "server.py"}}}, true
@@ -86,7 +107,7 @@ type skeletonTool struct {
 }
 
 // ScaffoldFiles returns a new plugin's files (slash path → content), the
-// manifest first: a manifest that ValidateManifest accepts, one example
+// manifest first (in the ScaffoldPluginDir of the language): a manifest that ValidateManifest accepts, one example
 // tool served over the language's MCP SDK, and a README. Bad input is
 // INVALID_ARGUMENT naming every manifest problem it would cause.
 func ScaffoldFiles(s ScaffoldSpec) ([][2]string, error) {
@@ -114,9 +135,10 @@ func ScaffoldFiles(s ScaffoldSpec) ([][2]string, error) {
 		}
 		return nil, e
 	}
-	out := [][2]string{{ManifestName, string(manifest)}}
+	out := [][2]string{{path.Join(lang.pluginDir, ManifestName), string(manifest)}}
 	data := map[string]any{"ID": s.ID, "Name": m.Name, "Version": ScaffoldVersion, "Language": s.Language, "LanguageName": lang.title,
-		"ModelName": ModelName(s.ID, "greet"), "GoSDK": goSDKVersion()}
+		"ModelName": ModelName(s.ID, "greet"), "GoSDK": goSDKVersion(), "PluginDir": lang.pluginDir,
+		"NodeSDK": nodeSDKVersion, "Zod": nodeZodVersion, "Esbuild": nodeEsbuildVersion}
 	listed := []string{}
 	for _, f := range lang.files {
 		text, err := render(f[0], data)
@@ -160,14 +182,16 @@ func goSDKVersion() string {
 // WriteScaffold writes files into the folder dir of root (relative,
 // slash-separated), which must not exist yet or be empty. Through the
 // os.Root, a link planted on the way cannot carry a file outside it.
-func WriteScaffold(root *os.Root, dir string, files [][2]string) error {
+// written (may be nil) is told of each file as it lands, so a caller
+// keeps a record of the files a later failure left behind.
+func WriteScaffold(root *os.Root, dir string, files [][2]string, written func(i int)) error {
 	dir = filepath.FromSlash(dir)
 	if entries, err := fs.ReadDir(root.FS(), filepath.ToSlash(dir)); err == nil && len(entries) > 0 {
 		return errs.New(errs.Conflict, "%s already exists and is not empty; choose a new folder", filepath.ToSlash(dir)).With("field", "path")
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return errs.Wrap(err, errs.InvalidArgument, "%s is not a folder a plugin can be created in", filepath.ToSlash(dir)).With("field", "path")
 	}
-	for _, f := range files {
+	for i, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f[0]))
 		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return errs.Wrap(err, errs.ToolFailed, "cannot create %s", filepath.ToSlash(filepath.Dir(p)))
@@ -183,6 +207,9 @@ func WriteScaffold(root *os.Root, dir string, files [][2]string) error {
 		}
 		if err != nil {
 			return errs.Wrap(err, errs.ToolFailed, "cannot write %s", filepath.ToSlash(p))
+		}
+		if written != nil {
+			written(i)
 		}
 	}
 	return nil

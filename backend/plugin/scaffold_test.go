@@ -2,6 +2,7 @@ package plugin_test
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ func TestScaffoldFiles(t *testing.T) {
 		build         string // in the README
 	}{
 		{plugin.LangGo, "bin/server", []string{"plugin.json", "go.mod", "main.go", "README.md"}, "main.go", "github.com/modelcontextprotocol/go-sdk/mcp", "go build -o bin/server ."},
-		{plugin.LangNode, "node", []string{"plugin.json", "package.json", "server.mjs", "README.md"}, "server.mjs", "@modelcontextprotocol/sdk/server/mcp.js", "npm install"},
+		{plugin.LangNode, "node", []string{"plugin/plugin.json", "package.json", "src/server.mjs", "README.md"}, "src/server.mjs", "@modelcontextprotocol/sdk/server/mcp.js", "npm run build"},
 		{plugin.LangPython, "python3", []string{"plugin.json", "requirements.txt", "server.py", "README.md"}, "server.py", "from mcp.server.fastmcp import FastMCP", "pip install -r requirements.txt"},
 	}
 	for _, c := range cases {
@@ -40,7 +41,7 @@ func TestScaffoldFiles(t *testing.T) {
 			if !slices.Equal(names, c.files) {
 				t.Errorf("files = %v, want %v", names, c.files)
 			}
-			m, err := plugin.ParseManifest([]byte(got["plugin.json"]))
+			m, err := plugin.ParseManifest([]byte(got[path.Join(plugin.ScaffoldPluginDir(c.lang), "plugin.json")]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +113,7 @@ func TestWriteScaffold(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer root.Close()
-			err = plugin.WriteScaffold(root, "p", files)
+			err = plugin.WriteScaffold(root, "p", files, nil)
 			if errs.CodeOf(err) != c.code && !(c.code == "" && err == nil) {
 				t.Fatalf("err = %v, want %q", err, c.code)
 			}

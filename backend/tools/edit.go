@@ -194,7 +194,7 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 	var changes []review.Change
 	switch {
 	case plan.Remove:
-		capture, err := c.Review.capture(c, t)
+		capture, err := c.Review.Capture(c, t)
 		if err != nil {
 			return Result{}, err
 		}

@@ -107,9 +107,11 @@ type ReviewScope struct {
 	SessionID, MessageID, ToolCallID string
 }
 
-// capture takes the pre-change snapshot of t: nil (and no error) outside
-// the workspace root, where no review record is kept (spec §4c).
-func (r ReviewScope) capture(c *Call, t pathguard.Resolved) (*review.Capture, error) {
+// Capture takes the pre-change snapshot of t: nil (and no error) outside
+// the workspace root, where no review record is kept (spec §4c). A tool
+// that writes files (Write, PluginScaffold, PluginPack) captures each one
+// before it changes it and Finishes the capture after.
+func (r ReviewScope) Capture(c *Call, t pathguard.Resolved) (*review.Capture, error) {
 	if r.Store == nil {
 		return nil, nil
 	}

@@ -149,7 +149,7 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	}
 	// No workspace change without its review snapshot: a failed capture
 	// fails the call before anything is written.
-	capture, err := c.Review.capture(c, target)
+	capture, err := c.Review.Capture(c, target)
 	if err != nil {
 		return Failure(err)
 	}
