@@ -18,5 +18,7 @@ export default defineConfig({
     // CI shares two cores with Go's race-enabled tests: a settings form's
     // dozens of typed keys can outlast the 5 s default without being wrong.
     testTimeout: 20_000,
+    // Style sheets stay empty in tests, except read as text (?raw): src/focusStyles.test.ts.
+    css: { include: [/\.css\?raw$/] },
   },
 });

@@ -6,7 +6,7 @@ import { expect, test } from '../fixtures/test';
 const ORIGINAL = 'alpha\nbeta\ngamma\n';
 const CHANGED = 'alpha\nBETA from the agent\ngamma\ndelta\n';
 
-test('a Write is listed in the Changes pane and rolled back from there', async ({ app, ui, workspace, provider, shot, axe }) => {
+test('a Write is listed in the Changes pane and rolled back from there', async ({ app, ui, workspace, provider, shot, axe, focusRing }) => {
   workspace.write('list.txt', ORIGINAL);
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
@@ -35,6 +35,7 @@ test('a Write is listed in the Changes pane and rolled back from there', async (
   await expect(diff).toContainText('delta');
   await shot('changes pane');
   await axe('the Changes pane');
+  await focusRing('the Changes pane');
 
   // Cancel first: nothing happens.
   await entry.getByRole('button', { name: 'Roll back list.txt' }).click();

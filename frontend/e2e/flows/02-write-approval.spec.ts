@@ -12,7 +12,7 @@ test.beforeEach(async ({ ui, workspace }) => {
   await ui.newSession(workspace.name);
 });
 
-test('Allow once writes the file; Rollback restores it', async ({ ui, workspace, provider, shot, axe }) => {
+test('Allow once writes the file; Rollback restores it', async ({ ui, workspace, provider, shot, axe, focusRing }) => {
   provider.enqueue(
     { text: 'Reading it first.', toolCalls: [{ id: 'call_read', name: 'Read', args: { path: 'notes.txt' } }] },
     (req) => ({ toolCalls: [{ id: 'call_write', name: 'Write', args: { path: 'notes.txt', content: CHANGED, tag: req.readTag('call_read', 'notes.txt') } }] }),
@@ -32,6 +32,8 @@ test('Allow once writes the file; Rollback restores it', async ({ ui, workspace,
   await expect(ui.page).toHaveTitle('Waiting for your approval — PI-Desktop');
   await shot('write card');
   await axe('a session with a pending card');
+  // Every stop, the card's buttons among them, shows its ring; the focus goes back to the card.
+  await focusRing('a session with a pending card');
 
   // Keyboard: the new card has the focus on Allow once; Enter answers it.
   await expect(card.getByRole('button', { name: 'Allow once' })).toBeFocused();

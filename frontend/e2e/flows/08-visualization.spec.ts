@@ -71,7 +71,7 @@ test('a D3 chart renders in the sandboxed card; a hostile fragment gets nothing 
     await toggle.click();
     const saved = ui.page.getByRole('status').filter({ hasText: 'Inline visualizations saved.' });
     await expect(saved).toBeVisible();
-    await saved.getByRole('button', { name: 'Dismiss' }).click(); // it sits over the composer's corner
+    await saved.getByRole('button', { name: 'Dismiss' }).click(); // read: it would stay over the transcript's top corner
     await expect(saved).toHaveCount(0);
     await ui.closeSettings();
     await ui.newSession(workspace.name);

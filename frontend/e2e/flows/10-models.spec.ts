@@ -11,7 +11,7 @@ import { expect, test } from '../fixtures/test';
 const SAVED_KEY = 'sk-saved-provider-4f1c9a7e2b';
 const SAVED_MODEL = 'e2e-saved-model';
 
-test('add a provider, test the connection, pick it in the composer', async ({ ui, root, workspace, provider, shot }) => {
+test('add a provider, test the connection, pick it in the composer', async ({ ui, root, workspace, provider, shot, axe }) => {
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
   // Before: the model from the environment.
@@ -45,6 +45,7 @@ test('add a provider, test the connection, pick it in the composer', async ({ ui
   expect(ping.body.model).toBe(SAVED_MODEL);
   expect(ping.lastUserText()).toBe('ping');
   await shot('test connection');
+  await axe('Settings → Models with a connection test passed');
 
   await form.getByRole('button', { name: 'Add provider' }).click();
   await expect(form).toHaveCount(0);

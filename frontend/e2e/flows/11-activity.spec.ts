@@ -35,7 +35,7 @@ function cells(row: Locator) {
   };
 }
 
-test('the Activity view lists the audited calls, filters them and keeps them per session', async ({ ui, workspace, provider, shot, axe }) => {
+test('the Activity view lists the audited calls, filters them and keeps them per session', async ({ ui, workspace, provider, shot, axe, focusRing }) => {
   workspace.write('notes.txt', ORIGINAL);
   workspace.write('other.txt', 'another file\n');
   await ui.addProjectByPath(workspace.dir, workspace.name);
@@ -69,6 +69,7 @@ test('the Activity view lists the audited calls, filters them and keeps them per
   await expect(pane.getByRole('status').filter({ hasText: 'Showing' })).toHaveText('Showing 3 of 3 calls, newest first');
   await shot('activity');
   await axe('the Activity pane');
+  await focusRing('the Activity pane');
 
   // Newest first: the denied Write, the allowed Write, the Read.
   const denied = cells(rows.nth(0));

@@ -16,7 +16,7 @@ const ECHOED = `Echo: ${MESSAGE}`;
 const LONG_TOOL = 'mcp_everything_trigger-long-running-operation';
 const IMAGE_TOOL = 'mcp_everything_get-tiny-image';
 
-test('add a stdio server, test it, let the agent call its tools, see a long call’s progress', async ({ ui, workspace, provider, shot }) => {
+test('add a stdio server, test it, let the agent call its tools, see a long call’s progress', async ({ ui, workspace, provider, shot, axe }) => {
   const server = everythingStdio();
   await ui.addProjectByPath(workspace.dir, workspace.name);
   await ui.newSession(workspace.name);
@@ -49,6 +49,7 @@ test('add a stdio server, test it, let the agent call its tools, see a long call
   await expect(item).toContainText(`stdio · App · ${toolsFound} tools`);
   await expect(item.locator('.mcp-target')).toHaveText(`${server.command} ${server.args.join(' ')}`);
   await shot('saved and ready');
+  await axe('Settings → MCP servers with a ready server');
 
   // The composer's picker gives the next prompt the server's tools.
   await ui.closeSettings();

@@ -10,7 +10,7 @@ import { expect, test } from '../fixtures/test';
 
 const SKILL_BODY = 'Group the changes under Added, Fixed and Removed; one line each.';
 
-test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, provider, shot }) => {
+test('list builtin, home and project definitions with warnings and errors; add, refuse and delete your own', async ({ ui, root, workspace, provider, shot, axe }) => {
   workspace.write('.agents/subagents/fixer.md', '---\nname: fixer\ndescription: Fixes failing tests.\ntools: [Read, Edit, WebFetch]\npermission: auto\n---\nFix the tests.\n');
   workspace.write('.claude/agents/broken.md', '---\nname: broken\ntools: Read, Grep\n---\nNo description.\n');
   const homeDir = path.join(root, 'home', '.agents', 'subagents');
@@ -66,6 +66,7 @@ test('list builtin, home and project definitions with warnings and errors; add, 
   await expect(again.getByRole('alert')).toContainText('a subagent named "reviewer" already exists');
   await expect(again.getByRole('textbox', { name: 'Name' })).toBeFocused();
   await shot('name taken');
+  await axe('Settings → Subagents with warnings, errors and a refused name');
   await again.getByRole('button', { name: 'Cancel' }).click();
 
   await reviewer.getByRole('button', { name: 'Delete reviewer' }).click();

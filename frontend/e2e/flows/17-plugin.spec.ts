@@ -12,7 +12,7 @@ import { expect, test } from '../fixtures/test';
 const PLUGIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'plugins', 'greeter');
 const TOOL = 'plugin_dev_e2e_greeter_greet';
 
-test('install a .piplug, consent, and the agent calls its tool', async ({ ui, workspace, provider, pluginFile, shot }) => {
+test('install a .piplug, consent, and the agent calls its tool', async ({ ui, workspace, provider, pluginFile, shot, axe }) => {
   // A .piplug is a zip of the plugin folder.
   execFileSync('zip', ['-q', '-X', pluginFile, 'plugin.json', 'server.mjs'], { cwd: PLUGIN_DIR });
   await ui.addProjectByPath(workspace.dir, workspace.name);
@@ -32,6 +32,7 @@ test('install a .piplug, consent, and the agent calls its tool', async ({ ui, wo
   await expect(consent).toContainText('node server.mjs');
   await consent.scrollIntoViewIfNeeded();
   await shot('consent card');
+  await axe('Settings → Plugins with a consent card');
 
   await consent.getByRole('button', { name: 'Install and allow' }).click();
   await expect(consent).toHaveCount(0);
