@@ -191,10 +191,19 @@ type pluginOrigin interface {
 }
 
 // StagePlugin checks a plugin folder or .piplug file and stages it: what
-// it contributes is shown from the result before anything is installed or
-// run. Discard it, or pass it to InstallPlugin.
+// it contributes, and which of its files the app would not use, is shown
+// from the result before anything is installed or run. Discard it, or
+// pass it to InstallPlugin.
 func (c *Core) StagePlugin(ctx context.Context, src string) (*plugin.Staged, error) {
-	return plugin.Stage(src, c.plugins.dir)
+	s, err := plugin.Stage(src, c.plugins.dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.CheckContent(ctx); err != nil {
+		s.Discard()
+		return nil, err
+	}
+	return s, nil
 }
 
 // InstallPlugin installs a staged plugin into <data dir>/plugins/<id>/<version>,

@@ -452,3 +452,27 @@ func TestPluginWhoseToolNamesCollideIsRefused(t *testing.T) {
 		t.Errorf("plugins after the refused install = %+v, %v", list, err)
 	}
 }
+
+// Staging through the host names the plugin's files the app would not use
+// on the consent card, and the plugin still installs.
+func TestStagedPluginNamesUnusableFiles(t *testing.T) {
+	p := newPluginEnv(t, nil)
+	skill := filepath.Join(p.src, "skills", "nodesc", "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(skill), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(skill, []byte("---\nname: nodesc\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.core.StagePlugin(t.Context(), p.src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged := s.Summary().Warnings
+	if !slices.ContainsFunc(staged, func(w string) bool { return strings.HasPrefix(w, "skills/nodesc/SKILL.md: ") }) {
+		t.Errorf("staged warnings = %q, want the skill without a description", staged)
+	}
+	if _, err := p.core.InstallPlugin(t.Context(), s, true); err != nil {
+		t.Fatalf("InstallPlugin = %v", err)
+	}
+}

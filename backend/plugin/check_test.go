@@ -212,3 +212,45 @@ func TestStageListsEveryProblem(t *testing.T) {
 		})
 	}
 }
+
+// A plugin with files the app would not use still stages (the rest of it
+// works), and its consent card names each of them; a clean one names none.
+func TestStagedSummaryNamesUnusableFiles(t *testing.T) {
+	dir := folderOf(t, noTools)
+	put(t, dir, "skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nbody\n")
+	put(t, dir, "commands/ok.md", "---\ndescription: fine\n---\nbody\n")
+	put(t, dir, "subagents/broken.md", "no front matter\n")
+	s, err := plugin.Stage(dir, filepath.Join(t.TempDir(), "plugins"))
+	if err != nil {
+		t.Fatalf("Stage = %v", err)
+	}
+	defer s.Discard()
+	if got := s.Summary().Warnings; len(got) != 0 {
+		t.Errorf("warnings before CheckContent = %q", got)
+	}
+	if err := s.CheckContent(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := s.Summary().Warnings
+	if len(got) != 2 || !strings.HasPrefix(got[0], "skills/nodesc/SKILL.md: ") || !strings.Contains(got[0], "description") ||
+		!strings.HasPrefix(got[1], "subagents/broken.md: ") {
+		t.Fatalf("warnings = %q, want the skill without a description, then the subagent without front matter", got)
+	}
+	for _, w := range got {
+		if !strings.HasSuffix(w, "; the app will not use this file") {
+			t.Errorf("warning %q does not say the file goes unused", w)
+		}
+	}
+
+	clean, err := plugin.Stage(folderOf(t, noTools), filepath.Join(t.TempDir(), "plugins"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clean.Discard()
+	if err := clean.CheckContent(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := clean.Summary().Warnings; len(got) != 0 {
+		t.Errorf("a clean plugin's warnings = %q", got)
+	}
+}

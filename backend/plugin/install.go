@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"archive/zip"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -28,6 +29,7 @@ type Staged struct {
 
 	dir        string // the staging folder
 	pluginsDir string
+	unused     []Problem // set by CheckContent
 }
 
 // Stage checks src, a plugin folder or a .piplug file, and copies it into
@@ -351,8 +353,28 @@ func Verify(dir string) (string, error) {
 	return hash, err
 }
 
-// Summary is what the staged plugin contributes and asks for.
-func (s *Staged) Summary() Summary { return Describe(s.Manifest, s.Files, s.Hash) }
+// Summary is what the staged plugin contributes and asks for, with the
+// files CheckContent found unusable among its warnings.
+func (s *Staged) Summary() Summary {
+	sum := Describe(s.Manifest, s.Files, s.Hash)
+	for _, p := range s.unused {
+		sum.Warnings = append(sum.Warnings, p.Where()+": "+p.Message+"; the app will not use this file")
+	}
+	return sum
+}
+
+// CheckContent notes the staged skills, subagents and commands the app
+// would not use (PluginCheck's content problems). They do not refuse the
+// install: the rest of the plugin works without them, so the consent card
+// names them and the user decides. Only ctx's end is an error.
+func (s *Staged) CheckContent(ctx context.Context) error {
+	unused, err := contentProblems(ctx, s.dir)
+	if err != nil {
+		return err
+	}
+	s.unused = unused
+	return nil
+}
 
 // Scan reads an installed plugin's folder: its files (with their hashes)
 // and its consent hash now.
