@@ -1,7 +1,8 @@
 // The focus check itself (fixtures/focus.ts), on small pages and without the app: it
 // passes a page whose every stop rings, and names each way a stop can fail — no ring, a
 // ring only through a colour change, a ring cut off by a clipping box, a low-contrast
-// ring, an element covered by a fixed bar — and a Tab trapped in a loop.
+// ring (an outline, or a box-shadow on the element or the box around it), an element
+// covered by a fixed bar — and a Tab trapped in a loop.
 import { expect, test, type Page } from '@playwright/test';
 import { focusFailures } from '../fixtures/focus';
 
@@ -23,6 +24,7 @@ test('passes rings drawn by the element, a box around it and a pseudo-element', 
     `<button>Plain</button>
      <div class="box"><textarea aria-label="Message"></textarea></div>
      <button class="grip">Grip</button>
+     <button class="lifted">Lifted</button>
      <style>
        textarea { outline: none; border: 1px solid #999; }
        .box:has(textarea:focus) { box-shadow: 0 0 0 2px #2563eb; }
@@ -30,6 +32,8 @@ test('passes rings drawn by the element, a box around it and a pseudo-element', 
        .grip:focus-visible { outline: none; }
        .grip::after { content: ''; position: absolute; left: 0; right: 0; bottom: -4px; height: 3px; background: transparent; }
        .grip:focus-visible::after { background: #2563eb; }
+       .lifted { box-shadow: 0 1px 2px rgba(0, 0, 0, 0.1); }
+       .lifted:focus-visible { outline: none; box-shadow: 0 1px 2px rgba(0, 0, 0, 0.1), 0 0 0 2px #2563eb; }
      </style>`,
   );
   expect(found).toEqual([]);
@@ -42,6 +46,8 @@ test('names each stop without a usable ring', async ({ page }) => {
      <input class="tinted" aria-label="Tinted">
      <div class="clip"><button class="flush">Flush</button></div>
      <button class="faint">Faint</button>
+     <button class="pale">Pale</button>
+     <div class="field"><input aria-label="Boxed"></div>
      <button class="under">Under</button><div class="bar"></div>
      <style>
        .bare:focus-visible { outline: none; }
@@ -50,6 +56,10 @@ test('names each stop without a usable ring', async ({ page }) => {
        .clip { overflow: hidden; }
        .flush { display: block; width: 100%; margin: 0; }
        .faint:focus-visible { outline-color: #e6e6e6; }
+       .pale:focus-visible { outline: none; box-shadow: 0 0 0 2px rgba(37, 99, 235, 0.15); }
+       .field input { outline: none; border: 0; }
+       .field { border: 1px solid #999; }
+       .field:focus-within { box-shadow: 0 0 0 2px #d4d4d4; }
        .under { position: fixed; right: 20px; bottom: 20px; }
        .bar { position: fixed; right: 0; bottom: 0; width: 200px; height: 100px; background: #333; }
      </style>`,
@@ -59,6 +69,8 @@ test('names each stop without a usable ring', async ({ page }) => {
     'no visible focus ring: <input class="tinted"> "Tinted"',
     'focus ring cut off by div.clip: <button class="flush"> "Flush"',
     expect.stringMatching(/^focus ring contrast 1\.\d\d:1 \(rgb\(230, 230, 230\) on rgb\(255, 255, 255\)\): <button class="faint"> "Faint"$/),
+    expect.stringMatching(/^focus ring contrast 1\.\d\d:1 \(box-shadow rgba\(37, 99, 235, 0\.15\) on rgb\(255, 255, 255\)\): <button class="pale"> "Pale"$/),
+    expect.stringMatching(/^focus ring contrast 1\.\d\d:1 \(box-shadow rgb\(212, 212, 212\) on rgb\(255, 255, 255\)\): <input> "Boxed"$/),
     'focused element hidden by div.bar: <button class="under"> "Under"',
   ]);
 });
