@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
@@ -58,9 +57,7 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 			link(t, "/etc/passwd", filepath.Join(dir, "skills", "b-link"))
 			link(t, "..", filepath.Join(dir, "a-up"))
 			if runtime.GOOS != "windows" {
-				if err := syscall.Mkfifo(filepath.Join(dir, "bin", "fifo"), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				mkfifo(t, filepath.Join(dir, "bin", "fifo"))
 			}
 		}, want: []want{
 			{"a-up", "a symbolic link"},
