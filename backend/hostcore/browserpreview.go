@@ -28,6 +28,11 @@ type previewPanes struct {
 	mu       sync.Mutex
 	open     map[string]api.PreviewState
 	watchers map[string]*preview.Watcher
+	// showing serialises opening (serve, watch, show) and closing, so the
+	// session's last Open is also the pane's last show: of two calls at
+	// once the later wins, and a replaced call's watch never outlives it.
+	showing sync.Mutex
+	closed  bool // the core is closing: nothing is shown any more
 }
 
 // previewHost is the Core as BrowserPreview's tools.PagePreviewer.
@@ -42,8 +47,10 @@ func (h previewHost) PreviewFile(ctx context.Context, sessionID string, target p
 	if err := c.previewWindow(); err != nil {
 		return tools.PreviewOutcome{}, err
 	}
+	c.panes.showing.Lock()
 	page, err := c.previews.Open(sessionID, target.RootDir)
 	if err != nil {
+		c.panes.showing.Unlock()
 		return tools.PreviewOutcome{}, err
 	}
 	state := api.PreviewState{SessionID: sessionID, Kind: api.PreviewFile, URL: page.URL(target.Rel), Target: target.Rel}
@@ -51,7 +58,8 @@ func (h previewHost) PreviewFile(ctx context.Context, sessionID string, target p
 	if w, err = preview.Watch(filepath.Dir(target.Abs), func() { c.reloadPreview(sessionID, page.Token) }); err != nil {
 		c.log.Warn("preview live reload", "code", errs.CodeOf(err), "err", err)
 	}
-	c.showPreview(state, page.Token, w)
+	c.showPreview(state, w)
+	c.panes.showing.Unlock()
 	wait := c.cfg.PreviewWait
 	if wait <= 0 {
 		wait = defaultPreviewWait
@@ -75,6 +83,9 @@ func (h previewHost) PreviewFile(ctx context.Context, sessionID string, target p
 	if ctx.Err() != nil {
 		return tools.PreviewOutcome{}, errs.New(errs.ToolAborted, "stopped while waiting for the preview to load; the pane still shows it")
 	}
+	if !c.previews.Live(page.Token) {
+		return tools.PreviewOutcome{}, c.notShown(sessionID, target.Rel)
+	}
 	o := tools.PreviewOutcome{Reported: ok, Title: rep.Title, Errors: rep.Errors, Failed: rep.Failed, Waited: time.Since(start)}
 	switch {
 	case !loaded:
@@ -95,13 +106,18 @@ func (h previewHost) PreviewURL(ctx context.Context, sessionID, url string) (too
 	if err := c.previewWindow(); err != nil {
 		return tools.PreviewOutcome{}, err
 	}
+	if c.previews.ServesURL(url) {
+		return tools.PreviewOutcome{}, errs.New(errs.InvalidArgument, "%s is PI-Desktop's own preview server, not a dev server; to preview a workspace page pass its path instead", url).With("field", "url")
+	}
 	status, head, err := preview.Probe(ctx, url, previewProbeWait)
 	if err != nil {
 		return tools.PreviewOutcome{}, errs.New(errs.ToolFailed, "nothing answered at %s (%v); start the dev server with Bash (run_in_background) and check its output for the port", url, err).With("field", "url")
 	}
 	title := tools.HTMLTitle(head)
+	c.panes.showing.Lock()
 	c.closeSessionPreview(sessionID) // a file preview before it stops being served
-	c.showPreview(api.PreviewState{SessionID: sessionID, Kind: api.PreviewURL, URL: url, Target: url, Title: title}, "", nil)
+	c.showPreview(api.PreviewState{SessionID: sessionID, Kind: api.PreviewURL, URL: url, Target: url, Title: title}, nil)
+	c.panes.showing.Unlock()
 	return tools.PreviewOutcome{Title: title, Status: status}, nil
 }
 
@@ -118,9 +134,30 @@ func (c *Core) previewWindow() error {
 	return nil
 }
 
+// notShown is the result of a file preview whose page left the pane
+// before it reported: a later call of the session replaced it, or the
+// user closed the pane. The pane is read under c.panes.showing, so a
+// replacement under way (its page already dropped, the pane not yet
+// shown) is seen once it is done.
+func (c *Core) notShown(sessionID, rel string) error {
+	c.panes.showing.Lock()
+	cur := c.Preview(sessionID)
+	c.panes.showing.Unlock()
+	if cur != nil {
+		return errs.New(errs.Conflict, "%s was replaced in the preview pane by a later BrowserPreview call of this session (now showing %s) before it reported; call BrowserPreview again for %s if you still need its errors", rel, cur.Target, rel).With("field", "path")
+	}
+	return errs.New(errs.Conflict, "the preview pane of %s was closed before the page reported; call BrowserPreview again if you still need its errors", rel).With("field", "path")
+}
+
 // showPreview makes state the session's pane, replacing its watcher, and
-// announces it.
-func (c *Core) showPreview(state api.PreviewState, token string, w *preview.Watcher) {
+// announces it. Callers hold c.panes.showing.
+func (c *Core) showPreview(state api.PreviewState, w *preview.Watcher) {
+	if c.panes.closed {
+		if w != nil {
+			w.Close()
+		}
+		return
+	}
 	c.panes.mu.Lock()
 	old := c.panes.watchers[state.SessionID]
 	if c.panes.open == nil {
@@ -178,11 +215,23 @@ func (c *Core) Preview(sessionID string) *api.PreviewState {
 // ClosePreview ends the session's preview: its token stops working, its
 // watch ends, and the pane closes (preview:closed).
 func (c *Core) ClosePreview(sessionID string) {
+	c.panes.showing.Lock()
+	defer c.panes.showing.Unlock()
 	if c.closeSessionPreview(sessionID) {
 		c.emit(api.EventPreviewClosed, api.PreviewClosed{SessionID: sessionID})
 	}
 }
 
+// forgetPreview ends a session's preview without a word (the session is
+// going away).
+func (c *Core) forgetPreview(sessionID string) {
+	c.panes.showing.Lock()
+	defer c.panes.showing.Unlock()
+	c.closeSessionPreview(sessionID)
+}
+
+// closeSessionPreview ends the session's preview; callers hold
+// c.panes.showing.
 func (c *Core) closeSessionPreview(sessionID string) bool {
 	c.panes.mu.Lock()
 	_, open := c.panes.open[sessionID]
@@ -212,6 +261,9 @@ func (c *Core) OpenPreviewInBrowser(sessionID string) error {
 
 // closePreviews ends every preview and the server (Close).
 func (c *Core) closePreviews() {
+	c.panes.showing.Lock()
+	c.panes.closed = true
+	c.panes.showing.Unlock()
 	c.panes.mu.Lock()
 	ws := c.panes.watchers
 	c.panes.open, c.panes.watchers = nil, nil

@@ -33,6 +33,10 @@ type pane struct {
 	states []api.PreviewState
 	bodies map[string]string // by URL: what the pane was served
 	cards  int
+	core   *hostcore.Core // denies an unexpected card, so its call ends
+	// held, when set, gets each file preview the pane is shown instead of
+	// the pane loading it: the test loads it when it chooses.
+	held chan api.PreviewState
 }
 
 func (p *pane) Emit(event string, payload any) {
@@ -40,12 +44,26 @@ func (p *pane) Emit(event string, payload any) {
 	defer p.mu.Unlock()
 	switch event {
 	case permission.EventRequest:
+		// BrowserPreview is allowed in Agent, Plan and Goal (spec §10), and
+		// nothing else these tests call needs a card: any card fails the
+		// test, and is denied so that its call ends.
 		p.cards++
+		req := payload.(permission.Request)
+		p.t.Errorf("unexpected card: %s in session %s (%s)", req.Tool, req.SessionID, req.Reason)
+		go func() { _ = p.core.ResolveApproval(req.SessionID, req.ID, permission.Denied) }()
 	case api.EventPreviewOpened, api.EventPreviewReload:
 		s := payload.(api.PreviewState)
 		p.events, p.states = append(p.events, event), append(p.states, s)
 		if event == api.EventPreviewOpened && s.Kind == api.PreviewFile {
-			go p.load(s.URL)
+			if p.held == nil {
+				go p.load(s.URL)
+				break
+			}
+			select {
+			case p.held <- s:
+			default:
+				p.t.Errorf("the test holds no room for the preview of %s", s.Target)
+			}
 		}
 	case api.EventPreviewClosed:
 		p.events = append(p.events, event)
@@ -95,6 +113,13 @@ type previewEnv struct {
 
 func newPreviewEnv(t *testing.T, guard func() error, report string) *previewEnv {
 	t.Helper()
+	return newPreviewEnvWaiting(t, guard, report, 2*time.Second)
+}
+
+// newPreviewEnvWaiting is newPreviewEnv whose calls wait up to wait for a
+// page's report (and three times that for the pane to load it).
+func newPreviewEnvWaiting(t *testing.T, guard func() error, report string, wait time.Duration) *previewEnv {
+	t.Helper()
 	root := t.TempDir()
 	pe := &previewEnv{env: &env{t: t, project: filepath.Join(root, "proj"), outside: filepath.Join(root, "outside")},
 		pane: &pane{t: t, report: report, bodies: map[string]string{}}, otherWS: filepath.Join(root, "other"), data: filepath.Join(root, "data")}
@@ -112,12 +137,15 @@ func newPreviewEnv(t *testing.T, guard func() error, report string) *previewEnv 
 		t.Fatal(err)
 	}
 	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: pe.data, Sink: pe.pane, RgPath: "-",
-		PreviewGuard: guard, PreviewWait: 2 * time.Second})
+		PreviewGuard: guard, PreviewWait: wait})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { core.Close() })
 	pe.core = core
+	pe.pane.mu.Lock()
+	pe.pane.core = core
+	pe.pane.mu.Unlock()
 	for _, s := range []struct {
 		dir  string
 		into *api.Session

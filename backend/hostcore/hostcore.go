@@ -442,7 +442,7 @@ func (c *Core) retireSession(ctx context.Context, id string) error {
 	// Tasks are signalled, not waited for (spec §5).
 	c.agent.Stop(id)
 	c.cancels.stopSession(id)
-	c.closeSessionPreview(id)
+	c.forgetPreview(id)
 	c.broker.DropSession(id)
 	c.tasks.StopSession(id)
 	c.fileIndexes.Release(id) // the last session on a workspace stops its watches

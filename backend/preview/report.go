@@ -41,6 +41,7 @@ type page struct {
 	first    *Report
 	reported chan struct{} // closed by the first report
 	loaded   chan struct{} // closed by the first file request
+	gone     chan struct{} // closed when the page is replaced or closed
 	missing  []string      // paths the server answered 404 under this token
 }
 

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +44,9 @@ type Server struct {
 	pages     map[string]*page // by token
 	bySession map[string]string
 	closed    bool
+	// awaiting, when set (tests), is told that a caller of Await or
+	// AwaitLoad holds its page and is about to wait on it.
+	awaiting func(token string)
 }
 
 // New returns a server that is not yet listening.
@@ -87,9 +92,10 @@ func (s *Server) Open(sessionID, root string) (Page, error) {
 		return Page{}, err
 	}
 	if old, ok := s.bySession[sessionID]; ok {
-		delete(s.pages, old)
+		s.dropLocked(old)
 	}
-	p := &page{session: sessionID, token: token, resolver: resolver, root: root, reported: make(chan struct{}), loaded: make(chan struct{})}
+	p := &page{session: sessionID, token: token, resolver: resolver, root: root,
+		reported: make(chan struct{}), loaded: make(chan struct{}), gone: make(chan struct{})}
 	s.pages[token] = p
 	s.bySession[sessionID] = token
 	return Page{SessionID: sessionID, Token: token, Base: s.origin + "/" + token + "/", Root: root}, nil
@@ -112,43 +118,72 @@ func (s *Server) Close(sessionID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if tok, ok := s.bySession[sessionID]; ok {
-		delete(s.pages, tok)
+		s.dropLocked(tok)
 		delete(s.bySession, sessionID)
 	}
 }
 
-// Await waits for the first report of the page opened with token, until
-// ctx ends. ok is false when none came (or the preview was closed).
-func (s *Server) Await(ctx context.Context, token string) (Report, bool) {
+// dropLocked forgets a page and wakes whoever waits on it.
+func (s *Server) dropLocked(token string) {
+	if p := s.pages[token]; p != nil {
+		close(p.gone)
+		delete(s.pages, token)
+	}
+}
+
+// Live reports whether token is still a session's open preview (false once
+// a later Open replaced it, or it was closed).
+func (s *Server) Live(token string) bool {
 	s.mu.Lock()
-	p := s.pages[token]
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.pages[token] != nil
+}
+
+// Await waits for the first report of the page opened with token, until
+// ctx ends or the page is replaced or closed. ok is false when none came.
+func (s *Server) Await(ctx context.Context, token string) (Report, bool) {
+	p := s.waitOn(token)
 	if p == nil {
 		return Report{}, false
 	}
 	select {
 	case <-p.reported:
 		return p.firstReport(), true
+	case <-p.gone:
+		return Report{}, false
 	case <-ctx.Done():
 		return Report{}, false
 	}
 }
 
 // AwaitLoad waits until something (the pane) first asked for a file of the
-// page opened with token, until ctx ends; false when nothing did.
+// page opened with token, until ctx ends or the page is replaced or
+// closed; false when nothing did.
 func (s *Server) AwaitLoad(ctx context.Context, token string) bool {
-	s.mu.Lock()
-	p := s.pages[token]
-	s.mu.Unlock()
+	p := s.waitOn(token)
 	if p == nil {
 		return false
 	}
 	select {
 	case <-p.loaded:
 		return true
+	case <-p.gone:
+		return false
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// waitOn is the open page of token, or nil, for a caller about to wait on
+// it (its gone channel wakes the caller once it is replaced or closed).
+func (s *Server) waitOn(token string) *page {
+	s.mu.Lock()
+	p, hook := s.pages[token], s.awaiting
+	s.mu.Unlock()
+	if p != nil && hook != nil {
+		hook(token)
+	}
+	return p
 }
 
 // Shutdown stops the listener and forgets every preview.
@@ -156,12 +191,31 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
 	srv := s.srv
-	s.pages, s.bySession = map[string]*page{}, map[string]string{}
+	for tok := range s.pages {
+		s.dropLocked(tok)
+	}
+	s.bySession = map[string]string{}
 	s.mu.Unlock()
 	if srv == nil {
 		return nil
 	}
 	return srv.Shutdown(ctx)
+}
+
+// ServesURL reports whether a loopback URL names this server's port
+// (under any loopback spelling): a URL preview of it would reach other
+// previews' paths, so the host refuses it.
+func (s *Server) ServesURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	origin := s.Origin()
+	if origin == "" {
+		return false
+	}
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(origin, "http://"))
+	return u.Port() == port
 }
 
 // Origin is http://127.0.0.1:PORT once the server listens, else "".

@@ -353,3 +353,87 @@ func TestContentType(t *testing.T) {
 		}
 	}
 }
+
+// A second Open of a session's preview, or its Close, wakes whoever waits
+// on the page it ends at once: that page will never load or report, and
+// the caller must say it was replaced. The waiter holds its page before
+// the replacement (OnAwait), so only the wake-up can end its wait.
+func TestOpenReplacesAndWakesTheEarlierWaiter(t *testing.T) {
+	root := t.TempDir()
+	s := preview.New(preview.Options{DataDir: t.TempDir()})
+	defer s.Shutdown(t.Context())
+	waiting := make(chan string, 1)
+	preview.OnAwait(s, func(token string) { waiting <- token })
+	wake := func(name string, wait func(token string) bool, end func()) {
+		t.Helper()
+		page, err := s.Open("s1", root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan bool, 1)
+		go func() { done <- wait(page.Token) }()
+		if got := <-waiting; got != page.Token {
+			t.Fatalf("%s: waits on %s, not %s", name, got, page.Token)
+		}
+		end()
+		select {
+		case got := <-done:
+			if got {
+				t.Errorf("%s: an ended page loaded or reported", name)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the waiter was not woken when its page ended", name)
+		}
+		if s.Live(page.Token) {
+			t.Errorf("%s: an ended page is live", name)
+		}
+	}
+	ctx := t.Context() // never ends while the test runs
+	report := func(token string) bool { _, ok := s.Await(ctx, token); return ok }
+	load := func(token string) bool { return s.AwaitLoad(ctx, token) }
+	reopen := func() {
+		if _, err := s.Open("s1", root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closeIt := func() { s.Close("s1") }
+	wake("report, replaced", report, reopen)
+	wake("load, replaced", load, reopen)
+	wake("report, closed", report, closeIt)
+	wake("load, closed", load, closeIt)
+	wake("report, shut down", report, func() {
+		if err := s.Shutdown(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// The server knows its own port under either loopback spelling: a URL
+// preview of it would reach other sessions' pages.
+func TestServesURL(t *testing.T) {
+	s := preview.New(preview.Options{DataDir: t.TempDir()})
+	defer s.Shutdown(t.Context())
+	if s.ServesURL("http://127.0.0.1:1/") {
+		t.Error("a server that does not listen serves a URL")
+	}
+	page, err := s.Open("s1", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Live(page.Token) {
+		t.Error("an open page is not live")
+	}
+	port := strings.TrimSuffix(strings.TrimPrefix(s.Origin(), "http://127.0.0.1:"), "/")
+	for raw, want := range map[string]bool{
+		page.Base:                        true,
+		"http://localhost:" + port + "/": true,
+		"http://127.0.0.1:" + port + "/other/x.html": true,
+		"http://localhost:1/":                        false,
+		"http://localhost:" + port + "0/":            false,
+		"::not a url":                                false,
+	} {
+		if got := s.ServesURL(raw); got != want {
+			t.Errorf("ServesURL(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}

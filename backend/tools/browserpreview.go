@@ -183,6 +183,9 @@ func CheckPreviewURL(raw string) (string, error) {
 	bad := func(why string) (string, error) {
 		return "", errs.New(errs.InvalidArgument, "BrowserPreview opens only http://localhost:PORT or http://127.0.0.1:PORT (a dev server on this machine); %s %s. For a workspace page pass path instead", clipName(raw), why).With("field", "url")
 	}
+	if len(raw) > maxPreviewURL {
+		return bad(fmt.Sprintf("is longer than %d bytes", maxPreviewURL))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return bad("is not a URL")
@@ -206,6 +209,10 @@ func CheckPreviewURL(raw string) (string, error) {
 	u.Fragment = ""
 	return u.String(), nil
 }
+
+// maxPreviewURL bounds a url argument: it is echoed in the result, the
+// pane and the audit row.
+const maxPreviewURL = 2048
 
 // PreviewText is what the model reads: what was opened, its title, and
 // the page's first problems (or that the pane did not report).
@@ -272,5 +279,15 @@ func HTMLTitle(page []byte) string {
 	if m == nil {
 		return ""
 	}
-	return truncate.BytesEllipsis(strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " "), 200)
+	// A dev server's title is untrusted text on its way to the model and
+	// the window: control and text-direction characters become spaces.
+	t := strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0,
+			r >= 0x200e && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return ' '
+		}
+		return r
+	}, html.UnescapeString(string(m[1])))
+	return truncate.BytesEllipsis(strings.Join(strings.Fields(t), " "), 200)
 }

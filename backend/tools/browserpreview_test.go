@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/tools"
@@ -24,6 +25,7 @@ func TestCheckPreviewURL(t *testing.T) {
 		{"ftp://localhost:21/", ""},
 		{"localhost:5173", ""},
 		{"javascript:alert(1)", ""},
+		{"http://localhost:5173/?q=" + strings.Repeat("a", 2048), ""},
 	}
 	for _, tt := range tests {
 		got, err := tools.CheckPreviewURL(tt.in)
@@ -42,8 +44,9 @@ func TestCheckPreviewURL(t *testing.T) {
 func TestHTMLTitle(t *testing.T) {
 	for in, want := range map[string]string{
 		"<html><head><TITLE lang=en>\n  A &amp; B\n</TITLE>": "A & B",
-		"<title></title>": "",
-		"no title":        "",
+		"<title></title>":                       "",
+		"no title":                              "",
+		"<title>a\x1b[31mb\u202ec&#x7;</title>": "a [31mb c",
 	} {
 		if got := tools.HTMLTitle([]byte(in)); got != want {
 			t.Errorf("HTMLTitle(%q) = %q, want %q", in, got, want)
