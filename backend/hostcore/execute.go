@@ -627,10 +627,20 @@ func (c *Core) run(ctx context.Context, tool tools.Tool, spec tools.Spec, call *
 		return tools.Bound(res)
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return tools.Failure(errs.New(errs.ToolTimeout, "%s did not finish within %s; narrow the path or pattern and retry", spec.Name, spec.Timeout).With("timeoutMs", spec.Timeout.Milliseconds()))
+			return tools.Failure(timedOut(spec))
 		}
 		return tools.Failure(errs.New(errs.ToolAborted, "%s was stopped", spec.Name))
 	}
+}
+
+// timedOut is a read-class call's TOOL_TIMEOUT, naming the tool's own next
+// step.
+func timedOut(spec tools.Spec) error {
+	hint := spec.TimeoutHint
+	if hint == "" {
+		hint = "narrow the path or pattern and retry"
+	}
+	return errs.New(errs.ToolTimeout, "%s did not finish within %s; %s", spec.Name, spec.Timeout, hint).With("timeoutMs", spec.Timeout.Milliseconds())
 }
 
 // pathArgument returns the call's path spelling and whether the model gave

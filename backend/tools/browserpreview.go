@@ -66,7 +66,8 @@ func (browserPreviewTool) Spec() Spec {
 			"page's folder change; call again to see new errors.",
 		Summary: "Open a workspace HTML page (or a localhost dev server) in the preview pane and get its title, errors and failed requests",
 		Class:   permission.ClassRead, Risk: permission.Low, Shape: NoPath, Deferred: true,
-		Timeout: 30 * time.Second, // the pane may take 15 s to start loading, then 5 s to report
+		Timeout:     30 * time.Second, // the pane may take 15 s to start loading, then 5 s to report
+		TimeoutHint: "check that the page loads in a browser (or that the dev server answers) and retry",
 		Schema: json.RawMessage(`{
   "type": "object",
   "properties": {

@@ -35,6 +35,9 @@ type Spec struct {
 	Risk        permission.Risk
 	Mutates     bool // serialized per session, takes the path exclusively
 	Timeout     time.Duration
+	// TimeoutHint is the next step a timed-out call's error names; empty
+	// means "narrow the path or pattern" (the search and read tools).
+	TimeoutHint string
 	Shape       PathShape
 	// Schema is the JSON Schema the model sees; Aliases maps an accepted
 	// alias to its canonical argument (spec §4, D273).
