@@ -83,6 +83,11 @@ func clean(name string) bool {
 	return true
 }
 
+// Hidden reports a character that must not reach text shown to the model
+// or the user raw (a C0 control, DEL, or what Escape writes as \uHHHH):
+// untrusted one-line text (a page title) shows it as a space instead.
+func Hidden(r rune) bool { return r < 0x20 || r == 0x7f || unsafeRune(r) }
+
 // unsafeRune reports a non-ASCII character that must not be shown raw.
 func unsafeRune(r rune) bool {
 	switch {

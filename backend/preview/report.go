@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
 )
@@ -128,10 +129,7 @@ func sanitize(r Report, base, token string) Report {
 // characters become spaces.
 func clean(s string) string {
 	return strings.TrimSpace(strings.Map(func(r rune) rune {
-		switch {
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-			return ' '
-		case r >= 0x200e && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		if names.Hidden(r) {
 			return ' '
 		}
 		return r

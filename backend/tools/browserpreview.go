@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/names"
 	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 	"github.com/pi-desktop/pi-desktop/backend/permission"
 	"github.com/pi-desktop/pi-desktop/backend/truncate"
@@ -283,9 +284,7 @@ func HTMLTitle(page []byte) string {
 	// A dev server's title is untrusted text on its way to the model and
 	// the window: control and text-direction characters become spaces.
 	t := strings.Map(func(r rune) rune {
-		switch {
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0,
-			r >= 0x200e && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		if names.Hidden(r) {
 			return ' '
 		}
 		return r

@@ -47,6 +47,7 @@ func TestHTMLTitle(t *testing.T) {
 		"<title></title>":                       "",
 		"no title":                              "",
 		"<title>a\x1b[31mb\u202ec&#x7;</title>": "a [31mb c",
+		"<title>x\u061cy\u200bz\u2028w</title>": "x y z w",
 	} {
 		if got := tools.HTMLTitle([]byte(in)); got != want {
 			t.Errorf("HTMLTitle(%q) = %q, want %q", in, got, want)
