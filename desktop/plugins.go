@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -35,7 +37,7 @@ func (p *Plugins) List() ([]api.Plugin, error) {
 		out := make([]api.Plugin, 0, len(list))
 		for _, x := range list {
 			out = append(out, api.Plugin{Summary: apiPluginSummary(x.Summary), Path: x.Path, Enabled: x.Enabled,
-				Consented: x.Consented, Changed: x.Changed, Running: x.Running})
+				Consented: x.Consented, Changed: x.Changed, Running: x.Running, Projects: apiPluginProjects(x.Projects)})
 		}
 		return out, nil
 	})
@@ -157,6 +159,27 @@ func (p *Plugins) SetEnabled(id string, enabled bool) error {
 	return do(p.h, func(ctx context.Context, c *hostcore.Core) error { return c.SetPluginEnabled(ctx, id, "", enabled) })
 }
 
+// SetProjectEnabled sets a plugin's state in one project: "on" or "off"
+// there whatever the app-wide switch says, or "app" to drop the project's
+// own choice and follow the app-wide switch again. It applies at once to
+// the project's sessions; off stops the plugin's processes.
+func (p *Plugins) SetProjectEnabled(id, projectID, state string) error {
+	return do(p.h, func(ctx context.Context, c *hostcore.Core) error {
+		if projectID == "" {
+			return errs.New(errs.InvalidArgument, "no project given; to switch plugin %q for every project use its Enabled switch in Settings → Plugins", id).
+				With("field", "projectId")
+		}
+		switch state {
+		case api.PluginProjectOn, api.PluginProjectOff:
+			return c.SetPluginEnabled(ctx, id, projectID, state == api.PluginProjectOn)
+		case api.PluginProjectApp:
+			return c.ClearPluginProject(ctx, id, projectID)
+		}
+		return errs.New(errs.InvalidArgument, "state %q is none of %q, %q or %q (follow the app-wide switch); choose one of those",
+			state, api.PluginProjectOn, api.PluginProjectOff, api.PluginProjectApp).With("field", "state")
+	})
+}
+
 // Remove uninstalls a plugin.
 func (p *Plugins) Remove(id string) error {
 	return do(p.h, func(ctx context.Context, c *hostcore.Core) error { return c.RemovePlugin(ctx, id) })
@@ -179,6 +202,15 @@ func apiPluginSummary(s plugin.Summary) api.PluginSummary {
 	for _, sv := range s.MCPServers {
 		out.MCPServers = append(out.MCPServers, api.PluginServer{ID: sv.ID, Transport: sv.Transport, Command: sv.Command,
 			Args: nonNil(sv.Args), URL: sv.URL})
+	}
+	return out
+}
+
+// apiPluginProjects are the projects' own choices, by project id.
+func apiPluginProjects(m map[string]bool) []api.PluginProject {
+	out := make([]api.PluginProject, 0, len(m))
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, api.PluginProject{ProjectID: id, Enabled: m[id]})
 	}
 	return out
 }

@@ -58,7 +58,24 @@ type Plugin struct {
 	// Changed: its files on disk are not what was installed.
 	Changed bool `json:"changed"`
 	Running bool `json:"running"`
+	// Projects are the projects that made their own choice, by project
+	// id; it wins over Enabled there, either way. Every other project,
+	// and a session without one, follows Enabled.
+	Projects []PluginProject `json:"projects"`
 }
+
+// PluginProject is one project's own choice for a plugin.
+type PluginProject struct {
+	ProjectID string `json:"projectId"`
+	Enabled   bool   `json:"enabled"`
+}
+
+// A project's state for a plugin, as Plugins.SetProjectEnabled takes it.
+const (
+	PluginProjectOn  = "on"  // on in the project, whatever the app-wide switch
+	PluginProjectOff = "off" // off in the project, whatever the app-wide switch
+	PluginProjectApp = "app" // no choice of its own: follows the app-wide switch
+)
 
 // PluginStaged is a plugin checked and staged for install (or update),
 // not yet installed: its consent card. Token names it to InstallStaged or

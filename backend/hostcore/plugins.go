@@ -306,6 +306,23 @@ func (c *Core) SetPluginEnabled(ctx context.Context, id, projectID string, on bo
 	return nil
 }
 
+// ClearPluginProject drops a project's own choice for a plugin: the
+// project follows the app-wide switch again, at once. When that is off the
+// plugin's process stops, as a switch to off does.
+func (c *Core) ClearPluginProject(ctx context.Context, id, projectID string) error {
+	if _, err := c.sessions.Project(ctx, projectID); err != nil {
+		return err
+	}
+	if err := c.plugins.store.ClearProject(ctx, id, projectID); err != nil {
+		return err
+	}
+	if r, err := c.plugins.store.Get(ctx, id); err == nil && !r.Enabled {
+		c.plugins.rt.Stop(id)
+	}
+	c.mcp.pluginsChanged(ctx)
+	return nil
+}
+
 // RemovePlugin uninstalls a plugin: its process stops, its tools leave
 // every catalog at once and its folder is deleted.
 func (c *Core) RemovePlugin(ctx context.Context, id string) error {

@@ -369,6 +369,60 @@ func TestPluginDisableAndRemove(t *testing.T) {
 	}
 }
 
+// A project's own choice wins over the app-wide switch either way, and
+// clearing it makes the project follow the app-wide switch again, at once.
+func TestPluginProjectChoiceAndClear(t *testing.T) {
+	p := newPluginEnv(t, nil)
+	p.install(true)
+	p.configure(api.ModeAgent, api.PermissionAuto)
+	ctx, project := t.Context(), p.session.ProjectID
+	all := []string{sampleDeploy, sampleInspect}
+	if err := p.core.SetPluginEnabled(ctx, sampleID, "", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.offered(api.ModeAgent); len(got) != 0 {
+		t.Fatalf("catalog while off app-wide = %v", got)
+	}
+	if err := p.core.SetPluginEnabled(ctx, sampleID, project, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.offered(api.ModeAgent); !slices.Equal(got, all) {
+		t.Errorf("catalog when on in the project only = %v", got)
+	}
+	if res := p.call(p.session.ID, sampleInspect, map[string]any{"action": "list"}); !res.OK {
+		t.Fatalf("call when on in the project only = %+v", res)
+	}
+	if info := p.info(sampleID); info.Enabled || !info.Projects[project] {
+		t.Errorf("info = %+v", info)
+	}
+	if err := p.core.ClearPluginProject(ctx, sampleID, project); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.offered(api.ModeAgent); len(got) != 0 || p.core.PluginPid(sampleID) != 0 {
+		t.Errorf("after clearing, off app-wide: catalog %v, pid %d", got, p.core.PluginPid(sampleID))
+	}
+	if info := p.info(sampleID); len(info.Projects) != 0 {
+		t.Errorf("a cleared choice is still listed: %+v", info.Projects)
+	}
+	if err := p.core.SetPluginEnabled(ctx, sampleID, "", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.offered(api.ModeAgent); !slices.Equal(got, all) {
+		t.Errorf("catalog following the app-wide switch, on = %v", got)
+	}
+	for _, tt := range []struct {
+		id, project string
+		code        errs.Code
+	}{
+		{sampleID, "no-such-project", errs.ProjectNotFound},
+		{"dev.acme.gone", project, errs.PluginNotFound},
+	} {
+		if err := p.core.ClearPluginProject(ctx, tt.id, tt.project); !errs.Is(err, tt.code) {
+			t.Errorf("ClearPluginProject(%s, %s) = %v, want %s", tt.id, tt.project, err, tt.code)
+		}
+	}
+}
+
 // A plugin's process runs in its installed folder with the Bash tool's
 // environment policy, and never gets a model provider's key, even one the
 // user passes through to commands.

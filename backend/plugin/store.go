@@ -109,6 +109,19 @@ ON CONFLICT (plugin_id, project_id) DO UPDATE SET enabled = excluded.enabled`, i
 	return nil
 }
 
+// ClearProject drops projectID's own choice for a plugin, so the project
+// follows the app-wide one again. Clearing a project that made no choice
+// changes nothing.
+func (st *Store) ClearProject(ctx context.Context, id, projectID string) error {
+	if _, err := st.Get(ctx, id); err != nil {
+		return err
+	}
+	if _, err := st.db.ExecContext(ctx, `DELETE FROM plugin_projects WHERE plugin_id = ? AND project_id = ?`, id, projectID); err != nil {
+		return errs.Wrap(err, errs.StorageUnavailable, "cannot change plugin %q", id)
+	}
+	return nil
+}
+
 // Remove forgets a plugin (its project choices go with it).
 func (st *Store) Remove(ctx context.Context, id string) error {
 	res, err := st.db.ExecContext(ctx, `DELETE FROM plugins WHERE id = ?`, id)

@@ -3,7 +3,9 @@
 // what the plugin contributes, with its tool's model name, risk and plan-safe actions; Install
 // and allow lists it as installed. In a session the agent loads the plugin's on-demand tool
 // with ToolSearch and calls it; the plugin's own process (plain Node over MCP stdio) answers,
-// the transcript's row shows the result, and the model gets it.
+// the transcript's row shows the result, and the model gets it. Turned off in the project
+// (Settings → Plugins → Projects), the tool leaves the session's next request at once;
+// following the app-wide switch again shows it on there.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,4 +63,32 @@ test('install a .piplug, consent, and the agent calls its tool', async ({ ui, wo
   await expect(row.getByRole('region', { name: 'Result' }).or(row.getByLabel('Result'))).toContainText('Hello, Ada, from the greeter plugin');
   await shot('tool row with the result');
   expect((await provider.waitForRequest(2)).toolResult('call_greet')).toContain('Hello, Ada, from the greeter plugin');
+
+  // Off in this project only: its own choice wins over the app-wide switch, and the tool
+  // the session loaded leaves its next request.
+  expect((await provider.waitForRequest(2)).toolNames).toContain(TOOL);
+  const settingsAgain = await ui.openSettings();
+  const plugin = settingsAgain.getByRole('group', { name: 'Plugins', exact: true }).getByRole('listitem', { name: 'E2E greeter 1.0.0', exact: true });
+  const inProject = plugin.getByRole('list', { name: 'E2E greeter in projects' }).getByRole('listitem', { name: workspace.name, exact: true });
+  await expect(inProject).toContainText('follows the app-wide switch');
+  await inProject.getByRole('combobox', { name: `E2E greeter in ${workspace.name}` }).selectOption('off');
+  await expect(inProject).toContainText('this project’s own choice');
+  await expect(plugin).toContainText('Off in 1 project');
+  await inProject.scrollIntoViewIfNeeded();
+  await shot('off in the project');
+  await axe('Settings → Plugins with a project’s own choice');
+  await ui.closeSettings();
+  await ui.openSession(workspace.name);
+  provider.enqueue({ text: 'No greeter here.' });
+  await ui.send('Greet Ada again');
+  await expect(ui.assistantText().last()).toHaveText('No greeter here.');
+  await ui.waitIdle();
+  expect((await provider.waitForRequest(3)).toolNames).not.toContain(TOOL);
+
+  // Back to following the app-wide switch, which is on.
+  const settingsLast = await ui.openSettings();
+  const projectRow = settingsLast.getByRole('group', { name: 'Plugins', exact: true }).getByRole('list', { name: 'E2E greeter in projects' }).getByRole('listitem', { name: workspace.name, exact: true });
+  await projectRow.getByRole('combobox', { name: `E2E greeter in ${workspace.name}` }).selectOption('app');
+  await expect(projectRow).toContainText('follows the app-wide switch');
+  await expect(projectRow.locator('.badge')).toHaveText('On');
 });

@@ -15,7 +15,7 @@ import * as CommandsApi from '../../wailsjs/go/desktop/Commands';
 import * as SkillsApi from '../../wailsjs/go/desktop/Skills';
 import * as HistoryApi from '../../wailsjs/go/desktop/History';
 import * as PluginsApi from '../../wailsjs/go/desktop/Plugins';
-import { pluginList, pluginStaged, type Plugin, type PluginStaged } from './plugins';
+import { pluginList, pluginStaged, type Plugin, type PluginProjectState, type PluginStaged } from './plugins';
 import * as PreviewApi from '../../wailsjs/go/desktop/Preview';
 import { PREVIEW_EVENTS, previewEvent, previewState as parsePreviewState, type PreviewEvent, type PreviewState } from './preview';
 import * as AttachmentsApi from '../../wailsjs/go/desktop/Attachments';
@@ -844,6 +844,15 @@ export function consentPlugin(id: string, hash: string): Promise<void> {
 /** Turns a plugin on or off app-wide; off removes its contributions and stops its processes. */
 export function setPluginEnabled(id: string, enabled: boolean): Promise<void> {
   return call(() => PluginsApi.SetEnabled(id, enabled));
+}
+
+/**
+ * Sets a plugin's state in one project: 'on' or 'off' there whatever the app-wide switch
+ * says, or 'app' to drop the project's own choice and follow the app-wide switch again.
+ * Applies at once; rejects PROJECT_NOT_FOUND, PLUGIN_NOT_FOUND or INVALID_ARGUMENT.
+ */
+export function setPluginProject(id: string, projectId: string, state: PluginProjectState): Promise<void> {
+  return call(() => PluginsApi.SetProjectEnabled(id, projectId, state));
 }
 
 /** Uninstalls a plugin. */

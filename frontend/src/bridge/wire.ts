@@ -1417,13 +1417,22 @@ export const PluginSummary = record({
 });
 
 /** An installed plugin with its state. */
+/** One project's own choice for a plugin: it wins over the app-wide switch there, either way. */
+export const PluginProject = record({ projectId: str, enabled: bool });
+
+/** A project's state for a plugin as setPluginProject takes it ('app': follow the app-wide switch). */
+export const PLUGIN_PROJECT_STATES = ['on', 'off', 'app'] as const;
+
 export const Plugin = record({
   summary: PluginSummary,
   path: str,
+  /** The app-wide switch: every project without a choice of its own, and sessions without a project. */
   enabled: bool,
   consented: bool,
   changed: bool,
   running: bool,
+  /** The projects that made their own choice; every other project follows enabled. */
+  projects: list(PluginProject),
 });
 
 /** A plugin checked and staged, not installed: its consent card (cancelled: the dialog was closed). */

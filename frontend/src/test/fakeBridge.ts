@@ -289,7 +289,7 @@ const names = [
   'setWindowTitle',
   'pendingOpens', 'onOpenRequested',
   'listPlugins', 'stagePlugin', 'stagePluginFile', 'installStagedPlugin', 'discardStagedPlugin', 'consentPlugin', 'setPluginEnabled',
-  'removePlugin', 'pluginLog',
+  'setPluginProject', 'removePlugin', 'pluginLog',
   'listArtifacts', 'listFolder', 'findFiles', 'viewFile', 'fileStampOf', 'revealFile', 'openFileInEditor',
   'previewState', 'closePreview', 'openPreviewInBrowser', 'onPreviewEvent',
   'attachFiles', 'attachData', 'chooseFiles', 'nativeFileDrop', 'onFileDrop',
@@ -1306,11 +1306,14 @@ export function pluginSummary(id: string, extra: Partial<PluginSummary> = {}): P
 /** An installed plugin row. */
 export function pluginRow(id: string, extra: Partial<Plugin> = {}, summary: Partial<PluginSummary> = {}): Plugin {
   const s = pluginSummary(id, summary);
-  return { summary: s, path: `/data/plugins/${id}/${s.version}`, enabled: true, consented: true, changed: false, running: false, ...extra };
+  return { summary: s, path: `/data/plugins/${id}/${s.version}`, enabled: true, consented: true, changed: false, running: false, projects: [], ...extra };
 }
 
 /** Plugins: staging hands out the seeded summaries in turn; install keeps a consent only to the same hash. */
-function installPlugins(db: { plugins: Plugin[]; pluginStages: PluginSummary[]; pluginLogs: Record<string, string> }, tick: () => number) {
+function installPlugins(
+  db: { plugins: Plugin[]; pluginStages: PluginSummary[]; pluginLogs: Record<string, string>; projects: Project[] },
+  tick: () => number,
+) {
   const b = bridgeModule;
   const staged = new Map<string, PluginSummary>();
   const get = (id: string) => {
@@ -1334,7 +1337,7 @@ function installPlugins(db: { plugins: Plugin[]; pluginStages: PluginSummary[]; 
     staged.delete(token);
     const was = db.plugins.find((x) => x.summary.id === summary.id);
     const row: Plugin = { summary: structuredClone(summary), path: `/data/plugins/${summary.id}/${summary.version}`, enabled: was?.enabled ?? true,
-      consented: consent || (!!was && was.consented && was.summary.hash === summary.hash), changed: false, running: false };
+      consented: consent || (!!was && was.consented && was.summary.hash === summary.hash), changed: false, running: false, projects: was?.projects ?? [] };
     db.plugins = [...db.plugins.filter((x) => x.summary.id !== summary.id), row].sort((x, y) => x.summary.id.localeCompare(y.summary.id));
   });
   b.discardStagedPlugin.mockImplementation(async (token) => void staged.delete(token));
@@ -1348,6 +1351,14 @@ function installPlugins(db: { plugins: Plugin[]; pluginStages: PluginSummary[]; 
     const p = get(id);
     p.enabled = enabled;
     if (!enabled) p.running = false;
+  });
+  b.setPluginProject.mockImplementation(async (id, projectId, state) => {
+    if (!projectId) throw new BridgeError('INVALID_ARGUMENT', 'no project given', { field: 'projectId' });
+    if (!db.projects.some((x) => x.id === projectId)) throw new BridgeError('PROJECT_NOT_FOUND', `no project ${projectId}; it may have been removed, so refresh the list`);
+    const p = get(id);
+    const rest = p.projects.filter((x) => x.projectId !== projectId);
+    p.projects = state === 'app' ? rest : [...rest, { projectId, enabled: state === 'on' }].sort((x, y) => x.projectId.localeCompare(y.projectId));
+    if (state === 'off' || (state === 'app' && !p.enabled)) p.running = false;
   });
   b.removePlugin.mockImplementation(async (id) => {
     get(id);

@@ -1267,6 +1267,20 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class PluginProject {
+	    projectId: string;
+	    enabled: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginProject(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.projectId = source["projectId"];
+	        this.enabled = source["enabled"];
+	    }
+	}
 	export class PluginServer {
 	    id: string;
 	    transport: string;
@@ -1374,6 +1388,7 @@ export namespace api {
 	    consented: boolean;
 	    changed: boolean;
 	    running: boolean;
+	    projects: PluginProject[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Plugin(source);
@@ -1387,6 +1402,7 @@ export namespace api {
 	        this.consented = source["consented"];
 	        this.changed = source["changed"];
 	        this.running = source["running"];
+	        this.projects = this.convertValues(source["projects"], PluginProject);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1407,6 +1423,7 @@ export namespace api {
 		    return a;
 		}
 	}
+	
 	
 	export class PluginStaged {
 	    token: string;

@@ -1,12 +1,13 @@
 // Settings → Plugins: the installed plugins with what each contributes, enable and
-// disable, update, uninstall and the process log; install from a .piplug or a folder
+// disable app-wide or per project, update, uninstall and the process log; install from a .piplug or a folder
 // through a consent card that shows exactly what the plugin will be able to do before
 // anything is installed or runs.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import * as bridge from '../../bridge';
 import { toBridgeError, type BridgeError } from '../../bridge/errors';
-import type { Plugin, PluginStaged } from '../../bridge/plugins';
+import { pluginInProject, type Plugin, type PluginProjectState, type PluginStaged } from '../../bridge/plugins';
+import type { Project } from '../../bridge/types';
 import { queryKeys } from '../../state/queryKeys';
 import { Button } from '../../ui/Button';
 import { useConfirm } from '../../ui/Dialog';
@@ -23,6 +24,7 @@ export function PluginsSection({ install = null }: { install?: PluginInstall | n
   const client = useQueryClient();
   const confirm = useConfirm();
   const q = useQuery({ queryKey: queryKeys.plugins, queryFn: () => bridge.listPlugins() });
+  const projects = useQuery({ queryKey: queryKeys.projects, queryFn: bridge.listProjects });
   const [staged, setStaged] = useState<PluginStaged | null>(null);
   const [error, setError] = useState<BridgeError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -97,8 +99,10 @@ export function PluginsSection({ install = null }: { install?: PluginInstall | n
             <PluginItem
               key={p.summary.id}
               plugin={p}
+              projects={projects.data}
               busy={busy}
               onToggle={(on) => void act(() => bridge.setPluginEnabled(p.summary.id, on))}
+              onProject={(projectId, state) => void act(() => bridge.setPluginProject(p.summary.id, projectId, state))}
               onConsent={() => void act(() => bridge.consentPlugin(p.summary.id, p.summary.hash))}
               onUpdate={() => void stage('file')}
               onUninstall={() => void uninstall(p)}
@@ -152,14 +156,29 @@ function ConsentCard({ staged: s, onAnswer }: { staged: PluginStaged; onAnswer: 
 
 interface PluginItemProps {
   plugin: Plugin;
+  /** The user's projects; undefined while they load. */
+  projects: Project[] | undefined;
   busy: boolean;
   onToggle: (on: boolean) => void;
+  onProject: (projectId: string, state: PluginProjectState) => void;
   onConsent: () => void;
   onUpdate: () => void;
   onUninstall: () => void;
 }
 
-function PluginItem({ plugin: p, busy, onToggle, onConsent, onUpdate, onUninstall }: PluginItemProps) {
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/** The item's one-badge summary of where the plugin is on ('' when on everywhere). */
+function reachBadge(p: Plugin): string {
+  const on = p.projects.filter((x) => x.enabled).length;
+  const off = p.projects.length - on;
+  if (!p.enabled) return on > 0 ? `On in ${plural(on, 'project')} only` : 'Off app-wide';
+  return off > 0 ? `Off in ${plural(off, 'project')}` : '';
+}
+
+function PluginItem({ plugin: p, projects, busy, onToggle, onProject, onConsent, onUpdate, onUninstall }: PluginItemProps) {
   const s = p.summary;
   const [showLog, setShowLog] = useState(false);
   const log = useQuery({ queryKey: queryKeys.pluginLog(s.id), queryFn: () => bridge.pluginLog(s.id), enabled: showLog });
@@ -168,7 +187,7 @@ function PluginItem({ plugin: p, busy, onToggle, onConsent, onUpdate, onUninstal
       <div className="provider-summary">
         <strong>
           {s.name} <span className="muted">{s.version}</span>
-          {!p.enabled && <span className="badge">Off</span>}
+          {reachBadge(p) && <span className="badge">{reachBadge(p)}</span>}
           {!p.consented && <span className="badge plugin-needs-consent">Needs consent</span>}
           {p.changed && <span className="badge plugin-changed">Changed on disk</span>}
           {p.running && <span className="badge">Running</span>}
@@ -186,8 +205,10 @@ function PluginItem({ plugin: p, busy, onToggle, onConsent, onUpdate, onUninstal
         )}
         <Contributions summary={s} />
         <label className="checkbox">
-          <input type="checkbox" checked={p.enabled} disabled={busy} onChange={(e) => onToggle(e.target.checked)} /> Enabled
+          <input type="checkbox" checked={p.enabled} disabled={busy} onChange={(e) => onToggle(e.target.checked)} /> Enabled app-wide
         </label>
+        <p className="field-help">In every project without a choice of its own, and in sessions without a project.</p>
+        <PluginProjects plugin={p} projects={projects} busy={busy} onProject={onProject} />
         <div className="settings-actions">
           {!p.consented && !p.changed && (
             <Button variant="primary" onClick={onConsent} disabled={busy}>
@@ -209,5 +230,72 @@ function PluginItem({ plugin: p, busy, onToggle, onConsent, onUpdate, onUninstal
         )}
       </div>
     </li>
+  );
+}
+
+function isProjectState(x: string): x is PluginProjectState {
+  return x === 'on' || x === 'off' || x === 'app';
+}
+
+/**
+ * The plugin in each of the user's projects: on or off there and why (the project's own
+ * choice, or the app-wide switch it follows), with a choice to turn it on or off there or
+ * to follow the app-wide switch again.
+ */
+function PluginProjects({
+  plugin: p,
+  projects,
+  busy,
+  onProject,
+}: {
+  plugin: Plugin;
+  projects: Project[] | undefined;
+  busy: boolean;
+  onProject: (projectId: string, state: PluginProjectState) => void;
+}) {
+  const s = p.summary;
+  return (
+    <fieldset className="plugin-projects">
+      <legend>Projects</legend>
+      <p className="field-help">
+        A project&apos;s own choice wins over the app-wide switch either way, so a plugin that is off app-wide can be on in just
+        one project. Changes apply at once, to sessions already open as well.
+        {(!p.consented || p.changed) && ' Until you allow it, it runs in no project; these choices apply once you do.'}
+      </p>
+      {projects === undefined ? (
+        <p className="muted">Loading the projects…</p>
+      ) : projects.length === 0 ? (
+        <p className="muted">No project yet. Add one from the sidebar to choose for it; until then the app-wide switch applies.</p>
+      ) : (
+        <ul className="plugin-project-list" aria-label={`${s.name} in projects`}>
+          {projects.map((pr) => {
+            const { on, own } = pluginInProject(p, pr.id);
+            const state: PluginProjectState = own ? (on ? 'on' : 'off') : 'app';
+            const why = own ? 'this project’s own choice' : 'follows the app-wide switch';
+            return (
+              <li key={pr.id} className="plugin-project" aria-label={pr.name}>
+                <span className="plugin-project-name" title={pr.path}>
+                  {pr.name}
+                </span>
+                <span className="plugin-project-state">
+                  <span className={`badge ${on ? 'plugin-on' : 'plugin-off'}`}>{on ? 'On' : 'Off'}</span> <span className="muted">{why}</span>
+                </span>
+                <select
+                  className="select"
+                  aria-label={`${s.name} in ${pr.name}`}
+                  value={state}
+                  disabled={busy}
+                  onChange={(e) => isProjectState(e.target.value) && onProject(pr.id, e.target.value)}
+                >
+                  <option value="app">Follow the app-wide switch ({p.enabled ? 'on' : 'off'})</option>
+                  <option value="on">On in this project</option>
+                  <option value="off">Off in this project</option>
+                </select>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </fieldset>
   );
 }

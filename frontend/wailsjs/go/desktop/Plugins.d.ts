@@ -16,6 +16,8 @@ export function Remove(arg1:string):Promise<void>;
 
 export function SetEnabled(arg1:string,arg2:boolean):Promise<void>;
 
+export function SetProjectEnabled(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function Stage(arg1:string):Promise<api.PluginStaged>;
 
 export function StageFile(arg1:string):Promise<api.PluginStaged>;

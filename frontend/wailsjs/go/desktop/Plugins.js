@@ -30,6 +30,10 @@ export function SetEnabled(arg1, arg2) {
   return window['go']['desktop']['Plugins']['SetEnabled'](arg1, arg2);
 }
 
+export function SetProjectEnabled(arg1, arg2, arg3) {
+  return window['go']['desktop']['Plugins']['SetProjectEnabled'](arg1, arg2, arg3);
+}
+
 export function Stage(arg1) {
   return window['go']['desktop']['Plugins']['Stage'](arg1);
 }
