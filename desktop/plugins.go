@@ -166,7 +166,7 @@ func (p *Plugins) SetEnabled(id string, enabled bool) error {
 func (p *Plugins) SetProjectEnabled(id, projectID, state string) error {
 	return do(p.h, func(ctx context.Context, c *hostcore.Core) error {
 		if projectID == "" {
-			return errs.New(errs.InvalidArgument, "no project given; to switch plugin %q for every project use its Enabled switch in Settings → Plugins", id).
+			return errs.New(errs.InvalidArgument, "no project given; to switch plugin %q for every project use its \"Enabled app-wide\" switch in Settings → Plugins", id).
 				With("field", "projectId")
 		}
 		switch state {
