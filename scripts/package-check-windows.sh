@@ -22,17 +22,22 @@ installer="build/dist/pi-desktop-$version-windows-amd64-installer.exe"
 runner_exe="build/dist/pi-desktop-runner-$version-windows-amd64.exe"
 [ "$(head -c2 "$runner_exe")" = MZ ] || fail "$runner_exe is not a Windows executable"
 [ -s "$installer" ] && [ "$(head -c2 "$installer")" = MZ ] || fail "missing NSIS installer $installer"
+# Debian's wine64 package puts its loader in /usr/lib/wine, not on PATH.
+export PATH="/usr/lib/wine:$PATH"
 if ! command -v wine64 >/dev/null; then
   note "Wine is not installed: the executable's stamp, the installer's file type, uninstaller entry and kept data folder (install wine64)"
   exit 0
 fi
 
 work=$(mktemp -d)
-export WINEPREFIX="$work/wine" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" PATH="/usr/lib/wine:$PATH"
+export WINEPREFIX="$work/wine" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 wine=wine64
 command -v wine >/dev/null && wine=wine # the loader that also runs 32-bit programs, when installed
 timeout 300 wine64 wineboot --init >/dev/null 2>&1 || fail "wineboot failed in $WINEPREFIX"
+# A new Wine 8 prefix says it is Windows 7, and the installer (like Wails'
+# own check) refuses anything before Windows 10: exit 64, nothing installed.
+timeout 60 wine64 winecfg -v win10 >/dev/null 2>&1 || fail "cannot set the prefix to Windows 10"
 # Wine 8 lacks bcryptprimitives.dll, which Go binaries need at start: the
 # same stub as scripts/wine-test.sh stands in (only for this throwaway prefix).
 go run ./platform/proc/internal/winestub "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
@@ -106,10 +111,14 @@ reg_has "$classes\\.piplug" || fail "the installer did not register the .piplug 
 class=$(reg_default "$classes\\.piplug")
 [ -n "$class" ] || fail ".piplug names no file class (its default value is empty)"
 open=$(reg_default "$classes\\$class\\shell\\open\\command")
+# Windows names are case-blind: the installer names the program after the
+# product (PI-Desktop.exe).
+shopt -s nocasematch
 case "$open" in
   *pi-desktop.exe*%1*) ;;
   *) fail ".piplug's class $class has no open command that starts pi-desktop.exe with the file: '$open'" ;;
 esac
+shopt -u nocasematch
 reg_has "$uninst" UninstallString || fail "no uninstaller entry ($uninst)"
 quiet=$(reg_value "$uninst" QuietUninstallString) || fail "the uninstaller entry has no QuietUninstallString"
 reg_value "$uninst" DisplayName | grep -qx "PI-Desktop" || fail "the uninstaller entry's DisplayName is not PI-Desktop"
@@ -117,7 +126,8 @@ uninstaller=$(printf '%s' "$quiet" | sed -E 's/^"([^"]+)".*/\1/')
 uninstaller_unix=$(timeout 60 "$wine" winepath -u "$uninstaller" 2>/dev/null | tr -d '\r')
 [ -f "$uninstaller_unix" ] || fail "the uninstaller $uninstaller is not on disk"
 installdir=$(dirname "$uninstaller_unix")
-[ -f "$installdir/pi-desktop.exe" ] || fail "the installer did not put pi-desktop.exe in $installdir"
+program() { find "$installdir" -maxdepth 1 -type f -iname pi-desktop.exe 2>/dev/null | head -1; }
+[ -n "$(program)" ] || fail "the installer did not put pi-desktop.exe in $installdir"
 [ -f "$installdir/pi-desktop-runner.exe" ] || fail "the installer did not put pi-desktop-runner.exe next to pi-desktop.exe in $installdir"
 
 # The user's data, as the app leaves it: the uninstaller must not touch it.
@@ -133,5 +143,5 @@ set -e
 [ "$(cat "$data_unix/pi.sqlite" 2>/dev/null)" = "user data" ] || fail "the uninstaller removed or changed the data folder $appdata\\PI-Desktop"
 ! reg_has "$uninst" || fail "the uninstaller left its entry ($uninst)"
 ! reg_has "$classes\\$class" || fail "the uninstaller left the .piplug file class $class"
-[ ! -e "$installdir/pi-desktop.exe" ] || fail "the uninstaller left $installdir/pi-desktop.exe"
+[ -z "$(program)" ] || fail "the uninstaller left $(program)"
 echo "package-check (windows): the executable's stamp; the installer registers .piplug ($class) and an uninstaller entry; the silent uninstaller removes them and the program and keeps $appdata\\PI-Desktop"
