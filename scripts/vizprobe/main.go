@@ -147,6 +147,51 @@ func seed(ctx context.Context, dataDir, workspace string) (string, error) {
 	return host.ID, insertTurn(ctx, dataDir, host.ID, frag)
 }
 
+// frameRoutes is the script both probe pages share, after they define
+// msg(way), log(s), none (what a route without the handler logs) and
+// why(e) (what a throw adds): attempt posts through a window's message
+// handler, and tryFrameRoutes tries the four routes a frame has to it —
+// its own window, a getter recovered from the prototype chains, a blank
+// iframe, and a srcdoc iframe.
+const frameRoutes = `function attempt(w, way) {
+  try {
+    var h = w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.external;
+    if (!h) { log(way + ": " + none); return; }
+    h.postMessage(msg(way));
+    log(way + ": posted");
+  } catch (e) { log(way + ": threw" + why(e)); }
+}
+function tryFrameRoutes() {
+  attempt(window, "direct");
+  try {
+    // Any getter of webkit or messageHandlers left anywhere on the chains.
+    var got = null;
+    for (var o = window; o && !got; o = Object.getPrototypeOf(o)) {
+      var d = Object.getOwnPropertyDescriptor(o, "webkit");
+      if (d && d.get) got = d.get.call(window);
+    }
+    var wk = got || window.webkit, hs = null;
+    for (var o = wk; o && !hs; o = Object.getPrototypeOf(o)) {
+      var d = Object.getOwnPropertyDescriptor(o, "messageHandlers");
+      if (d && d.get) hs = d.get.call(wk);
+    }
+    attempt({webkit: {messageHandlers: hs}}, "recover");
+  } catch (e) { log("recover: threw" + why(e)); }
+  try {
+    var f = document.createElement("iframe");
+    document.body.appendChild(f);
+    attempt(f.contentWindow, "blank");
+  } catch (e) { log("blank: threw" + why(e)); }
+  try {
+    var s = document.createElement("iframe");
+    s.srcdoc = "<script>var h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;" +
+      "parent.postMessage({probe: h ? 'srcdoc: posting' : " + JSON.stringify("srcdoc: " + none) + "}, '*');" +
+      "if (h) h.postMessage(" + JSON.stringify(msg("srcdoc")) + ");<\/script>";
+    window.addEventListener("message", function (e) { if (e.data && e.data.probe) log(e.data.probe); });
+    document.body.appendChild(s);
+  } catch (e) { log("srcdoc: threw" + why(e)); }
+}`
+
 // fragment is the probe: each way posts a RenameSession call in the form
 // the Wails runtime uses ("C" + JSON) and logs what happened in the card.
 // The method is desktop.Sessions.RenameSession, the bound name
@@ -160,42 +205,10 @@ function msg(way) {
   return "C" + JSON.stringify({name: "desktop.Sessions.RenameSession", args: [targets[way], "escaped-" + way], callbackID: "probe-" + way});
 }
 function log(s) { document.getElementById("log").textContent += "\n" + s; }
-function attempt(w, way) {
-  try {
-    var h = w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.external;
-    if (!h) { log(way + ": no window.webkit.messageHandlers.external"); return; }
-    h.postMessage(msg(way));
-    log(way + ": posted");
-  } catch (e) { log(way + ": threw " + e); }
-}
-attempt(window, "direct");
-try {
-  // Any getter of webkit or messageHandlers left anywhere on the chains.
-  var got = null;
-  for (var o = window; o && !got; o = Object.getPrototypeOf(o)) {
-    var d = Object.getOwnPropertyDescriptor(o, "webkit");
-    if (d && d.get) got = d.get.call(window);
-  }
-  var wk = got || window.webkit, hs = null;
-  for (var o = wk; o && !hs; o = Object.getPrototypeOf(o)) {
-    var d = Object.getOwnPropertyDescriptor(o, "messageHandlers");
-    if (d && d.get) hs = d.get.call(wk);
-  }
-  attempt({webkit: {messageHandlers: hs}}, "recover");
-} catch (e) { log("recover: threw " + e); }
-try {
-  var f = document.createElement("iframe");
-  document.body.appendChild(f);
-  attempt(f.contentWindow, "blank");
-} catch (e) { log("blank: threw " + e); }
-try {
-  var s = document.createElement("iframe");
-  s.srcdoc = "<script>var h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;" +
-    "parent.postMessage({probe: h ? 'srcdoc: posting' : 'srcdoc: no window.webkit.messageHandlers.external'}, '*');" +
-    "if (h) h.postMessage(" + JSON.stringify(msg("srcdoc")) + ");<\/script>";
-  window.addEventListener("message", function (e) { if (e.data && e.data.probe) log(e.data.probe); });
-  document.body.appendChild(s);
-} catch (e) { log("srcdoc: threw " + e); }
+var none = "no window.webkit.messageHandlers.external";
+function why(e) { return " " + e; }
+` + frameRoutes + `
+tryFrameRoutes();
 </script>
 `
 }

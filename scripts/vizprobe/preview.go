@@ -26,45 +26,14 @@ function msg(way) {
   return "C" + JSON.stringify({name: "desktop.Sessions.RenameSession", args: [targets[way], "escaped-preview-" + way], callbackID: "probe-" + way});
 }
 function log(s) { outcome.push(s); document.getElementById("log").textContent += "\n" + s; }
-function attempt(w, way) {
-  try {
-    var h = w.webkit && w.webkit.messageHandlers && w.webkit.messageHandlers.external;
-    if (!h) { log(way + ": none"); return; }
-    h.postMessage(msg(way));
-    log(way + ": posted");
-  } catch (e) { log(way + ": threw"); }
-}
+var none = "none";
+function why(e) { return ""; }
+` + frameRoutes + `
 var way = new URLSearchParams(location.search).get("way");
 if (way) {
   attempt(window, way);
 } else {
-  attempt(window, "direct");
-  try {
-    var got = null;
-    for (var o = window; o && !got; o = Object.getPrototypeOf(o)) {
-      var d = Object.getOwnPropertyDescriptor(o, "webkit");
-      if (d && d.get) got = d.get.call(window);
-    }
-    var wk = got || window.webkit, hs = null;
-    for (var o = wk; o && !hs; o = Object.getPrototypeOf(o)) {
-      var d = Object.getOwnPropertyDescriptor(o, "messageHandlers");
-      if (d && d.get) hs = d.get.call(wk);
-    }
-    attempt({webkit: {messageHandlers: hs}}, "recover");
-  } catch (e) { log("recover: threw"); }
-  try {
-    var f = document.createElement("iframe");
-    document.body.appendChild(f);
-    attempt(f.contentWindow, "blank");
-  } catch (e) { log("blank: threw"); }
-  try {
-    var s = document.createElement("iframe");
-    s.srcdoc = "<script>var h = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.external;" +
-      "parent.postMessage({probe: h ? 'srcdoc: posting' : 'srcdoc: none'}, '*');" +
-      "if (h) h.postMessage(" + JSON.stringify(msg("srcdoc")) + ");<\/script>";
-    window.addEventListener("message", function (e) { if (e.data && e.data.probe) log(e.data.probe); });
-    document.body.appendChild(s);
-  } catch (e) { log("srcdoc: threw"); }
+  tryFrameRoutes();
   try {
     var p = window.open(location.pathname + "?way=popup", "_blank");
     log(p ? "popup: opened" : "popup: refused");
