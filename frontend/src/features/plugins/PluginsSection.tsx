@@ -180,6 +180,7 @@ function reachBadge(p: Plugin): string {
 
 function PluginItem({ plugin: p, projects, busy, onToggle, onProject, onConsent, onUpdate, onUninstall }: PluginItemProps) {
   const s = p.summary;
+  const reach = reachBadge(p);
   const [showLog, setShowLog] = useState(false);
   const log = useQuery({ queryKey: queryKeys.pluginLog(s.id), queryFn: () => bridge.pluginLog(s.id), enabled: showLog });
   return (
@@ -187,7 +188,7 @@ function PluginItem({ plugin: p, projects, busy, onToggle, onProject, onConsent,
       <div className="provider-summary">
         <strong>
           {s.name} <span className="muted">{s.version}</span>
-          {reachBadge(p) && <span className="badge">{reachBadge(p)}</span>}
+          {reach && <span className="badge">{reach}</span>}
           {!p.consented && <span className="badge plugin-needs-consent">Needs consent</span>}
           {p.changed && <span className="badge plugin-changed">Changed on disk</span>}
           {p.running && <span className="badge">Running</span>}
