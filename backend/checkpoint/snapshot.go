@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -121,7 +122,11 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 			return "", 0, err
 		}
 	}
-	if tree, err = s.run(ctx, nil, "write-tree"); err != nil {
+	tree, err = s.writeTree(ctx)
+	if errors.Is(err, errIndexUnhandled) {
+		tree, err = s.run(ctx, nil, "write-tree")
+	}
+	if err != nil {
 		return "", 0, err
 	}
 	tree = strings.TrimSpace(tree)
@@ -226,28 +231,52 @@ func (s *shadow) commit(tree string, parent parentRef, message string, now time.
 
 // writeObject stores a loose object and returns its id.
 func (s *shadow) writeObject(kind string, body []byte) (string, error) {
-	header := fmt.Sprintf("%s %d\x00", kind, len(body))
+	return s.objects().write(kind, body)
+}
+
+// objects is a writer of loose objects into the shadow.
+func (s *shadow) objects() *objectWriter {
+	return &objectWriter{dir: filepath.Join(s.gitDir(), "objects")}
+}
+
+// objectWriter stores loose objects, as git does: zlib-compressed, named by
+// the SHA-1 of the header and body, renamed into place. It reuses its
+// compressor: a new one allocates ~700 KB.
+type objectWriter struct {
+	dir string
+	z   *zlib.Writer
+	buf bytes.Buffer
+}
+
+func (o *objectWriter) write(kind string, body []byte) (string, error) {
+	header := kind + " " + strconv.Itoa(len(body)) + "\x00"
 	h := sha1.New()
 	h.Write([]byte(header))
 	h.Write(body)
 	id := hex.EncodeToString(h.Sum(nil))
-	dir := filepath.Join(s.gitDir(), "objects", id[:2])
+	dir := filepath.Join(o.dir, id[:2])
 	final := filepath.Join(dir, id[2:])
 	if _, err := os.Stat(final); err == nil {
 		return id, nil
 	}
-	var z bytes.Buffer
-	w := zlib.NewWriter(&z)
-	w.Write([]byte(header))
-	w.Write(body)
-	if err := w.Close(); err != nil {
+	o.buf.Reset()
+	if o.z == nil {
+		// Any level reads back alike; objects here are small and
+		// short-lived, so the fastest one.
+		o.z, _ = zlib.NewWriterLevel(&o.buf, zlib.BestSpeed)
+	} else {
+		o.z.Reset(&o.buf)
+	}
+	o.z.Write([]byte(header))
+	o.z.Write(body)
+	if err := o.z.Close(); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	tmp := filepath.Join(dir, "tmp_obj_"+newID())
-	if err := os.WriteFile(tmp, z.Bytes(), 0o444); err != nil {
+	if err := os.WriteFile(tmp, o.buf.Bytes(), 0o444); err != nil {
 		return "", err
 	}
 	if err := os.Rename(tmp, final); err != nil {
