@@ -132,28 +132,44 @@ func readCanonical(c *Call, data []byte, a readArgs, lineCap int, base Result, d
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		total++ // an unterminated last line
 	}
+	// canon is kept for Edit when small enough; the window's lines are
+	// substrings of it, or of one copy of the window's bytes: one
+	// allocation instead of one per line.
+	canon := ""
+	if c.Edits != nil && len(data) <= hashline.MaxRetainedText {
+		canon = string(data)
+	}
 	var window []string
 	if a.Offset <= total {
-		rest := data
+		start := 0
 		for range a.Offset - 1 {
-			rest = rest[bytes.IndexByte(rest, '\n')+1:]
+			start += bytes.IndexByte(data[start:], '\n') + 1
 		}
-		window = make([]string, 0, min(a.Limit, total-a.Offset+1))
-		for len(window) < a.Limit && len(rest) > 0 {
-			i := bytes.IndexByte(rest, '\n')
+		end, n := start, 0
+		for n < a.Limit && end < len(data) {
+			i := bytes.IndexByte(data[end:], '\n')
 			if i < 0 {
-				i = len(rest)
+				end = len(data)
+			} else {
+				end += i + 1
 			}
-			window = append(window, string(rest[:i]))
-			rest = rest[min(i+1, len(rest)):]
+			n++
+		}
+		text := ""
+		if canon != "" {
+			text = canon[start:end]
+		} else {
+			text = string(data[start:end])
+		}
+		window = make([]string, 0, n)
+		for len(text) > 0 {
+			line, rest, _ := strings.Cut(text, "\n")
+			window = append(window, line)
+			text = rest
 		}
 	}
 	res, seen := renderWindowAt(base, hashline.Header(display, tag), tag, window, nil, a.Offset, total, a, lineCap)
 	if res.OK && c.Edits != nil {
-		canon := ""
-		if len(data) <= hashline.MaxRetainedText {
-			canon = string(data)
-		}
 		c.Edits.RecordSized(c.Resolver.Key(*c.Target), canon, len(data), digest, total, seen)
 	}
 	return res
