@@ -43,8 +43,10 @@ type writeKey struct{ session, shadow string }
 // NoteWrite records that the agent's own tool (Write, Edit) just wrote
 // path in workspace for session: the next checkpoint of the session keeps
 // the blob written, so a restore treats that change as the agent's and not
-// as a conflict. Paths outside the workspace are ignored.
-func (s *Service) NoteWrite(sessionID, workspace, path string) {
+// as a conflict. Paths outside the workspace are ignored. landed, when not
+// nil, is the whole file as the tool read it back after writing: it is
+// hashed instead of read again.
+func (s *Service) NoteWrite(sessionID, workspace, path string, landed []byte) {
 	ws, rel, ok := relInside(workspace, path)
 	if !ok {
 		return
@@ -54,7 +56,7 @@ func (s *Service) NoteWrite(sessionID, workspace, path string) {
 		return
 	}
 	defer root.Close()
-	id, mode, exists, err := blobID(root, filepath.FromSlash(rel))
+	id, mode, exists, err := landedBlobID(root, filepath.FromSlash(rel), landed)
 	if err != nil || !exists {
 		return // nothing to attribute: a later change there is someone else's
 	}

@@ -23,7 +23,7 @@ func (f *fixture) takeCall(kind checkpoint.Kind, call string) checkpoint.Checkpo
 func (f *fixture) agentWrite(rel, content string) {
 	f.t.Helper()
 	f.write(rel, content, 0o644)
-	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, filepath.FromSlash(rel)))
+	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, filepath.FromSlash(rel)), []byte(content))
 }
 
 func conflictSet(files []checkpoint.FileChange) map[string]bool {
@@ -136,6 +136,38 @@ func TestPendingWritesAreTheAgents(t *testing.T) {
 	}
 }
 
+// TestNoteWriteKeepsTheBytesTheToolReadBack: an edit the user makes
+// between the agent's write and the host's note of it is the user's: the
+// note is of the bytes the tool read back, not of the file a moment later.
+// Without those bytes the note reads the file, as before.
+func TestNoteWriteKeepsTheBytesTheToolReadBack(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		landed       []byte
+		wantConflict bool
+	}{
+		{"bytes read back", []byte("agent\n"), true},
+		{"no bytes: the file is read", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, checkpoint.Options{})
+			f.write("a.txt", "a\n", 0o644)
+			before := f.takeCall(checkpoint.BeforeFirstMutation, "c1")
+			f.write("a.txt", "agent\n", 0o644)
+			f.write("a.txt", "the user's quick fix\n", 0o644)
+			f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "a.txt"), tc.landed)
+			f.takeCall(checkpoint.EndOfTurn, "")
+			plan, err := f.svc.Preview(t.Context(), session, before.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := conflictSet(plan.Files)["a.txt"]; got != tc.wantConflict {
+				t.Errorf("a.txt conflict = %v, want %v; files %+v", got, tc.wantConflict, plan.Files)
+			}
+		})
+	}
+}
+
 // TestWriteOutsideTheWorkspaceIsNotNoted: NoteWrite ignores a path that is
 // not inside the workspace (another root), and a missing file.
 func TestWriteOutsideTheWorkspaceIsNotNoted(t *testing.T) {
@@ -143,9 +175,9 @@ func TestWriteOutsideTheWorkspaceIsNotNoted(t *testing.T) {
 	f.write("a.txt", "a\n", 0o644)
 	before := f.takeCall(checkpoint.BeforeFirstMutation, "c1")
 	f.write("a.txt", "changed\n", 0o644)
-	f.svc.NoteWrite(session, f.ws, filepath.Join(f.data, "a.txt"))
-	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "..", filepath.Base(f.ws)+"-other", "a.txt"))
-	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "missing.txt"))
+	f.svc.NoteWrite(session, f.ws, filepath.Join(f.data, "a.txt"), nil)
+	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "..", filepath.Base(f.ws)+"-other", "a.txt"), nil)
+	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "missing.txt"), nil)
 	plan, err := f.svc.Preview(t.Context(), session, before.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -240,7 +240,7 @@ func TestDataFolderInsideTheWorkspaceIsNotCaptured(t *testing.T) {
 	before := f.take(checkpoint.BeforeFirstMutation)
 	f.write(".pi-data/pi.db", "db changed\n", 0o644)
 	f.write("a.txt", "b\n", 0o644) // the agent's Write
-	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "a.txt"))
+	f.svc.NoteWrite(session, f.ws, filepath.Join(f.ws, "a.txt"), nil)
 	f.take(checkpoint.EndOfTurn)
 	if _, err := f.svc.Restore(t.Context(), session, before.ID, checkpoint.Overwrite{}); err != nil {
 		t.Fatal(err)

@@ -123,7 +123,7 @@ func TestCommandChangesLeaveOutAnEarlierWriteOfTheTurn(t *testing.T) {
 	f.gitInit()
 	start := f.takeFor(checkpoint.BeforeFirstMutation, "m1", "w1")
 	f.write("written.txt", "by the Write tool\n", 0o644)
-	f.svc.NoteWrite(session, f.ws, f.ws+"/written.txt")
+	f.svc.NoteWrite(session, f.ws, f.ws+"/written.txt", nil)
 	f.takeFor(checkpoint.BeforeBash, "m1", "c1")
 	f.bash(`sed -i 's/alpha/ALPHA/' a.txt`)
 	f.takeFor(checkpoint.AfterBash, "m1", "c1")

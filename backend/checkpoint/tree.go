@@ -125,8 +125,32 @@ func blobID(root *os.Root, path string) (id, mode string, ok bool, err error) {
 	default:
 		return "", modeNone, false, nil
 	}
+	return blobOf(data), mode, true, nil
+}
+
+// landedBlobID is blobID of a regular file whose bytes the agent's tool
+// read back after writing it (nil: read them now): only its mode is looked
+// up. Those bytes, not what is there a moment later, are the agent's: an
+// edit someone makes in between stays theirs.
+func landedBlobID(root *os.Root, path string, data []byte) (id, mode string, ok bool, err error) {
+	if data == nil {
+		return blobID(root, path)
+	}
+	fi, err := root.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return blobID(root, path) // no longer a file: what is there now
+	}
+	mode = modeFile
+	if fi.Mode().Perm()&0o100 != 0 {
+		mode = modeExec
+	}
+	return blobOf(data), mode, true, nil
+}
+
+// blobOf is the git (SHA-1) blob id of data.
+func blobOf(data []byte) string {
 	h := sha1.New()
 	fmt.Fprintf(h, "blob %d\x00", len(data))
 	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil)), mode, true, nil
+	return hex.EncodeToString(h.Sum(nil))
 }

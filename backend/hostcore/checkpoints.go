@@ -122,7 +122,7 @@ func (c *Core) checkpointAfter(ctx context.Context, req ToolRequest, spec tools.
 		return
 	}
 	if spec.Mutates && spec.Class != permission.ClassExec && res.OK && call.Target != nil && call.Target.Root == pathguard.Workspace {
-		c.checkpoints.NoteWrite(req.SessionID, b.Workspace, call.Target.Abs)
+		c.checkpoints.NoteWrite(req.SessionID, b.Workspace, call.Target.Abs, call.Outcome.Landed)
 		return
 	}
 	if spec.Class != permission.ClassExec {

@@ -249,6 +249,8 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		landed, err := readAll(c, t)
 		if err != nil {
 			landed = plan.NewBytes
+		} else if c.Outcome != nil {
+			c.Outcome.Landed = landed
 		}
 		if bytes.Equal(landed, plan.NewBytes) {
 			landedSum = bytesSum(plan.NewDigest, plan.NewIsBytes)

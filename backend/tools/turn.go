@@ -50,4 +50,8 @@ type Outcome struct {
 	Prompted bool   // the user was asked
 	Wait     time.Duration
 	Path     string // a workspace file the call wrote, workspace-relative
+	// Landed is the whole of the call's target as read back right after
+	// the tool wrote it (nil: not known), so the checkpoint's note of the
+	// write need not read the file again.
+	Landed []byte
 }

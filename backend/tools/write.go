@@ -176,6 +176,8 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		// Unreadable right after the write: record what was sent.
 		landed, size = []byte(content), int64(len(content))
+	} else if c.Outcome != nil && size == int64(len(landed)) {
+		c.Outcome.Landed = landed
 	}
 	res := Result{OK: true, Root: string(target.Root), Path: display}
 	fields := map[string]any{"created": created, "bytes": size}
