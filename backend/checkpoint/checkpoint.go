@@ -219,6 +219,7 @@ func (s *Service) take(ctx context.Context, sh *shadow, p Point) (Checkpoint, er
 		parent.also = before.commit
 	}
 	msg += formatWrites(wrote)
+	sh.expectSame = p.Kind == BeforeBash
 	tree, commit, changed, err := sh.snapshot(ctx, s.opts.Cap, s.opts.MaxFileSize, excludes, parent, msg, s.opts.Now(), s.opts.Slow)
 	if p.Kind == BeforeBash {
 		return s.markBefore(bkey, cp, tree, commit, err), nil

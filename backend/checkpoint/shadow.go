@@ -20,6 +20,11 @@ type shadow struct {
 	git       *worktree.Git
 	workspace string // absolute, cleaned
 	dir       string // <checkpoints>/<key>
+	// expectSame says the capture most likely finds nothing changed (a
+	// before-bash snapshot, taken right after the previous call's
+	// after-bash one): no update-index is started beside the listing,
+	// where it would only compete with it for the CPU.
+	expectSame bool
 }
 
 // shadowKey names a workspace's shadow folder: a hash of its path, so a

@@ -28,7 +28,7 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 	// listing's stat of every file instead of following it (one git
 	// process's fixed cost of the three a snapshot needs).
 	var early *earlyUpdate
-	if _, statErr := os.Stat(s.indexFile()); statErr == nil {
+	if _, statErr := os.Stat(s.indexFile()); statErr == nil && !s.expectSame {
 		early = s.startUpdate(ctx)
 		defer early.abandon()
 	}
