@@ -23,19 +23,39 @@ import (
 // and writes its tree. changed counts the paths git saw differ from the
 // previous snapshot of the workspace (created, modified, deleted).
 func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, changed int, err error) {
-	// Once the index exists, the update-index that takes the changes starts
-	// alongside the listing: its start-up and index read overlap the
-	// listing's stat of every file instead of following it (one git
-	// process's fixed cost of the three a snapshot needs).
-	var early *earlyUpdate
-	if _, statErr := os.Stat(s.indexFile()); statErr == nil && !s.expectSame {
-		early = s.startUpdate(ctx)
-		defer early.abandon()
-	}
 	// -o: untracked and not ignored ("? " with -t); -m/-d: tracked and
 	// modified or deleted ("C ", "R "). A nested repository shows as
 	// "dir/" and is left out whole.
-	out, err := s.run(ctx, nil, "ls-files", "-z", "-t", "-o", "-m", "-d", "--exclude-standard", "--full-name")
+	type listing struct {
+		out string
+		err error
+	}
+	listed := make(chan listing, 1)
+	go func() {
+		out, err := s.run(ctx, nil, "ls-files", "-z", "-t", "-o", "-m", "-d", "--exclude-standard", "--full-name")
+		listed <- listing{out, err}
+	}()
+	// Once the index exists, a listing that runs past earlyUpdateAfter
+	// (a large workspace) gets the update-index that takes the changes
+	// started beside it: its start-up and index read overlap the listing's
+	// stat of every file instead of following it. A quick listing (a small
+	// workspace, most often with nothing changed) runs alone.
+	var early *earlyUpdate
+	var l listing
+	if _, statErr := os.Stat(s.indexFile()); statErr == nil && !s.expectSame {
+		t := time.NewTimer(earlyUpdateAfter)
+		select {
+		case l = <-listed:
+		case <-t.C:
+			early = s.startUpdate(ctx)
+			defer early.abandon()
+			l = <-listed
+		}
+		t.Stop()
+	} else {
+		l = <-listed
+	}
+	out, err := l.out, l.err
 	if err != nil {
 		return "", 0, err
 	}
@@ -136,6 +156,10 @@ func (s *shadow) capture(ctx context.Context, maxFile int64) (tree string, chang
 	}
 	return tree, changed, nil
 }
+
+// earlyUpdateAfter is how long a listing runs alone before update-index is
+// started beside it: about one git process's start-up.
+const earlyUpdateAfter = 8 * time.Millisecond
 
 // updateArgs takes NUL-terminated paths on stdin: each is added or
 // refreshed, or dropped when it no longer exists.
