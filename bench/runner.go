@@ -138,7 +138,7 @@ func benchBashCall(rep *report, tmp, label, runner string, rounds, warm int) err
 		return callErr
 	}
 	q := ratio(res[0], res[1])
-	rep.add(row{section: "Bash", figure: "Bash `true` per call through Execute, " + label + ", vs `bash -lc true`",
+	rep.add(row{section: "Bash", figure: "Bash `true` per call through Execute (in a turn: a before-bash and an after-bash checkpoint snapshot per call; the runner started ahead by the spare), " + label + ", vs `bash -lc true`",
 		ours: fmtSample(res[0]), peer: fmtSample(res[1]), ratio: fmt.Sprintf("%.2f×", q), budget: "≤ 1.5×", meets: verdict(q <= 1.5)})
 	return nil
 }

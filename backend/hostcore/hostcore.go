@@ -40,6 +40,7 @@ import (
 	"github.com/pi-desktop/pi-desktop/backend/tools"
 	"github.com/pi-desktop/pi-desktop/backend/worktree"
 	"github.com/pi-desktop/pi-desktop/platform/paths"
+	"github.com/pi-desktop/pi-desktop/platform/proc"
 	"github.com/pi-desktop/pi-desktop/platform/shells"
 )
 
@@ -148,6 +149,7 @@ type Core struct {
 	plugins   *pluginHost
 	worktrees *worktree.Manager
 	tasks     *bgtask.Registry
+	spare     *proc.Spare // a Bash runner started ahead of the next command
 	probe     *shells.PathProbe
 	spillSeq  atomic.Int64
 	edits     editStates
@@ -234,8 +236,9 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 	c.previews = preview.New(preview.Options{DataDir: cfg.DataDir})
 	c.tasks = bgtask.NewRegistry(bgtask.Options{PerSession: maxSessionTasks, Global: maxHostTasks, Now: cfg.Now, Emit: c.emit})
 	c.probe = newPathProbe(cfg, c.hostEnviron())
+	c.spare = proc.NewSpare(cfg.RunnerExe)
 	if c.registry, err = tools.NewRegistry(append(tools.Builtins(tools.Options{RgPath: cfg.RgPath, Bash: tools.BashDeps{
-		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Now: cfg.Now,
+		Shells: cfg.Shells, PathProbe: c.probe, Tasks: c.tasks, RunnerExe: cfg.RunnerExe, Spare: c.spare, Now: cfg.Now,
 	}}), append(runtimeTools(cfg.Delegation), append(append([]tools.Tool{tools.NewSkillTool(c.SessionSkills), tools.NewBrowserPreviewTool(previewHost{c})},
 		c.pluginAuthoringTools()...), cfg.ExtraTools...)...)...)...); err != nil {
 		return nil, err
@@ -387,6 +390,7 @@ func (c *Core) Close() error {
 		c.log.Warn("tool calls still running at shutdown", "grace", shutdownGrace)
 	}
 	cancelGrace()
+	c.spare.Close()
 	c.mcp.close() // every server's process tree ends with the app
 	c.closePreviews()
 	c.plugins.rt.Close()

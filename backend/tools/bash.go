@@ -31,7 +31,10 @@ type BashDeps struct {
 	PathProbe *shells.PathProbe // login-shell PATH (Unix); nil = host PATH
 	Tasks     *bgtask.Registry
 	RunnerExe string // binary that dispatches proc.RunnerArg ("" = this one)
-	Now       func() time.Time
+	// Spare starts commands on a runner started ahead (nil: each command
+	// starts its own).
+	Spare *proc.Spare
+	Now   func() time.Time
 }
 
 // ShellPin is the shell a turn was started with; host-core resolves it again
@@ -205,7 +208,7 @@ func (t bashTool) foreground(ctx context.Context, c *Call, a bashArgs, spec proc
 	spec.Stdout, spec.Stderr = stdout, stderr
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	p, err := proc.Start(runCtx, spec)
+	p, err := t.deps.Spare.Start(runCtx, spec)
 	if err != nil {
 		return startFailure(err)
 	}
@@ -259,7 +262,7 @@ func (t bashTool) background(c *Call, a bashArgs, spec proc.Spec) Result {
 	}
 	spec.Stdout, spec.Stderr = res.Stdout(), res.Stderr()
 	// The task outlives the turn: it is not tied to the call's context.
-	p, err := proc.Start(context.Background(), spec)
+	p, err := t.deps.Spare.Start(context.Background(), spec)
 	if err != nil {
 		res.Cancel()
 		return startFailure(err)

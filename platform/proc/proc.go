@@ -152,40 +152,66 @@ type Process struct {
 // then reports ErrKilled and the context's cause). A spawn that fails for
 // lack of OS resources returns an error matching ErrResourceExhausted.
 func Start(ctx context.Context, s Spec) (*Process, error) {
-	if err := context.Cause(ctx); err != nil {
+	path, runner, grace, err := resolve(ctx, s)
+	if err != nil {
 		return nil, err
+	}
+	r, err := spawnRunner(runner, s.StdinPipe, s.noCgroup)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(ctx, s, path, grace)
+}
+
+// resolve checks s and returns the command's path, the runner binary and
+// the kill grace.
+func resolve(ctx context.Context, s Spec) (path, runner string, grace time.Duration, err error) {
+	if err := context.Cause(ctx); err != nil {
+		return "", "", 0, err
 	}
 	if os.Getenv(runnerChildEnv) != "" {
 		// Started as a runner, yet here: main did not dispatch RunnerArg.
 		// Starting another runner would re-run this binary again and again.
-		return nil, ErrNotDispatched
+		return "", "", 0, ErrNotDispatched
 	}
 	if s.Path == "" {
-		return nil, errors.New("proc: empty Path")
+		return "", "", 0, errors.New("proc: empty Path")
 	}
-	path := s.Path
+	path = s.Path
 	if filepath.Base(path) == path {
 		lp, err := exec.LookPath(path)
 		if err != nil {
-			return nil, fmt.Errorf("proc: %w", err)
+			return "", "", 0, fmt.Errorf("proc: %w", err)
 		}
 		path = lp
 	}
-	runner := s.RunnerExe
+	runner = s.RunnerExe
 	if runner == "" {
-		var err error
 		if runner, err = DefaultRunner(); err != nil {
-			return nil, err
+			return "", "", 0, err
 		}
 	}
-	grace := s.KillGrace
+	grace = s.KillGrace
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
-	env := s.Env
-	if env == nil {
-		env = os.Environ()
-	}
+	return path, runner, grace, nil
+}
+
+// runnerProc is a runner that has started and waits for its command on
+// its stdin (the ctl pipe).
+type runnerProc struct {
+	cmd   *exec.Cmd
+	plat  *platState
+	ctl   *os.File // write end of the runner's stdin
+	stdin *os.File // write end of the command's stdin, nil without Spec.StdinPipe
+	outR  *os.File
+	errR  *os.File
+	stR   *os.File
+}
+
+// spawnRunner starts a runner, which then waits for its command.
+func spawnRunner(runner string, stdinPipe, noCgroup bool) (*runnerProc, error) {
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
@@ -205,7 +231,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	stR, stW, err4 := pipe()
 	var inR, inW *os.File
 	var err5 error
-	if s.StdinPipe {
+	if stdinPipe {
 		inR, inW, err5 = pipe()
 	}
 	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
@@ -218,13 +244,11 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	// threads. The command gets Spec.Env, never this environment.
 	cmd.Env = append(os.Environ(), runnerChildEnv+"=1", "GOMAXPROCS=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ctlR, outW, errW
-	plat, err := prepare(cmd, s.noCgroup)
+	plat, err := prepare(cmd, noCgroup)
 	if err != nil {
 		closeAll()
 		return nil, err
 	}
-	hdr := header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env,
-		GraceMs: grace.Milliseconds(), Cgroup: plat.leafDir()}.encode()
 	cmd.Args = append(cmd.Args, attachFile(cmd, stW))
 	if inR != nil {
 		// The runner's second argument names the command's stdin.
@@ -243,12 +267,47 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if inR != nil {
 		_ = inR.Close()
 	}
+	r := &runnerProc{cmd: cmd, plat: plat, ctl: ctlW, stdin: inW, outR: outR, errR: errR, stR: stR}
+	if err := plat.started(cmd); err != nil {
+		r.discard(true)
+		return nil, err
+	}
+	return r, nil
+}
 
-	p := &Process{cmd: cmd, grace: grace, plat: plat, ctl: ctlW, stdin: inW, outR: outR, errR: errR,
-		stR: bufio.NewReader(stR), stF: stR, done: make(chan struct{})}
+// discard ends a runner that will not run a command: EOF on its stdin
+// makes a waiting runner exit; kill stops it at once.
+func (r *runnerProc) discard(kill bool) {
+	if kill {
+		_ = r.cmd.Process.Kill()
+	}
+	_ = r.ctl.Close()
+	if r.stdin != nil {
+		_ = r.stdin.Close()
+	}
+	_ = r.cmd.Wait()
+	r.plat.afterExit(0, false)
+	_ = r.outR.Close()
+	_ = r.errR.Close()
+	_ = r.stR.Close()
+	r.plat.close()
+}
+
+// run hands s to the runner and returns once the runner reports the
+// command started (or why it could not).
+func (r *runnerProc) run(ctx context.Context, s Spec, path string, grace time.Duration) (*Process, error) {
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	hdr := header{Path: path, Args: s.Args, CmdLine: s.CmdLine, Dir: s.Dir, Env: env,
+		GraceMs: grace.Milliseconds(), Cgroup: r.plat.leafDir()}.encode()
+	cmd := r.cmd
+	p := &Process{cmd: cmd, grace: grace, plat: r.plat, ctl: r.ctl, stdin: r.stdin, outR: r.outR, errR: r.errR,
+		stR: bufio.NewReader(r.stR), stF: r.stR, done: make(chan struct{})}
 	p.pumps.Add(2)
-	go p.pump(s.Stdout, outR)
-	go p.pump(s.Stderr, errR)
+	go p.pump(s.Stdout, r.outR)
+	go p.pump(s.Stderr, r.errR)
 
 	// teardown releases a runner that will not run the command; a runner
 	// that reported a spawn error exits by itself, others are killed.
@@ -261,20 +320,16 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		p.closeCtl()
 		p.closeStdin()
 		p.finishPumps()
-		_ = stR.Close()
+		_ = r.stR.Close()
 		p.plat.close()
 		return nil, err
 	}
-	fail := func(err error) (*Process, error) { return teardown(true, err) }
-	if err := plat.started(cmd); err != nil {
-		return fail(err)
-	}
-	if _, err := ctlW.Write(hdr); err != nil {
-		return fail(fmt.Errorf("proc: send the command to the runner: %w", err))
+	if _, err := r.ctl.Write(hdr); err != nil {
+		return teardown(true, errRunnerGone{fmt.Errorf("proc: send the command to the runner: %w", err)})
 	}
 	first, err := p.readStatus()
 	if err != nil {
-		return fail(fmt.Errorf("proc: runner did not report a start: %w", err))
+		return teardown(true, fmt.Errorf("proc: runner did not report a start: %w", err))
 	}
 	if first.SpawnErr != "" {
 		return teardown(false, classifySpawnError(&os.PathError{Op: "start", Path: path, Err: spawnErrno(first)}))
@@ -292,6 +347,12 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 	return p, nil
 }
+
+// errRunnerGone: the runner could not be handed its command, which so
+// never started (a spare runner that died while it waited, say).
+type errRunnerGone struct{ error }
+
+func (e errRunnerGone) Unwrap() error { return e.error }
 
 // Pid is the process id of the command (the shell), not of the runner.
 func (p *Process) Pid() int { return p.pid }
