@@ -18,11 +18,11 @@ import (
 type Spare struct {
 	exe string // the runner binary ("" = DefaultRunner())
 
-	mu      sync.Mutex
-	idle    *runnerProc
-	filling bool
-	closed  bool
-	wg      sync.WaitGroup
+	mu     sync.Mutex
+	idle   *runnerProc
+	filled chan struct{} // closed when the runner being started is ready; nil when none is
+	closed bool
+	wg     sync.WaitGroup
 }
 
 // NewSpare returns a Spare of runners of exe ("" = DefaultRunner()).
@@ -38,8 +38,9 @@ func (sp *Spare) Start(ctx context.Context, s Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := sp.take()
-	sp.refill()
+	// The next spare starts once this command has: not beside it.
+	defer sp.refill()
+	r := sp.take(ctx)
 	if r == nil {
 		return Start(ctx, s)
 	}
@@ -51,11 +52,24 @@ func (sp *Spare) Start(ctx context.Context, s Spec) (*Process, error) {
 	return p, err
 }
 
-func (sp *Spare) take() *runnerProc {
+// take returns the waiting runner, or the one being started once it is
+// ready (it started before any new one could), or nil.
+func (sp *Spare) take(ctx context.Context) *runnerProc {
 	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	r := sp.idle
+	r, filled := sp.idle, sp.filled
 	sp.idle = nil
+	sp.mu.Unlock()
+	if r != nil || filled == nil {
+		return r
+	}
+	select {
+	case <-filled:
+	case <-ctx.Done():
+		return nil
+	}
+	sp.mu.Lock()
+	r, sp.idle = sp.idle, nil
+	sp.mu.Unlock()
 	return r
 }
 
@@ -64,13 +78,15 @@ func (sp *Spare) take() *runnerProc {
 func (sp *Spare) refill() {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if sp.closed || sp.filling || sp.idle != nil {
+	if sp.closed || sp.filled != nil || sp.idle != nil {
 		return
 	}
-	sp.filling = true
+	filled := make(chan struct{})
+	sp.filled = filled
 	sp.wg.Add(1)
 	go func() {
 		defer sp.wg.Done()
+		defer close(filled)
 		exe := sp.exe
 		var r *runnerProc
 		var err error
@@ -81,7 +97,7 @@ func (sp *Spare) refill() {
 			r, _ = spawnRunner(exe, false, false)
 		}
 		sp.mu.Lock()
-		sp.filling = false
+		sp.filled = nil
 		if sp.closed && r != nil {
 			sp.mu.Unlock()
 			r.discard(false)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,7 +18,7 @@ func waitIdle(t *testing.T, sp *Spare) int {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		sp.mu.Lock()
-		r, filling := sp.idle, sp.filling
+		r, filling := sp.idle, sp.filled != nil
 		sp.mu.Unlock()
 		if r != nil {
 			return r.cmd.Process.Pid
@@ -75,7 +76,7 @@ func TestSpareRunsTheNextCommandOnTheWaitingRunner(t *testing.T) {
 	// Closed: commands still start, without a spare.
 	runEcho(t, sp, Spec{})
 	sp.mu.Lock()
-	idle, filling := sp.idle, sp.filling
+	idle, filling := sp.idle, sp.filled != nil
 	sp.mu.Unlock()
 	if idle != nil || filling {
 		t.Error("a closed Spare started another runner")
@@ -156,5 +157,40 @@ func TestSpareTreeIsKilledWhole(t *testing.T) {
 	}
 	if err := syscall.Kill(child, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("the detached grandchild %d survived (kill 0: %v)", child, err)
+	}
+}
+
+// TestSpareWaitsForTheRunnerBeingStarted: a command that arrives while
+// the next spare is still starting takes that one when it is ready
+// instead of starting another (a slow runner binary started twice at
+// once was slower than waiting).
+func TestSpareWaitsForTheRunnerBeingStarted(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	started := dir + "/started"
+	slow := dir + "/slow-runner"
+	script := "#!/bin/sh\necho $$ >> " + started + "\nsleep 0.3\nexec " + self + " \"$@\"\n"
+	if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sp := NewSpare(slow)
+	defer sp.Close()
+	runEcho(t, sp, Spec{RunnerExe: slow})
+	_, runner := runEcho(t, sp, Spec{RunnerExe: slow}) // the spare is still starting
+	waitIdle(t, sp)
+	// The spare is ready once its script was exec'd: wait for its line.
+	var pids []string
+	for deadline := time.Now().Add(10 * time.Second); len(pids) < 3 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(started)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids = strings.Fields(string(b))
+	}
+	if len(pids) != 3 || pids[1] != strconv.Itoa(runner) {
+		t.Errorf("runners started %v; the second command ran on %d, want the first spare (the second of them)", pids, runner)
 	}
 }
