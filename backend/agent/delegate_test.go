@@ -150,6 +150,8 @@ func TestDelegateRunsAndReports(t *testing.T) {
 			t.Errorf("tool result event = %+v", p)
 		}
 	}
+	// The last event may be emitted just after the wait returns.
+	f.rec.waitFor(t, EventDelegation, func(p any) bool { return p.(DelegationEvent).State == DelegationDone })
 	var states []string
 	for _, p := range f.rec.named(EventDelegation) {
 		states = append(states, p.(DelegationEvent).State)

@@ -94,6 +94,33 @@ func TestCheckpointsAroundATurnsWrites(t *testing.T) {
 	}
 }
 
+// TestReadOnlyCommandTakesNoCheckpoint: a command that can change no file
+// (ls, cat, grep… unredirected) is not snapshotted; the turn's first
+// checkpoint comes with the first command that may write.
+func TestReadOnlyCommandTakesNoCheckpoint(t *testing.T) {
+	e := newEnv(t)
+	e.configure("", "auto")
+	for _, cmd := range []string{"true", "ls -la | grep main", "cat main.go > /dev/null"} {
+		if res := e.call(e.session.ID, "Bash", map[string]any{"command": cmd}); !res.OK {
+			t.Fatal(cmd, res)
+		}
+	}
+	if list, err := e.core.Checkpoints(t.Context(), e.session.ID); err != nil || len(list) != 0 {
+		t.Fatalf("read-only commands took checkpoints: %v %v", kinds(list), err)
+	}
+	if res := e.call(e.session.ID, "Bash", map[string]any{"command": "cat main.go > copy.go"}); !res.OK {
+		t.Fatal(res)
+	}
+	list, err := e.core.Checkpoints(t.Context(), e.session.ID)
+	if want := []checkpoint.Kind{checkpoint.BeforeFirstMutation, checkpoint.AfterBash}; err != nil || !equalKinds(kinds(list), want) {
+		t.Fatalf("kinds = %v (%v), want %v", kinds(list), err, want)
+	}
+	plan, err := e.core.PreviewRestore(t.Context(), e.session.ID, list[len(list)-1].ID)
+	if err != nil || len(plan.Files) != 1 || plan.Files[0].Path != "copy.go" || plan.Conflicts != 0 {
+		t.Fatalf("preview = %+v, %v", plan, err)
+	}
+}
+
 func equalKinds(a, b []checkpoint.Kind) bool {
 	if len(a) != len(b) {
 		return false
@@ -151,8 +178,9 @@ func TestSlowCheckpointDoesNotDelayTheTool(t *testing.T) {
 	}
 	e := &env{t: t, core: core, project: project, session: s}
 	e.configure("", "auto")
-	// The first command of a host warms the login-shell PATH probe.
-	if res := e.call(s.ID, "Bash", map[string]any{"command": "true"}); !res.OK {
+	// The first command of a host warms the login-shell PATH probe (one
+	// that writes: a read-only command takes no snapshot).
+	if res := e.call(s.ID, "Bash", map[string]any{"command": "touch warm.txt"}); !res.OK {
 		t.Fatal(res)
 	}
 	start := time.Now()

@@ -410,13 +410,19 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		}
 		call.Target = &again
 	}
-	c.checkpointBefore(ctx, req, spec, binding)
+	// A command that can change no file needs no snapshot around it.
+	snapshots := st.command == nil || !st.command.res.ReadOnly()
+	if snapshots {
+		c.checkpointBefore(ctx, req, spec, binding)
+	}
 	if s, ok := req.Turn.(tools.RunStarter); ok && st.carded {
 		s.RunStarted(ctx, st.waitDur) // the row's run time starts now, not at the card
 	}
 	res := c.run(ctx, tool, spec, call, st)
 	c.recordArtifacts(ctx, req, res)
-	c.checkpointAfter(ctx, req, spec, binding, call, res)
+	if snapshots {
+		c.checkpointAfter(ctx, req, spec, binding, call, res)
+	}
 	st.note(*call.Outcome)
 	// Images become stored references before anything records the result:
 	// its bytes never reach the audit row, the database or an event. Under
