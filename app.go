@@ -66,6 +66,23 @@ func (a *App) startup(ctx context.Context) {
 	a.guard.Install()
 }
 
+// probeWarmDelay is how long after the page's DOM is ready the login-shell
+// PATH probe starts. The probe runs the user's shell startup files: run at
+// start on a 2-core machine (pyenv in ~/.bashrc), their processes delayed
+// the window's map by 0.3 s and its first paint, which follows DOM ready
+// by a few hundred ms, by 0.5 s. Nothing needs the PATH sooner: a command
+// that does starts the probe itself.
+const probeWarmDelay = 2 * time.Second
+
+// domReady warms the login-shell PATH probe once the window is up (the
+// core defers it: Config.DeferPathProbe). Once the core has closed the
+// warm-up does nothing.
+func (a *App) domReady(context.Context) {
+	if a.core != nil {
+		time.AfterFunc(probeWarmDelay, a.core.WarmPathProbe)
+	}
+}
+
 // watchSignals makes sure SIGTERM/SIGINT end in a clean quit (database
 // closed, exit 0). On SIGINT Wails quits by itself, but a quit that lands
 // before GTK's main loop runs is lost ("gtk_main_quit: assertion

@@ -180,6 +180,7 @@ func runDesktop(dataDirFlag, openSession string, targets []string, stderr io.Wri
 		MinHeight:   560,
 		AssetServer: desktop.AssetOptions(assets, app, &app.guard),
 		OnStartup:   app.startup,
+		OnDomReady:  app.domReady,
 		OnShutdown:  app.shutdown,
 		Bind:        desktop.Bind(app, openSession, &app.opens),
 		ErrorFormatter: func(err error) any {
@@ -209,7 +210,7 @@ func openCore(dataDirFlag string, app *App) (*hostcore.Core, error) {
 	}
 	core, err := hostcore.New(context.Background(), hostcore.Config{DataDir: dir, Version: version, Sink: app,
 		Keychain: provider.SystemKeychain(os.Getenv), OpenBrowser: app.OpenBrowser, Delegation: true,
-		PreviewGuard: app.guard.Check})
+		PreviewGuard: app.guard.Check, DeferPathProbe: true})
 	if err != nil && errs.As(err) == nil {
 		err = errs.Wrap(err, errs.StorageUnavailable, "cannot prepare the data directory %s: %v; check that it is writable or pass --data-dir", dir, err)
 	}

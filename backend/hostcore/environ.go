@@ -46,3 +46,9 @@ func newPathProbe(cfg Config, env []string) *shells.PathProbe {
 	}
 	return &shells.PathProbe{Env: env, RunnerExe: runner}
 }
+
+// WarmPathProbe starts the login-shell PATH probe in the background, so
+// that the first command does not wait for it; it does nothing once the
+// probe ran, while it runs, or after Close. Hosts with
+// Config.DeferPathProbe call it when their start is over.
+func (c *Core) WarmPathProbe() { c.probe.Start() }

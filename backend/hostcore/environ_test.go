@@ -172,6 +172,13 @@ esac
 
 func slowCore(t *testing.T, seconds int) (*hostcore.Core, string, string) {
 	t.Helper()
+	return slowCoreWith(t, seconds, hostcore.Config{})
+}
+
+// slowCoreWith is slowCore with cfg's other fields (DataDir, RgPath and
+// Environ are set here).
+func slowCoreWith(t *testing.T, seconds int, cfg hostcore.Config) (*hostcore.Core, string, string) {
+	t.Helper()
 	root := t.TempDir()
 	home, project := filepath.Join(root, "home"), filepath.Join(root, "proj")
 	for _, d := range []string{home, project} {
@@ -180,7 +187,8 @@ func slowCore(t *testing.T, seconds int) (*hostcore.Core, string, string) {
 		}
 	}
 	slowProfile(t, home, seconds)
-	core, err := hostcore.New(t.Context(), hostcore.Config{DataDir: filepath.Join(root, "data"), RgPath: "-", Environ: craftedEnv(home)})
+	cfg.DataDir, cfg.RgPath, cfg.Environ = filepath.Join(root, "data"), "-", craftedEnv(home)
+	core, err := hostcore.New(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,6 +227,36 @@ func TestFirstBashCallWithASlowLoginProfile(t *testing.T) {
 	}
 	if took > 20*time.Second {
 		t.Errorf("the first call took %v; the probe's bound is 5 s", took)
+	}
+}
+
+// With DeferPathProbe (the desktop app) the probe waits for WarmPathProbe,
+// so the window's start does not share the CPU with the user's shell
+// startup files; Close still stops it.
+func TestDeferredLoginProbeStartsOnWarm(t *testing.T) {
+	core, home, _ := slowCoreWith(t, 300, hostcore.Config{DeferPathProbe: true})
+	pidFile := filepath.Join(home, "probe.pid")
+	// A probe started with the host writes its pid well within this wait;
+	// a busy machine can only make the check pass wrongly, never fail.
+	time.Sleep(500 * time.Millisecond)
+	if _, err := os.Stat(pidFile); err == nil {
+		t.Error("the deferred probe ran before WarmPathProbe")
+	}
+	core.WarmPathProbe()
+	probe, child := readPid(t, pidFile), readPid(t, filepath.Join(home, "child.pid"))
+	if err := core.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range []int{probe, child} {
+		if alive(pid) {
+			t.Errorf("process %d of the probe outlived Close", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	core.WarmPathProbe() // after Close: starts nothing
+	time.Sleep(200 * time.Millisecond)
+	if b, _ := os.ReadFile(pidFile); strings.TrimSpace(string(b)) != strconv.Itoa(probe) {
+		t.Errorf("WarmPathProbe after Close ran the probe again (pid file %q)", b)
 	}
 }
 

@@ -100,6 +100,12 @@ type Config struct {
 	// them (the mcp CLI: adding a server starts nothing); by default they
 	// connect in the background as the host starts.
 	DeferMCP bool
+	// DeferPathProbe leaves the login-shell PATH probe to WarmPathProbe or
+	// to the first command that needs the PATH; by default it starts with
+	// the host. The desktop app defers it: the probe runs the user's shell
+	// startup files (pyenv, nvm, …), whose processes would otherwise take
+	// the CPU from the window's first paint.
+	DeferPathProbe bool
 	// OpenBrowser opens a URL in the system browser (an MCP server's
 	// sign-in); nil where there is none (the CLI).
 	OpenBrowser func(url string) error
@@ -308,7 +314,9 @@ func newCore(ctx context.Context, cfg Config) (_ *Core, err error) {
 		log.Info("checkpoints swept", "rows", r.Rows, "refs", r.Refs, "shadows", r.Shadows)
 	}
 	log.Info("started", "version", cfg.Version, "dataDir", cfg.DataDir)
-	c.probe.Start() // warm the login-PATH probe now, not in the first command
+	if !cfg.DeferPathProbe {
+		c.probe.Start() // warm the login-PATH probe now, not in the first command
+	}
 	// Images whose sessions are gone leave in the background; Close waits
 	// for the sweep, which never outlives the database.
 	c.startupSwept = make(chan struct{})
