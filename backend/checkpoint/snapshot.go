@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +12,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -273,11 +270,7 @@ type objectWriter struct {
 }
 
 func (o *objectWriter) write(kind string, body []byte) (string, error) {
-	header := kind + " " + strconv.Itoa(len(body)) + "\x00"
-	h := sha1.New()
-	h.Write([]byte(header))
-	h.Write(body)
-	id := hex.EncodeToString(h.Sum(nil))
+	id := objectID(kind, body)
 	dir := filepath.Join(o.dir, id[:2])
 	final := filepath.Join(dir, id[2:])
 	if _, err := os.Stat(final); err == nil {
@@ -291,7 +284,7 @@ func (o *objectWriter) write(kind string, body []byte) (string, error) {
 	} else {
 		o.z.Reset(&o.buf)
 	}
-	o.z.Write([]byte(header))
+	o.z.Write(objectHeader(kind, len(body)))
 	o.z.Write(body)
 	if err := o.z.Close(); err != nil {
 		return "", err

@@ -148,9 +148,18 @@ func landedBlobID(root *os.Root, path string, data []byte) (id, mode string, ok 
 }
 
 // blobOf is the git (SHA-1) blob id of data.
-func blobOf(data []byte) string {
+func blobOf(data []byte) string { return objectID("blob", data) }
+
+// objectHeader is what git puts before an object's body: "blob 12\x00".
+func objectHeader(kind string, size int) []byte {
+	return []byte(kind + " " + strconv.Itoa(size) + "\x00")
+}
+
+// objectID is the git (SHA-1) id of an object of kind with body: the hash
+// of its header and body.
+func objectID(kind string, body []byte) string {
 	h := sha1.New()
-	fmt.Fprintf(h, "blob %d\x00", len(data))
-	h.Write(data)
+	h.Write(objectHeader(kind, len(body)))
+	h.Write(body)
 	return hex.EncodeToString(h.Sum(nil))
 }
