@@ -156,6 +156,11 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startResolved(ctx, s, path, runner, grace)
+}
+
+// startResolved is Start once resolve has checked s.
+func startResolved(ctx context.Context, s Spec, path, runner string, grace time.Duration) (*Process, error) {
 	r, err := spawnRunner(runner, s.StdinPipe, s.noCgroup)
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ func (sp *Spare) Start(ctx context.Context, s Spec) (*Process, error) {
 	if sp == nil || s.StdinPipe || s.noCgroup || s.RunnerExe != sp.exe {
 		return Start(ctx, s)
 	}
-	path, _, grace, err := resolve(ctx, s)
+	path, runner, grace, err := resolve(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -42,12 +42,13 @@ func (sp *Spare) Start(ctx context.Context, s Spec) (*Process, error) {
 	defer sp.refill()
 	r := sp.take(ctx)
 	if r == nil {
-		return Start(ctx, s)
+		return startResolved(ctx, s, path, runner, grace)
 	}
 	p, err := r.run(ctx, s, path, grace)
 	var gone errRunnerGone
 	if errors.As(err, &gone) {
-		return Start(ctx, s) // it died waiting; the command never started
+		// It died waiting; the command never started.
+		return startResolved(ctx, s, path, runner, grace)
 	}
 	return p, err
 }
