@@ -244,19 +244,26 @@ func TestDeferredLoginProbeStartsOnWarm(t *testing.T) {
 	}
 	core.WarmPathProbe()
 	probe, child := readPid(t, pidFile), readPid(t, filepath.Join(home, "child.pid"))
-	if err := core.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for _, pid := range []int{probe, child} {
-		if alive(pid) {
-			t.Errorf("process %d of the probe outlived Close", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
+	closeEndsProbe(t, core, probe, child)
 	core.WarmPathProbe() // after Close: starts nothing
 	time.Sleep(200 * time.Millisecond)
 	if b, _ := os.ReadFile(pidFile); strings.TrimSpace(string(b)) != strconv.Itoa(probe) {
 		t.Errorf("WarmPathProbe after Close ran the probe again (pid file %q)", b)
+	}
+}
+
+// closeEndsProbe closes core and checks that none of pids (the probe's
+// shell and what its profile started) outlived it.
+func closeEndsProbe(t *testing.T, core *hostcore.Core, pids ...int) {
+	t.Helper()
+	if err := core.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("process %d of the probe outlived Close", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
 
@@ -265,13 +272,5 @@ func TestDeferredLoginProbeStartsOnWarm(t *testing.T) {
 func TestCloseStopsTheLoginProbe(t *testing.T) {
 	core, home, _ := slowCore(t, 300)
 	probe, child := readPid(t, filepath.Join(home, "probe.pid")), readPid(t, filepath.Join(home, "child.pid"))
-	if err := core.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for _, pid := range []int{probe, child} {
-		if alive(pid) {
-			t.Errorf("process %d of the probe outlived Close", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
+	closeEndsProbe(t, core, probe, child)
 }

@@ -32,7 +32,8 @@ func waitIdle(t *testing.T, sp *Spare) int {
 	return 0
 }
 
-func runEcho(t *testing.T, sp *Spare, spec Spec) (out string, runnerPid int) {
+// runEcho runs a command through sp and returns the pid of its runner.
+func runEcho(t *testing.T, sp *Spare, spec Spec) int {
 	t.Helper()
 	var buf bytes.Buffer
 	spec.Path, spec.Args, spec.Stdout = "/bin/sh", []string{"-c", "echo $PPID; echo ok"}, &buf
@@ -47,11 +48,11 @@ func runEcho(t *testing.T, sp *Spare, spec Spec) (out string, runnerPid int) {
 	if len(lines) != 2 || lines[1] != "ok" {
 		t.Fatalf("output %q", buf.String())
 	}
-	var pid int
-	for _, c := range lines[0] {
-		pid = pid*10 + int(c-'0')
+	pid, err := strconv.Atoi(lines[0])
+	if err != nil {
+		t.Fatalf("output %q", buf.String())
 	}
-	return buf.String(), pid
+	return pid
 }
 
 // TestSpareRunsTheNextCommandOnTheWaitingRunner: the first command starts
@@ -62,7 +63,7 @@ func TestSpareRunsTheNextCommandOnTheWaitingRunner(t *testing.T) {
 	defer sp.Close()
 	runEcho(t, sp, Spec{})
 	spare := waitIdle(t, sp)
-	if _, runner := runEcho(t, sp, Spec{}); runner != spare {
+	if runner := runEcho(t, sp, Spec{}); runner != spare {
 		t.Errorf("the command's runner is %d, not the spare %d", runner, spare)
 	}
 	next := waitIdle(t, sp)
@@ -94,7 +95,7 @@ func TestSpareLeavesWhatItCannotServeToStart(t *testing.T) {
 	defer sp.Close()
 	runEcho(t, sp, Spec{})
 	spare := waitIdle(t, sp)
-	if _, runner := runEcho(t, sp, Spec{RunnerExe: self}); runner == spare {
+	if runner := runEcho(t, sp, Spec{RunnerExe: self}); runner == spare {
 		t.Error("a command naming its own runner binary took the spare")
 	}
 	p, err := sp.Start(t.Context(), Spec{Path: "/bin/cat", StdinPipe: true})
@@ -121,7 +122,7 @@ func TestSpareRunnerThatDiedStartsAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	if _, runner := runEcho(t, sp, Spec{}); runner == spare {
+	if runner := runEcho(t, sp, Spec{}); runner == spare {
 		t.Fatal("the command ran on the dead spare")
 	}
 }
@@ -142,9 +143,7 @@ func TestSpareTreeIsKilledWhole(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for child == 0 && time.Now().Before(deadline) {
 		if f := strings.Fields(out.String()); len(f) == 1 {
-			for _, c := range f[0] {
-				child = child*10 + int(c-'0')
-			}
+			child, _ = strconv.Atoi(f[0])
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -179,7 +178,7 @@ func TestSpareWaitsForTheRunnerBeingStarted(t *testing.T) {
 	sp := NewSpare(slow)
 	defer sp.Close()
 	runEcho(t, sp, Spec{RunnerExe: slow})
-	_, runner := runEcho(t, sp, Spec{RunnerExe: slow}) // the spare is still starting
+	runner := runEcho(t, sp, Spec{RunnerExe: slow}) // the spare is still starting
 	waitIdle(t, sp)
 	// The spare is ready once its script was exec'd: wait for its line.
 	var pids []string
