@@ -298,10 +298,10 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 	}
 	prechecked := false
 	if spec.Shape != tools.NoPath {
-		r, err := resolver.Resolve(spelling)
+		r, seen, err := resolver.ResolveTarget(spelling)
 		if explicit && skillRetry(r, err) {
 			if sr, res, ok := c.withSkillRoots(ctx, binding, settings.InlineVisualizations, spelling); ok {
-				resolver, call.Resolver, r, err = sr, sr, res, nil
+				resolver, call.Resolver, r, seen, err = sr, sr, res, pathguard.Target{}, nil
 			}
 		}
 		if err != nil {
@@ -323,9 +323,10 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		// fact about it may reach the model before.
 		// A skill folder's refusal (read-only) comes first too.
 		if r.Root != pathguard.External && r.Root != pathguard.Skill && lexicalRoot(r, binding.Temporary) == r.Root {
-			// Fresh: r was resolved just above, and the target is resolved
-			// again right before the tool runs.
-			if err := precheck(tool, spec, call, true); err != nil {
+			// Fresh: r was resolved just above (and seen is what that saw of
+			// it), and the target is resolved again right before the tool
+			// runs.
+			if err := precheck(tool, spec, call, &seen); err != nil {
 				return tools.Failure(err)
 			}
 			prechecked = true
@@ -376,7 +377,7 @@ func (c *Core) execute(ctx context.Context, req ToolRequest, st *callState) tool
 		st.allowedBy = allowedBy(in, st)
 	}
 	if call.Target != nil && !prechecked {
-		if err := precheck(tool, spec, call, false); err != nil {
+		if err := precheck(tool, spec, call, nil); err != nil {
 			return tools.Failure(err)
 		}
 	}
@@ -666,9 +667,10 @@ func pathArgument(spec tools.Spec, fields map[string]any) (string, bool, error) 
 }
 
 // precheck runs the path-shape check and the tool's own cheap checks.
-// fresh: call.Target was resolved just before, with nothing in between
-// (see pathguard.Resolver.StatFresh).
-func precheck(tool tools.Tool, spec tools.Spec, call *tools.Call, fresh bool) error {
+// fresh, when set: call.Target was resolved just before with nothing in
+// between, and fresh is what that resolution saw of it (see
+// pathguard.Resolver.StatFresh and ResolveTarget).
+func precheck(tool tools.Tool, spec tools.Spec, call *tools.Call, fresh *pathguard.Target) error {
 	if err := checkShape(call.Resolver, *call.Target, spec.Shape, fresh); err != nil {
 		return err
 	}
@@ -684,13 +686,20 @@ func clip(s string) string {
 }
 
 // checkShape enforces each tool's path shape (spec §4).
-func checkShape(r *pathguard.Resolver, t pathguard.Resolved, shape tools.PathShape, fresh bool) error {
+func checkShape(r *pathguard.Resolver, t pathguard.Resolved, shape tools.PathShape, fresh *pathguard.Target) error {
 	shown := clip(tools.DisplayPath(t))
-	stat := r.Stat
-	if fresh {
-		stat = r.StatFresh
+	var fi fs.FileInfo
+	var err error
+	switch {
+	case fresh != nil && fresh.Missing:
+		err = fs.ErrNotExist
+	case fresh != nil && fresh.Info != nil:
+		fi = fresh.Info // an Lstat of an entry that is no link: as Stat would say
+	case fresh != nil:
+		fi, err = r.StatFresh(t)
+	default:
+		fi, err = r.Stat(t)
 	}
-	fi, err := stat(t)
 	if errors.Is(err, fs.ErrNotExist) {
 		if shape == tools.WritableFile {
 			return nil

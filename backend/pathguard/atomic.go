@@ -47,7 +47,7 @@ func (r *Resolver) writeFile(res Resolved, data []byte, perm os.FileMode, noRepl
 	if err := r.ensureDir(res, dirPath); err != nil {
 		return err
 	}
-	dir, err := openDir(dirPath, fold)
+	dir, err := openDir(dirPath, fold, r.dirIdentity(res, dirPath))
 	if err != nil {
 		return opErr(err, res, "write")
 	}

@@ -1,6 +1,7 @@
 package pathguard_test
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -178,55 +179,67 @@ func attacks() []attack {
 	}
 }
 
+// TestAttacks runs every attack against a Resolver built afresh and
+// against one built through a RootCache, as the host builds them (paths
+// inside a root are then walked from the root down).
 func TestAttacks(t *testing.T) {
-	for _, a := range attacks() {
-		t.Run(a.name, func(t *testing.T) {
-			if a.proc && runtime.GOOS != "linux" {
-				t.Skip("/proc/self/root exists only on Linux")
-			}
-			tr := buildTree(t, t.TempDir())
-			if a.setup != nil {
-				a.setup(t, tr)
-			}
-			roots := tr.roots()
-			if a.roots != nil {
-				roots = a.roots(tr)
-			}
-			var opts pathguard.Options
-			if a.fold {
-				opts.CaseInsensitive = func(string) bool { return true }
-			} else {
-				opts.CaseInsensitive = func(string) bool { return false }
-			}
-			r, err := pathguard.New(roots, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.after != nil {
-				a.after(t, tr)
-			}
-			spelling := tr.expand(a.path)
-			if a.proc {
-				spelling = "/proc/self/root" + spelling
-			}
-			res, err := r.Resolve(spelling)
-			if a.wantErr != "" {
-				if !errs.Is(err, a.wantErr) {
-					t.Fatalf("Resolve(%q) error = %v, want %s", spelling, err, a.wantErr)
-				}
-				if e := errs.As(err); e.Details["field"] != "path" {
-					t.Errorf("details = %v, want field=path", e.Details)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Resolve(%q): %v", spelling, err)
-			}
-			checkResolved(t, tr, a, res)
-			if !a.noWrite {
-				checkFileOps(t, r, tr, a, res)
-			}
-		})
+	for _, cached := range []bool{false, true} {
+		for _, a := range attacks() {
+			t.Run(fmt.Sprintf("%s/cached=%v", a.name, cached), func(t *testing.T) {
+				testAttack(t, a, cached)
+			})
+		}
+	}
+}
+
+func testAttack(t *testing.T, a attack, cached bool) {
+	if a.proc && runtime.GOOS != "linux" {
+		t.Skip("/proc/self/root exists only on Linux")
+	}
+	tr := buildTree(t, t.TempDir())
+	if a.setup != nil {
+		a.setup(t, tr)
+	}
+	roots := tr.roots()
+	if a.roots != nil {
+		roots = a.roots(tr)
+	}
+	var opts pathguard.Options
+	if cached {
+		opts.Roots = &pathguard.RootCache{}
+	}
+	if a.fold {
+		opts.CaseInsensitive = func(string) bool { return true }
+	} else {
+		opts.CaseInsensitive = func(string) bool { return false }
+	}
+	r, err := pathguard.New(roots, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.after != nil {
+		a.after(t, tr)
+	}
+	spelling := tr.expand(a.path)
+	if a.proc {
+		spelling = "/proc/self/root" + spelling
+	}
+	res, err := r.Resolve(spelling)
+	if a.wantErr != "" {
+		if !errs.Is(err, a.wantErr) {
+			t.Fatalf("Resolve(%q) error = %v, want %s", spelling, err, a.wantErr)
+		}
+		if e := errs.As(err); e.Details["field"] != "path" {
+			t.Errorf("details = %v, want field=path", e.Details)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Resolve(%q): %v", spelling, err)
+	}
+	checkResolved(t, tr, a, res)
+	if !a.noWrite {
+		checkFileOps(t, r, tr, a, res)
 	}
 }
 

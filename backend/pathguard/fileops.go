@@ -95,7 +95,7 @@ func (r *Resolver) StatFresh(res Resolved) (fs.FileInfo, error) {
 			With("field", "path")
 	}
 	dirPath, name, fold := r.split(res)
-	dir, err := openDir(dirPath, fold)
+	dir, err := openDir(dirPath, fold, r.dirIdentity(res, dirPath))
 	if err != nil {
 		return nil, opErr(err, res, "open")
 	}
@@ -114,7 +114,7 @@ func (r *Resolver) prepare(res Resolved) (*os.Root, string, error) {
 		return nil, "", err
 	}
 	dirPath, name, fold := r.split(res)
-	dir, err := openDir(dirPath, fold)
+	dir, err := openDir(dirPath, fold, r.dirIdentity(res, dirPath))
 	if err != nil {
 		return nil, "", opErr(err, res, "open")
 	}
@@ -171,15 +171,36 @@ func (r *Resolver) recheck(res Resolved) error {
 	return nil
 }
 
+// dirIdentity is what New saw of dirPath when it is res's root folder
+// confirmed canonical (see root.canonInfo), or nil.
+func (r *Resolver) dirIdentity(res Resolved, dirPath string) fs.FileInfo {
+	if res.Root == External {
+		return nil
+	}
+	if rt := r.rootOf(res); rt.canon == dirPath {
+		return rt.canonInfo
+	}
+	return nil
+}
+
 // openDir opens dir as an os.Root and confirms it is the directory the
 // canonical path dir names now. dir was canonical when resolved, so a link
-// found in it now was swapped in.
-func openDir(dir string, fold bool) (*os.Root, error) {
+// found in it now was swapped in. known, when set, is what an Lstat of dir
+// showed when dir was confirmed canonical: a handle and an Lstat that both
+// find that very directory confirm it without walking dir's ancestors
+// again (issue #24), with the RootCache's reasoning: the only change that
+// passes is an ancestor turned into a link that leads to the same place.
+func openDir(dir string, fold bool, known fs.FileInfo) (*os.Root, error) {
 	rt, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	hfi, herr := rt.Stat(".")
+	if known != nil && herr == nil {
+		if lfi, err := os.Lstat(dir); err == nil && realDirInfo(lfi) && os.SameFile(hfi, known) && os.SameFile(lfi, known) {
+			return rt, nil
+		}
+	}
 	c, cerr := filepath.EvalSymlinks(dir)
 	lfi, lerr := os.Lstat(dir)
 	if herr != nil || cerr != nil || lerr != nil || !samePath(c, dir, fold) || !os.SameFile(hfi, lfi) {

@@ -39,6 +39,12 @@ func FuzzResolve(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	// As the host builds it: through a RootCache, so paths inside a root
+	// are walked from the root down.
+	cached, err := pathguard.New(roots, pathguard.Options{CaseInsensitive: caseSensitive.CaseInsensitive, Roots: &pathguard.RootCache{}})
+	if err != nil {
+		f.Fatal(err)
+	}
 	rootDirs := map[pathguard.Root]string{}
 	for k, dir := range map[pathguard.Root]string{ws: roots.Workspace, scr: roots.Scratch, viz: roots.Visualization} {
 		c, err := filepath.EvalSymlinks(dir)
@@ -54,6 +60,7 @@ func FuzzResolve(f *testing.F) {
 		}
 		checkFuzzed(t, r, p, rootDirs)
 		checkFuzzed(t, folding, p, rootDirs)
+		checkFuzzed(t, cached, p, rootDirs)
 	})
 }
 

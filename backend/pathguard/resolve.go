@@ -15,8 +15,19 @@ import (
 // are errors: landing outside every root is a classification, not an error,
 // because an outside path may still be approved (spec §4a).
 func (r *Resolver) Resolve(p string) (Resolved, error) {
+	res, _, err := r.ResolveTarget(p)
+	return res, err
+}
+
+// ResolveTarget is Resolve, also returning what the resolution saw of the
+// target itself when it looked at it last (a path walked from its root
+// down, see canonicalBelowRoot): a pipeline's early shape check can use
+// that instead of asking the disk again (issue #24). It is a fact of the
+// resolution's moment; operations still go through OpenFile and the
+// others, which resolve again.
+func (r *Resolver) ResolveTarget(p string) (Resolved, Target, error) {
 	if err := validate(p); err != nil {
-		return Resolved{}, err
+		return Resolved{}, Target{}, err
 	}
 	relative := !filepath.IsAbs(p)
 	var lex string
@@ -25,9 +36,9 @@ func (r *Resolver) Resolve(p string) (Resolved, error) {
 	} else {
 		lex = filepath.Clean(p)
 	}
-	canon, err := canonicalize(lex)
+	canon, seen, err := r.canonicalize(lex)
 	if err != nil {
-		return Resolved{}, err
+		return Resolved{}, Target{}, err
 	}
 	// A case-folded match rewrites the root part of the path onto the
 	// root's own spelling (see sameDirOnDisk). Where the differently cased
@@ -37,16 +48,17 @@ func (r *Resolver) Resolve(p string) (Resolved, error) {
 		res := r.classify(canon)
 		if res.Abs == canon {
 			if r.Protected(res.Abs) {
-				return Resolved{}, protectedErr(p, res.Abs)
+				return Resolved{}, Target{}, protectedErr(p, res.Abs)
 			}
 			res.Lexical = r.classifyLexical(lex, relative)
-			return res, nil
+			return res, seen, nil
 		}
 		if canon, err = canonicalize(res.Abs); err != nil {
-			return Resolved{}, err
+			return Resolved{}, Target{}, err
 		}
+		seen = Target{} // what was seen was of another spelling
 	}
-	return Resolved{}, errs.New(errs.InvalidArgument, "the path %s keeps changing case through symbolic links; spell it as it is on disk", p).
+	return Resolved{}, Target{}, errs.New(errs.InvalidArgument, "the path %s keeps changing case through symbolic links; spell it as it is on disk", p).
 		With("field", "path")
 }
 

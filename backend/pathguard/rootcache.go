@@ -20,15 +20,18 @@ import (
 //     the check and d is canonicalised afresh;
 //   - the only change that passes is an ancestor of canon turned into a link
 //     that leads to the same place (a parent moved and linked back). canon
-//     then contains a link, so no canonical target lies under it: nothing
-//     classifies into the root, calls ask as for an outside path, and
-//     openDir refuses the root as an operation directory. Stricter, never
-//     looser, than canonicalising afresh.
+//     then names, through that link, the very folder it named before
+//     (Lstat identity: device and inode), so a path walked from it down
+//     (Resolve, see canonicalBelowRoot) lands in that folder and operations
+//     open that folder; a path walked whole classifies as outside and asks.
+//     Scratch and visualization paths are always walked whole, since their
+//     base folder must be a real one (spec §4b.1).
 //
 // A zero RootCache is ready; it is safe for concurrent use.
 type RootCache struct {
-	mu sync.Mutex
-	m  map[string]rootEntry
+	mu     sync.Mutex
+	m      map[string]rootEntry
+	absent map[string]struct{} // roots found missing when last looked for
 }
 
 type rootEntry struct {
@@ -58,6 +61,10 @@ type rootSeen struct {
 	// realDir: Lstat of given showed a real directory and given is its own
 	// canonical form, so a Stat of canon would say it is a directory.
 	realDir bool
+	// canonInfo is an Lstat of canon that showed a real directory, taken
+	// when canon was confirmed as given's canonical form (nil when none
+	// was): the identity Resolve and openDir check the root against.
+	canonInfo fs.FileInfo
 }
 
 // known is a fact about one path: whether it was looked at, and then
@@ -73,20 +80,26 @@ func (k known) or(p string) bool {
 }
 
 // canonicalRootSeen is canonicalRoot, also returning what it saw.
+//
+// A root found missing last time (a session's scratch or visualization
+// folder before its first use) is looked for after its parent, which
+// spares the Lstat that would only find it missing again: its parent is
+// looked at, then it, as the re-check below does. Found after all, it is
+// taken as any existing root.
 func (c *RootCache) canonicalRootSeen(given string) (string, rootSeen, error) {
 	var seen rootSeen
 	if c == nil {
 		canon, err := canonicalize(given)
 		return canon, seen, err
 	}
-	if fi, err := os.Lstat(given); err == nil {
-		canon, err := c.canonicalDir(given, fi)
-		seen.dir = known{looked: true, ok: realDirInfo(fi)}
-		seen.realDir = err == nil && canon == given && realDirInfo(fi)
-		return canon, seen, err
-	} else if !os.IsNotExist(err) {
-		canon, err := canonicalize(given)
-		return canon, seen, err
+	absent := c.wasAbsent(given)
+	if !absent {
+		if fi, err := os.Lstat(given); err == nil {
+			return c.existingRoot(given, fi)
+		} else if !os.IsNotExist(err) {
+			canon, err := canonicalize(given)
+			return canon, seen, err
+		}
 	}
 	parent := filepath.Dir(given)
 	if parent == given {
@@ -98,25 +111,67 @@ func (c *RootCache) canonicalRootSeen(given string) (string, rootSeen, error) {
 		canon, err := canonicalize(given)
 		return canon, seen, err
 	}
-	pc, err := c.canonicalDir(parent, pfi)
+	pc, _, err := c.canonicalDir(parent, pfi)
 	if err != nil {
 		return "", seen, err
 	}
-	// Re-check the root is still missing: had it appeared meanwhile, its
+	// Check the root is (still) missing: had it appeared meanwhile, its
 	// own form (it may be a link) is the answer, not the parent's plus name.
-	if _, err := os.Lstat(given); !os.IsNotExist(err) {
+	fi, err := os.Lstat(given)
+	if err == nil && absent {
+		c.setAbsent(given, false)
+		return c.existingRoot(given, fi)
+	}
+	if !os.IsNotExist(err) {
+		c.setAbsent(given, false)
 		canon, err := canonicalize(given)
 		return canon, seen, err
 	}
+	c.setAbsent(given, true)
 	seen.parent = known{looked: true, ok: realDirInfo(pfi)}
 	seen.dir = known{looked: true, ok: true} // missing, as that last Lstat said
 	return filepath.Join(pc, filepath.Base(given)), seen, nil
 }
 
-// canonicalDir returns canonicalize(dir); fi is a fresh Lstat of dir.
-func (c *RootCache) canonicalDir(dir string, fi fs.FileInfo) (string, error) {
+// existingRoot is canonicalRootSeen for a root given whose Lstat, fi, just
+// found it.
+func (c *RootCache) existingRoot(given string, fi fs.FileInfo) (string, rootSeen, error) {
+	var seen rootSeen
+	canon, cfi, err := c.canonicalDir(given, fi)
+	seen.canonInfo = cfi
+	seen.dir = known{looked: true, ok: realDirInfo(fi)}
+	seen.realDir = err == nil && canon == given && realDirInfo(fi)
+	return canon, seen, err
+}
+
+// wasAbsent reports whether given was missing when last looked for.
+func (c *RootCache) wasAbsent(given string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.absent[given]
+	return ok
+}
+
+func (c *RootCache) setAbsent(given string, absent bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !absent {
+		delete(c.absent, given)
+		return
+	}
+	if c.absent == nil || len(c.absent) >= maxRootEntries {
+		c.absent = map[string]struct{}{}
+	}
+	c.absent[given] = struct{}{}
+}
+
+// canonicalDir returns canonicalize(dir); fi is a fresh Lstat of dir. When
+// the answer was confirmed (dir and canon the same real directory), it
+// also returns the Lstat of canon that showed it; otherwise nil.
+func (c *RootCache) canonicalDir(dir string, fi fs.FileInfo) (string, fs.FileInfo, error) {
 	if !realDirInfo(fi) {
-		return canonicalize(dir)
+		canon, err := canonicalize(dir)
+		return canon, nil, err
 	}
 	c.mu.Lock()
 	e, ok := c.m[dir]
@@ -127,19 +182,19 @@ func (c *RootCache) canonicalDir(dir string, fi fs.FileInfo) (string, error) {
 			tfi, _ = os.Lstat(e.canon)
 		}
 		if tfi != nil && realDirInfo(tfi) && os.SameFile(e.target, tfi) {
-			return e.canon, nil
+			return e.canon, tfi, nil
 		}
 	}
 	canon, err := canonicalize(dir)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	// Cache only what was seen consistently: dir, checked before the walk,
 	// and canon, checked after it, must be the same directory.
 	tfi, err := os.Lstat(canon)
 	if err != nil || !realDirInfo(tfi) || !os.SameFile(fi, tfi) {
 		c.forget(dir)
-		return canon, nil
+		return canon, nil, nil
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxRootEntries {
@@ -147,7 +202,7 @@ func (c *RootCache) canonicalDir(dir string, fi fs.FileInfo) (string, error) {
 	}
 	c.m[dir] = rootEntry{canon: canon, dir: fi, target: tfi}
 	c.mu.Unlock()
-	return canon, nil
+	return canon, tfi, nil
 }
 
 func (c *RootCache) forget(dir string) {

@@ -102,6 +102,10 @@ type root struct {
 	// realDir: while New built it, an Lstat showed canon itself a real
 	// directory (so New's check that the workspace is a folder is done).
 	realDir bool
+	// canonInfo is what an Lstat of canon showed while New confirmed it
+	// canonical, or nil: a later Lstat that finds the same directory there
+	// lets Resolve walk only below canon, and openDir skip re-walking it.
+	canonInfo fs.FileInfo
 }
 
 // New canonicalises roots. The workspace must be an existing directory.
@@ -167,7 +171,7 @@ func newRoot(kind Root, field, dir string, caseFn func(string) bool, cache *Root
 	if err != nil {
 		return root{}, err
 	}
-	r := root{kind: kind, enabled: true, given: given, canon: canon, fold: caseFn(canon), realDir: seen.realDir}
+	r := root{kind: kind, enabled: true, given: given, canon: canon, fold: caseFn(canon), realDir: seen.realDir, canonInfo: seen.canonInfo}
 	if kind != Workspace && !(seen.parent.or(filepath.Dir(given)) && seen.dir.or(given)) {
 		r.enabled = false
 	}
