@@ -125,7 +125,7 @@ func timeCalls(b *testing.B, core *hostcore.Core, sessionID, tool string, args j
 }
 
 // BenchmarkHostOverhead is Execute with a tool whose body is empty: the
-// pipeline's cost per call (budget p50 ≤ 100 µs, p99 ≤ 1 ms).
+// pipeline's cost per call (budget p50 ≤ 50 µs, p99 ≤ 500 µs).
 func BenchmarkHostOverhead(b *testing.B) {
 	b.Run("nopath", func(b *testing.B) {
 		core, sid, _ := benchHost(b)

@@ -90,6 +90,8 @@ type Spec struct {
 	// noCgroup keeps the tree out of a cgroup leaf (tests of the subreaper
 	// fallback).
 	noCgroup bool
+	// onEnd, when set, runs once the tree is gone, before Wait returns.
+	onEnd func()
 }
 
 // header is what the host sends the runner on its stdin, as one frame
@@ -126,6 +128,7 @@ type Process struct {
 	pid   int
 	grace time.Duration
 	plat  *platState
+	onEnd func() // Spec.onEnd
 
 	ctlMu sync.Mutex
 	ctl   *os.File // write end of the runner's stdin; nil once closed
@@ -309,7 +312,7 @@ func (r *runnerProc) run(ctx context.Context, s Spec, path string, grace time.Du
 		GraceMs: grace.Milliseconds(), Cgroup: r.plat.leafDir()}.encode()
 	cmd := r.cmd
 	p := &Process{cmd: cmd, grace: grace, plat: r.plat, ctl: r.ctl, stdin: r.stdin, outR: r.outR, errR: r.errR,
-		stR: bufio.NewReader(r.stR), stF: r.stR, done: make(chan struct{})}
+		stR: bufio.NewReader(r.stR), stF: r.stR, done: make(chan struct{}), onEnd: s.onEnd}
 	p.pumps.Add(2)
 	go p.pump(s.Stdout, r.outR)
 	go p.pump(s.Stderr, r.errR)
@@ -443,6 +446,9 @@ func (p *Process) readStatus() (status, error) {
 
 func (p *Process) supervise() {
 	defer close(p.done)
+	if p.onEnd != nil {
+		defer p.onEnd() // runs first: before Wait can return
+	}
 	werr := p.cmd.Wait()
 	last, serr := p.readStatus()
 	clean := serr == nil && last.Exit != nil && last.Survivors == 0

@@ -1,9 +1,11 @@
 package proc
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
+	"time"
 )
 
 // Spare keeps one runner started ahead of need, waiting for its command,
@@ -16,7 +18,8 @@ import (
 // stdin, so one left behind by a host that died goes with it. A nil Spare
 // starts every command as Start does.
 type Spare struct {
-	exe string // the runner binary ("" = DefaultRunner())
+	exe   string        // the runner binary ("" = DefaultRunner())
+	delay time.Duration // how long a running command delays the next spare (0 = refillDelay)
 
 	mu     sync.Mutex
 	idle   *runnerProc
@@ -38,20 +41,43 @@ func (sp *Spare) Start(ctx context.Context, s Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The next spare starts once this command has: not beside it.
-	defer sp.refill()
+	// The next spare starts once this command has ended, or has run for
+	// refillDelay: a runner's start beside a short command takes one of
+	// the machine's cores from it (on two cores, `bash -lc true` took
+	// 2-3 ms longer), while a long command does not miss it. Ended, the
+	// refill is under way before Wait returns.
+	s.onEnd = sp.refill
 	r := sp.take(ctx)
+	var p *Process
+	if r != nil {
+		p, err = r.run(ctx, s, path, grace)
+		var gone errRunnerGone
+		if errors.As(err, &gone) {
+			r = nil // it died waiting; the command never started
+		}
+	}
 	if r == nil {
-		return startResolved(ctx, s, path, runner, grace)
+		p, err = startResolved(ctx, s, path, runner, grace)
 	}
-	p, err := r.run(ctx, s, path, grace)
-	var gone errRunnerGone
-	if errors.As(err, &gone) {
-		// It died waiting; the command never started.
-		return startResolved(ctx, s, path, runner, grace)
+	if err != nil {
+		sp.refill()
+		return p, err
 	}
-	return p, err
+	delay := cmp.Or(sp.delay, refillDelay)
+	go func() {
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-p.done:
+		case <-t.C:
+			sp.refill()
+		}
+	}()
+	return p, nil
 }
+
+// refillDelay bounds how long a running command delays the next spare.
+const refillDelay = 100 * time.Millisecond
 
 // take returns the waiting runner, or the one being started once it is
 // ready (it started before any new one could), or nil.

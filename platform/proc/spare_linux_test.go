@@ -193,3 +193,58 @@ func TestSpareWaitsForTheRunnerBeingStarted(t *testing.T) {
 		t.Errorf("runners started %v; the second command ran on %d, want the first spare (the second of them)", pids, runner)
 	}
 }
+
+// spareState is whether a runner is waiting, and whether one is starting.
+func spareState(sp *Spare) (idle, filling bool) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.idle != nil, sp.filled != nil
+}
+
+// TestSpareStartsTheNextRunnerOnceTheCommandEnds: no runner is started
+// beside a short command (its start would take a core from the command);
+// one is under way by the time Wait returns, and one starts beside a
+// command that runs past the delay.
+func TestSpareStartsTheNextRunnerOnceTheCommandEnds(t *testing.T) {
+	sp := NewSpare("")
+	defer sp.Close()
+	sp.delay = time.Hour
+	runEcho(t, sp, Spec{})
+	waitIdle(t, sp)
+	p, err := sp.Start(t.Context(), Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 0.3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idle, filling := spareState(sp); idle || filling {
+		t.Errorf("a runner is waiting (%v) or starting (%v) beside the command", idle, filling)
+	}
+	if code, err := p.Wait(); code != 0 || err != nil {
+		t.Fatalf("Wait = %d, %v", code, err)
+	}
+	if idle, filling := spareState(sp); !idle && !filling {
+		t.Error("no runner is starting once the command ended")
+	}
+	waitIdle(t, sp)
+
+	sp.delay = time.Millisecond
+	p, err = sp.Start(t.Context(), Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Wait()
+	defer p.Kill()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if idle, filling := spareState(sp); idle || filling {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no runner started beside a command running past the delay")
+		}
+	}
+	waitIdle(t, sp)
+	select {
+	case <-p.done:
+		t.Fatal("the command ended before the spare started")
+	default:
+	}
+}
