@@ -1,9 +1,11 @@
 package review_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pi-desktop/pi-desktop/backend/review"
@@ -68,5 +70,78 @@ func TestCaptureBytesRefusesNonFiles(t *testing.T) {
 	}
 	if _, err := f.rs.CaptureBytes(session, "", "call-1", f.resolve("dir"), f.r, nil, ""); err == nil {
 		t.Error("a capture without a message id was accepted")
+	}
+}
+
+// snapshotFiles lists the session's snapshot files.
+func snapshotFiles(t *testing.T, f *fixture) []string {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(f.reviews(), session))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// A snapshot started beside the write is the one the record keeps, and the
+// change rolls back from it; nothing else is left in the reviews folder.
+func TestStartSnapshotIsTheRecordsSnapshot(t *testing.T) {
+	f := newFixture(t)
+	before, after := []byte("one\ntwo\n"), []byte("one\nTWO\n")
+	f.write("a.go", string(before))
+	c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.StartSnapshot()
+	if err := os.WriteFile(f.path("a.go"), after, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshotFiles(t, f); len(got) != 1 || got[0] != ch.SnapshotID {
+		t.Fatalf("snapshot files %v, record's %s", got, ch.SnapshotID)
+	}
+	f.mustRollback(ch.SnapshotID)
+	f.wantContent(f.path("a.go"), string(before))
+}
+
+// A change that did not happen leaves no snapshot behind, and neither does
+// one too large to roll back.
+func TestStartSnapshotAbandoned(t *testing.T) {
+	f := newFixture(t)
+	before := []byte("one\n")
+	f.write("a.go", string(before))
+	c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.StartSnapshot()
+	c.Abandon()
+	if got := snapshotFiles(t, f); len(got) != 0 {
+		t.Errorf("an abandoned change left %v", got)
+	}
+
+	c, err = f.rs.CaptureBytes(session, "m1", "call-2", f.resolve("a.go"), f.r, before, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.StartSnapshot()
+	huge := bytes.Repeat([]byte("x"), int(review.MaxSnapshotBytes)+1)
+	ch, err := c.FinishSum(t.Context(), review.OpEdit, huge, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Reversible {
+		t.Fatal("a change to an oversized file is reversible")
+	}
+	if got := snapshotFiles(t, f); len(got) != 0 {
+		t.Errorf("an irreversible change kept %v", got)
 	}
 }

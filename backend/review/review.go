@@ -96,6 +96,46 @@ type Capture struct {
 	before                           side
 	mode                             fs.FileMode
 	beforeSum                        string // hex SHA-256 of before.data when the caller knew it
+	early                            *earlySnapshot
+}
+
+// earlySnapshot is the previous bytes' snapshot file being written while
+// the change itself is (see StartSnapshot).
+type earlySnapshot struct {
+	id   string
+	done chan struct{}
+	err  error // set before done is closed
+}
+
+// StartSnapshot starts writing the snapshot of the previous bytes now, in
+// the background, so that its write and sync overlap the caller's own
+// write of the file (an Edit of a 6.6 MB file spent 5 ms on each, one after
+// the other). The record still waits for it: Finish uses this snapshot, and
+// a caller whose change does not happen calls Abandon. A capture with no
+// previous bytes to keep starts nothing.
+func (c *Capture) StartSnapshot() {
+	if c == nil || c.early != nil || !c.before.present || c.before.big {
+		return
+	}
+	e := &earlySnapshot{id: uuid.Must(uuid.NewV7()).String(), done: make(chan struct{})}
+	c.early = e
+	go func() {
+		defer close(e.done)
+		e.err = c.s.writeSnapshot(c.sessionID, e.id, c.before.data)
+	}()
+}
+
+// Abandon removes the snapshot StartSnapshot wrote for a change that did
+// not happen. A capture without one, or a nil capture, does nothing.
+func (c *Capture) Abandon() {
+	if c == nil || c.early == nil {
+		return
+	}
+	<-c.early.done
+	if c.early.err == nil {
+		c.s.removeSnapshot(c.sessionID, c.early.id)
+	}
+	c.early = nil
 }
 
 // Capture reads the previous bytes (or absence) of target before a
@@ -191,6 +231,7 @@ func (c *Capture) FinishSum(ctx context.Context, op string, after []byte, afterS
 	}
 	p, err := c.prepare(op, after, afterSum, "")
 	if err != nil {
+		c.Abandon()
 		return Change{}, err
 	}
 	if err := c.s.insert(ctx, []*pending{p}); err != nil {
@@ -336,9 +377,17 @@ func (c *Capture) prepare(op string, after []byte, afterSum, group string) (*pen
 		if p.beforeSum == "" {
 			p.beforeSum = sum(c.before.data)
 		}
-		if err := c.s.writeSnapshot(ch.SessionID, ch.SnapshotID, c.before.data); err != nil {
+		if e := c.early; e != nil {
+			<-e.done
+			if e.err != nil {
+				return nil, e.err
+			}
+			p.change.SnapshotID = e.id
+		} else if err := c.s.writeSnapshot(ch.SessionID, ch.SnapshotID, c.before.data); err != nil {
 			return nil, err
 		}
+	} else {
+		c.Abandon() // the change cannot be rolled back: its snapshot is not kept
 	}
 	return p, nil
 }

@@ -242,7 +242,9 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		if err != nil {
 			return Result{}, err
 		}
+		capture.StartSnapshot() // written beside the file's own write
 		if err := c.Resolver.WriteFileAtomic(t, plan.NewBytes, mode); err != nil {
+			capture.Abandon()
 			return Result{}, err
 		}
 		landedSum := ""

@@ -153,6 +153,7 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 	if err != nil {
 		return Failure(err)
 	}
+	capture.StartSnapshot() // the previous bytes, written beside the new ones
 	if created {
 		// Created exclusively: a file that appeared since the check is kept.
 		if err := c.Resolver.WriteFileNew(target, []byte(content), mode); errors.Is(err, fs.ErrExist) {
@@ -164,9 +165,11 @@ func (writeTool) Run(ctx context.Context, c *Call) Result {
 		// Compare-and-swap: the bytes validated against the tag must still
 		// be the ones on disk right before the rename.
 		if now, err := readAll(c, target); err != nil || !bytes.Equal(now, live) {
+			capture.Abandon()
 			return mutationFailure(c, key, errs.New(errs.EditTagMismatch, "%s changed while it was being written; Read it again and use the new tag", display).With("field", "tag"))
 		}
 		if err := c.Resolver.WriteFileAtomic(target, []byte(content), mode); err != nil {
+			capture.Abandon()
 			return Failure(err)
 		}
 	}
