@@ -32,14 +32,14 @@ type Target struct {
 func (t Target) Known() bool { return t.Info != nil || t.Missing }
 
 // canonicalBelowRoot returns canonicalize(lex) when lex, clean and
-// absolute, lies lexically inside the workspace or a skill folder, a root
-// New confirmed canonical, and an
-// Lstat of that root finds the very directory New saw (root.canonInfo).
-// That Lstat stands for the walk of the root's ancestors, four or five
-// syscalls of every Resolve (issue #24), with the RootCache's reasoning:
-// the one change it lets through is an ancestor turned into a link that
-// leads to the same place, and then the path is physically inside the root
-// it is classified in, while openDir's own checks still refuse the root.
+// absolute, lies lexically inside the workspace or a skill folder (a root
+// New confirmed canonical) and an Lstat of that root finds the very
+// directory New saw (root.canonInfo, device and inode). That Lstat stands
+// for the walk of the root's ancestors, four or five syscalls of every
+// Resolve (issue #24), with the RootCache's reasoning: the one change it
+// lets through is an ancestor turned into a link that leads to the same
+// place, and then the path is physically inside the root it is classified
+// in, and operations open that very folder (openDir checks the identity).
 // Below the root every component is looked at, as EvalSymlinks does: a
 // link, an irregular entry or an error other than "missing" gives up (ok
 // false) and leaves the path to the whole walk. A missing component ends
