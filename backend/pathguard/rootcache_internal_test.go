@@ -20,14 +20,22 @@ func rootsOf(r *Resolver) [3]root {
 	return out
 }
 
-// A Resolver built through the cache decides exactly as a fresh one after
-// each change a session's folders can go through, including the swaps the
-// cache must notice.
-func TestRootCacheAgreesWithFreshCanonicalisation(t *testing.T) {
+// realTempDir is a temporary folder spelled canonically (macOS's /var is a
+// link), so the tests' expectations compare with resolved paths.
+func realTempDir(t *testing.T) string {
+	t.Helper()
 	base := t.TempDir()
 	if c, err := filepath.EvalSymlinks(base); err == nil {
 		base = c
 	}
+	return base
+}
+
+// A Resolver built through the cache decides exactly as a fresh one after
+// each change a session's folders can go through, including the swaps the
+// cache must notice.
+func TestRootCacheAgreesWithFreshCanonicalisation(t *testing.T) {
+	base := realTempDir(t)
 	ws := filepath.Join(base, "proj")
 	data := filepath.Join(base, "data")
 	scratchBase := filepath.Join(data, "scratch")
@@ -128,10 +136,7 @@ func TestRootCacheAgreesWithFreshCanonicalisation(t *testing.T) {
 // (walked from the root down) or as outside (walked whole); either way an
 // operation reaches the file in that same folder, never another one.
 func TestRootCacheStaleAncestorLeadsToTheSameFolder(t *testing.T) {
-	base := t.TempDir()
-	if c, err := filepath.EvalSymlinks(base); err == nil {
-		base = c
-	}
+	base := realTempDir(t)
 	parent := filepath.Join(base, "home")
 	ws := filepath.Join(parent, "proj")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
@@ -182,10 +187,7 @@ func TestRootCacheStaleAncestorLeadsToTheSameFolder(t *testing.T) {
 // workspace through it, and nothing of the other tree is read as the
 // workspace's.
 func TestRootCacheParentLinkedElsewhereIsNotTheWorkspace(t *testing.T) {
-	base := t.TempDir()
-	if c, err := filepath.EvalSymlinks(base); err == nil {
-		base = c
-	}
+	base := realTempDir(t)
 	parent := filepath.Join(base, "home")
 	ws := filepath.Join(parent, "proj")
 	other := filepath.Join(base, "other")
@@ -238,10 +240,7 @@ func TestRootCacheParentLinkedElsewhereIsNotTheWorkspace(t *testing.T) {
 // A root spelled through a link (a data directory under /var on macOS, say)
 // follows that link when it is pointed elsewhere.
 func TestRootCacheFollowsARetargetedAlias(t *testing.T) {
-	base := t.TempDir()
-	if c, err := filepath.EvalSymlinks(base); err == nil {
-		base = c
-	}
+	base := realTempDir(t)
 	for _, d := range []string{"a/proj", "b/proj"} {
 		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
 			t.Fatal(err)
