@@ -69,68 +69,64 @@ func runBuiltin(ctx context.Context, q *query, c *collector) error {
 		return nil
 	}
 
-	workers := runtime.GOMAXPROCS(0)
-	type job struct {
-		file walkFile // its folder acquired for the worker
-		out  chan hit
-	}
-	jobs := make(chan job)
-	order := make(chan chan hit, 4*workers) // bounds hits held out of order
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for j := range jobs {
-				if ctx.Err() != nil {
-					j.file.dir.release()
-					j.out <- hit{}
-					continue
+	bufs := &sync.Pool{}
+	var walkErr error
+	runInOrder(ctx, runtime.GOMAXPROCS(0), func(put func(func(context.Context) []hit) bool) {
+		var batch []walkFile // consecutive files of one folder, each holding it
+		send := func() bool {
+			files := batch
+			batch = nil
+			return len(files) == 0 || put(func(ctx context.Context) []hit {
+				buf, _ := bufs.Get().(*[]byte)
+				if buf == nil {
+					buf = new([]byte)
 				}
-				j.out <- q.searchFile(c, j.file.dir, j.file.name, j.file.rel, max, &buf)
-				j.file.dir.release()
-			}
-		}()
-	}
-	walkErr := make(chan error, 1)
-	go func() {
-		defer close(order)
-		defer close(jobs)
+				defer bufs.Put(buf)
+				hits := make([]hit, len(files))
+				for i, f := range files {
+					if ctx.Err() == nil {
+						hits[i] = q.searchFile(c, f.dir, f.name, f.rel, max, buf)
+					}
+					f.dir.release()
+				}
+				return hits
+			})
+		}
 		walk := walkOptions{include: q.include, skip: q.opts.Skip}
-		walkErr <- walkTree(ctx, q.fs, q.dir, walk, func(f walkFile) error {
-			out := make(chan hit, 1)
-			select {
-			case order <- out:
-			case <-ctx.Done():
-				return ctx.Err()
+		walkErr = walkTree(ctx, q.fs, q.dir, walk, func(f walkFile) error {
+			if len(batch) > 0 && (batch[0].dir != f.dir || len(batch) == fileBatch) && !send() {
+				return errStop
 			}
 			f.dir.acquire()
-			select {
-			case jobs <- job{f, out}:
-			case <-ctx.Done():
-				f.dir.release()
-				out <- hit{}
-				return ctx.Err()
-			}
+			batch = append(batch, f)
 			return nil
 		})
-	}()
-	for out := range order {
-		h := <-out
+		if walkErr != nil {
+			releaseAll(batch)
+			return
+		}
+		send()
+	}, func(h hit) bool {
 		if h.big > 0 {
 			c.skip(SkippedFile{Path: h.rel, Size: h.big})
 		}
-		if len(h.lines) > 0 && !c.done && c.addHit(h) {
-			cancel()
-		}
-	}
-	wg.Wait()
-	err := <-walkErr
+		return len(h.lines) > 0 && c.addHit(h)
+	})
 	if c.done {
-		return nil // we cancelled the walk ourselves
+		return nil // we stopped the walk ourselves
 	}
-	return err
+	return walkErr
+}
+
+// fileBatch bounds the files of one folder handed to a worker as one job:
+// with a job per file, handing files over cost more than searching small
+// ones, and a walk of 11,000 files kept two cores only 70% busy.
+const fileBatch = 32
+
+func releaseAll(files []walkFile) {
+	for _, f := range files {
+		f.dir.release()
+	}
 }
 
 // searchFile reads and searches the file name of dir, rel in the result.

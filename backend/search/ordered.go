@@ -13,15 +13,15 @@ import (
 // job can always release what it holds. When sink returns true the pool
 // stops: the context jobs see is cancelled and later results are dropped.
 // At most about 4×workers results wait out of order.
-func runInOrder(ctx context.Context, workers int, feed func(put func(job func(context.Context) hit) bool), sink func(hit) bool) {
+func runInOrder(ctx context.Context, workers int, feed func(put func(job func(context.Context) []hit) bool), sink func(hit) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type task struct {
-		run func(context.Context) hit
-		out chan hit
+		run func(context.Context) []hit
+		out chan []hit
 	}
 	tasks := make(chan task)
-	order := make(chan chan hit, 4*workers) // bounds results held out of order
+	order := make(chan chan []hit, 4*workers) // bounds results held out of order
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -35,8 +35,8 @@ func runInOrder(ctx context.Context, workers int, feed func(put func(job func(co
 	go func() {
 		defer close(order)
 		defer close(tasks)
-		feed(func(job func(context.Context) hit) bool {
-			out := make(chan hit, 1)
+		feed(func(job func(context.Context) []hit) bool {
+			out := make(chan []hit, 1)
 			select {
 			case order <- out:
 			case <-ctx.Done():
@@ -49,10 +49,11 @@ func runInOrder(ctx context.Context, workers int, feed func(put func(job func(co
 	}()
 	stopped := false
 	for out := range order {
-		h := <-out
-		if !stopped && sink(h) {
-			stopped = true
-			cancel()
+		for _, h := range <-out {
+			if !stopped && sink(h) {
+				stopped = true
+				cancel()
+			}
 		}
 	}
 	wg.Wait()

@@ -48,6 +48,24 @@ func (d *folderFiles) openFolder() {
 	}
 }
 
+// adopt makes f, the folder itself opened in root (dir "."), the handle
+// reads go through, unless one is open already: the walk lists a folder
+// through that very handle, so it is not opened a second time.
+func (d *folderFiles) adopt(f *os.File) {
+	taken := false
+	d.once.Do(func() {
+		taken = true
+		d.f = f
+		if d.rc, d.err = f.SyscallConn(); d.err != nil {
+			d.f = nil
+			f.Close()
+		}
+	})
+	if !taken {
+		f.Close()
+	}
+}
+
 // read reads the regular file name (one path component) of the folder,
 // within MaxFileBytes (*tooLargeError otherwise, unread), into *buf
 // (grown as needed): the bytes returned alias *buf.

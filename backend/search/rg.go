@@ -163,10 +163,12 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 	workers := runtime.GOMAXPROCS(0)
 	bufs := &sync.Pool{}
 	if sorted {
-		runInOrder(ctx, workers, func(put func(func(context.Context) hit) bool) {
+		runInOrder(ctx, workers, func(put func(func(context.Context) []hit) bool) {
 			dirs := &hitDirs{fs: q.fs}
 			defer dirs.close()
-			perr = parseRgText(stdout, q.opts.Mode, func(r rgHitRec) bool { return !put(q.checkJob(c, dirs, bufs, r)) })
+			// One file per job: rg's next line may be far off, and the hits so
+			// far may already be enough.
+			perr = parseRgText(stdout, q.opts.Mode, func(r rgHitRec) bool { return !put(jobOf(q.checkJob(c, dirs, bufs, r))) })
 		}, sink)
 	} else {
 		var all []rgHitRec
@@ -177,11 +179,17 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 		})
 		if perr == nil {
 			slices.SortFunc(all, func(a, b rgHitRec) int { return walkCompare(a.path, b.path) })
-			runInOrder(ctx, workers, func(put func(func(context.Context) hit) bool) {
+			runInOrder(ctx, workers, func(put func(func(context.Context) []hit) bool) {
 				dirs := &hitDirs{fs: q.fs}
 				defer dirs.close()
-				for _, r := range all {
-					if !put(q.checkJob(c, dirs, bufs, r)) {
+				for len(all) > 0 {
+					n := sameFolderRun(all, fileBatch)
+					checks := make([]func(context.Context) hit, n)
+					for i, r := range all[:n] {
+						checks[i] = q.checkJob(c, dirs, bufs, r)
+					}
+					all = all[n:]
+					if !put(jobOf(checks...)) {
 						return
 					}
 				}
@@ -253,6 +261,31 @@ func (q *query) checkJob(c *collector, dirs *hitDirs, bufs *sync.Pool, r rgHitRe
 		}
 		return checkedHit(rel, data, lines, q.opts.Mode == ModeContent, c.wantsTag())
 	}
+}
+
+// jobOf is one job of runInOrder doing checks in order.
+func jobOf(checks ...func(context.Context) hit) func(context.Context) []hit {
+	return func(ctx context.Context) []hit {
+		hits := make([]hit, len(checks))
+		for i, check := range checks {
+			hits[i] = check(ctx)
+		}
+		return hits
+	}
+}
+
+// sameFolderRun is how many of recs, at most max, from the first on are
+// files of the same folder (recs' paths are in result form).
+func sameFolderRun(recs []rgHitRec, max int) int {
+	dir, _ := splitRel(recs[0].path)
+	n := 1
+	for n < len(recs) && n < max {
+		if d, _ := splitRel(recs[n].path); d != dir {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // normRgPath turns the path rg prints ("./a/b", or ".\a\b" on Windows)

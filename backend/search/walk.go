@@ -203,7 +203,7 @@ func walkDir(ctx context.Context, dir *dirRef, abs, rel string, stack ruleStack,
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := readDirIn(dir.root)
+	entries, err := listKeeping(dir)
 	if err != nil {
 		return nil
 	}
@@ -267,6 +267,22 @@ func readDirIn(dir *os.Root) ([]fs.DirEntry, error) {
 	}
 	defer f.Close()
 	entries, err := listDir(f)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
+}
+
+// listKeeping lists dir as readDirIn does, through a handle its file
+// reads then use too.
+func listKeeping(dir *dirRef) ([]fs.DirEntry, error) {
+	f, err := dir.root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := listDir(f)
+	dir.files.adopt(f)
 	if err != nil {
 		return nil, err
 	}
