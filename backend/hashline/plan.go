@@ -15,8 +15,11 @@ type EditInput struct {
 	Display string // the path as the model writes it
 	Tag     string
 	Ops     string
-	Live    []byte // live file bytes; nil with Exists=false when the file is missing
-	Exists  bool
+	// Live is the live file's bytes; nil with Exists=false when the file
+	// is missing. The plan refers to them without copying: they must not
+	// change once handed to Plan.
+	Live   []byte
+	Exists bool
 	// DryRun plans without touching the store, for an approval card's
 	// preview: an error reveal there is shown to the user, not the model,
 	// so it must not count as displayed.
@@ -81,7 +84,7 @@ func (s *Store) Plan(in EditInput) (*EditPlan, *EditError) {
 	if IsBinary(in.Live) {
 		return nil, newErr(errs.EditNotText, RetryNone, "%s is not a text file (binary, invalid UTF-8 or over 16 MiB); it cannot be edited line by line", in.Display)
 	}
-	live := Decode(in.Live)
+	live := decodeOwned(in.Live)
 	canon := live.Canonical() // the live bytes themselves when already canonical
 	ld := digestString(canon)
 	// Canonical text only drops a BOM and \r bytes: the same length means

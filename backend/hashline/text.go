@@ -61,7 +61,14 @@ func IsBinary(data []byte) bool {
 }
 
 // Decode splits data into lines. It does not check IsBinary.
-func Decode(data []byte) Text {
+func Decode(data []byte) Text { return decode(data, false) }
+
+// decodeOwned is Decode of bytes handed over for good: the lines are
+// substrings of data itself, not of a copy (an Edit of a 100,000-line
+// file copied its 6.6 MB once more). data must never change afterwards.
+func decodeOwned(data []byte) Text { return decode(data, true) }
+
+func decode(data []byte, owned bool) Text {
 	var t Text
 	if bytes.HasPrefix(data, bom) {
 		t.BOM = true
@@ -72,7 +79,12 @@ func Decode(data []byte) Text {
 	}
 	// One string conversion for the whole file; lines are substrings of it,
 	// so decoding a 10k-line file costs two allocations, not 10k.
-	rest := string(data)
+	var rest string
+	if owned {
+		rest = unsafe.String(unsafe.SliceData(data), len(data))
+	} else {
+		rest = string(data)
+	}
 	t.decoded = rest
 	t.Lines = make([]Line, 0, strings.Count(rest, "\n")+1)
 	for len(rest) > 0 {

@@ -248,7 +248,7 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 			return Result{}, err
 		}
 		landedSum := ""
-		landed, err := readAll(c, t)
+		landed, err := readBackEdit(c, t, plan.NewBytes)
 		if err != nil {
 			landed = plan.NewBytes
 		} else if c.Outcome != nil {
@@ -274,6 +274,16 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 	}
 	res.Fields = fields
 	return res, nil
+}
+
+// readBackEdit reads back what t holds after a write of wrote: wrote itself
+// when the file holds exactly those bytes (compared in chunks, so a large
+// file is not copied once more), else the bytes read.
+func readBackEdit(c *Call, t pathguard.Resolved, wrote []byte) ([]byte, error) {
+	if same, err := unchanged(c, t, wrote); err == nil && same {
+		return wrote, nil
+	}
+	return readAll(c, t)
 }
 
 // editFailure turns a contract error into the structured result of
