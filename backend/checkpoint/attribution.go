@@ -45,7 +45,9 @@ type writeKey struct{ session, shadow string }
 // the blob written, so a restore treats that change as the agent's and not
 // as a conflict. Paths outside the workspace are ignored. landed, when not
 // nil, is the whole file as the tool read it back after writing: it is
-// hashed instead of read again.
+// hashed instead of read again, after NoteWrite returns (an Edit of a
+// 6.6 MB file waited 4 ms for it); every checkpoint and restore waits for
+// the notes made before it.
 func (s *Service) NoteWrite(sessionID, workspace, path string, landed []byte) {
 	ws, rel, ok := relInside(workspace, path)
 	if !ok {
@@ -56,17 +58,38 @@ func (s *Service) NoteWrite(sessionID, workspace, path string, landed []byte) {
 		return
 	}
 	defer root.Close()
-	id, mode, exists, err := landedBlobID(root, filepath.FromSlash(rel), landed)
+	mode, id, exists, err := landedBlob(root, filepath.FromSlash(rel), landed)
 	if err != nil || !exists {
 		return // nothing to attribute: a later change there is someone else's
 	}
 	key := writeKey{sessionID, shadowKey(workspace)}
 	s.writesMu.Lock()
-	defer s.writesMu.Unlock()
-	if s.writes[key] == nil {
-		s.writes[key] = map[string]string{}
+	prev, done := s.lastNote, make(chan struct{})
+	s.lastNote = done
+	s.writesMu.Unlock()
+	go func() {
+		defer close(done)
+		blob := id()
+		if prev != nil {
+			<-prev // a later write of the same path must win
+		}
+		s.writesMu.Lock()
+		defer s.writesMu.Unlock()
+		if s.writes[key] == nil {
+			s.writes[key] = map[string]string{}
+		}
+		s.writes[key][rel] = mode + " " + blob
+	}()
+}
+
+// notesKept waits until every NoteWrite made so far has kept its write.
+func (s *Service) notesKept() {
+	s.writesMu.Lock()
+	last := s.lastNote
+	s.writesMu.Unlock()
+	if last != nil {
+		<-last
 	}
-	s.writes[key][rel] = mode + " " + id
 }
 
 // relInside returns path relative to workspace ('/'-separated), both with
@@ -89,6 +112,7 @@ func relInside(workspace, path string) (ws, rel string, ok bool) {
 
 // pendingWrites is a copy of the writes not yet kept by a checkpoint.
 func (s *Service) pendingWrites(session, shadow string) map[string]string {
+	s.notesKept()
 	s.writesMu.Lock()
 	defer s.writesMu.Unlock()
 	return maps.Clone(s.writes[writeKey{session, shadow}])
@@ -112,6 +136,7 @@ func (s *Service) keptWrites(session, shadow string, kept map[string]string) {
 
 // forgetWrites drops a session's pending writes (it is deleted).
 func (s *Service) forgetWrites(session string) {
+	s.notesKept()
 	s.writesMu.Lock()
 	defer s.writesMu.Unlock()
 	for k := range s.writes {

@@ -90,6 +90,9 @@ type Service struct {
 	writesMu sync.Mutex
 	writes   map[writeKey]map[string]string // the agent's writes not yet kept by a checkpoint: path → "mode blob"
 	befores  map[beforeKey]parentRef        // before-bash snapshots waiting for their call's after-bash
+	// lastNote is closed once the latest NoteWrite has kept its write (and
+	// every earlier one has: they keep theirs in call order).
+	lastNote chan struct{}
 
 	// beforeWrite, set by tests, runs in a restore once a file's folder is
 	// open and checked, right before the file is written or deleted.

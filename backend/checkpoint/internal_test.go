@@ -151,3 +151,29 @@ func FuzzParseStdinRaw(f *testing.F) {
 		}
 	})
 }
+
+// TestNotesAreKeptInCallOrder: notes are hashed after NoteWrite returns, a
+// large file's for longer. What a checkpoint reads holds every note made
+// before it, and of two notes of one file the later, though hashed sooner.
+func TestNotesAreKeptInCallOrder(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(ws, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := &Service{writes: map[writeKey]map[string]string{}}
+	big := []byte(strings.Repeat("a large version\n", 4<<20)) // 64 MB: tens of ms to hash
+	small := []byte("the second version\n")
+	s.NoteWrite("s1", ws, filepath.Join(ws, "a.txt"), big)
+	s.NoteWrite("s1", ws, filepath.Join(ws, "b.txt"), big)
+	s.NoteWrite("s1", ws, filepath.Join(ws, "b.txt"), small)
+	got := s.pendingWrites("s1", shadowKey(ws))
+	want := map[string]string{"a.txt": modeFile + " " + blobOf(big), "b.txt": modeFile + " " + blobOf(small)}
+	if !maps.Equal(got, want) {
+		t.Errorf("pending writes %v, want %v", got, want)
+	}
+}

@@ -128,23 +128,24 @@ func blobID(root *os.Root, path string) (id, mode string, ok bool, err error) {
 	return blobOf(data), mode, true, nil
 }
 
-// landedBlobID is blobID of a regular file whose bytes the agent's tool
+// landedBlob is blobID of a regular file whose bytes the agent's tool
 // read back after writing it (nil: read them now): only its mode is looked
-// up. Those bytes, not what is there a moment later, are the agent's: an
-// edit someone makes in between stays theirs.
-func landedBlobID(root *os.Root, path string, data []byte) (id, mode string, ok bool, err error) {
-	if data == nil {
-		return blobID(root, path)
+// up now, and id hashes those bytes when called. Those bytes, not what is
+// there a moment later, are the agent's: an edit someone makes in between
+// stays theirs.
+func landedBlob(root *os.Root, path string, data []byte) (mode string, id func() string, ok bool, err error) {
+	if data != nil {
+		if fi, err := root.Lstat(path); err == nil && fi.Mode().IsRegular() {
+			mode = modeFile
+			if fi.Mode().Perm()&0o100 != 0 {
+				mode = modeExec
+			}
+			return mode, func() string { return blobOf(data) }, true, nil
+		}
 	}
-	fi, err := root.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return blobID(root, path) // no longer a file: what is there now
-	}
-	mode = modeFile
-	if fi.Mode().Perm()&0o100 != 0 {
-		mode = modeExec
-	}
-	return blobOf(data), mode, true, nil
+	// No bytes given, or no longer a file: what is there now.
+	blob, mode, ok, err := blobID(root, path)
+	return mode, func() string { return blob }, ok, err
 }
 
 // blobOf is the git (SHA-1) blob id of data.
