@@ -16,8 +16,8 @@ func TestCRLFAndBOM(t *testing.T) {
 	}
 	p := mustPlan(t, s, greetKey, "A093", ex2Ops, src)
 	want := "\xEF\xBB\xBF" + strings.ReplaceAll(strings.Replace(greetSrc, "\"Hello, \" + name", "fmt.Sprintf(\"Hello, %s!\", name)", 1), "\n", "\r\n")
-	if string(p.NewBytes) != want || p.NewTag != "25B7" {
-		t.Fatalf("got %q tag %s", p.NewBytes, p.NewTag)
+	if string(p.NewBytes) != want || p.NewTag() != "25B7" {
+		t.Fatalf("got %q tag %s", p.NewBytes, p.NewTag())
 	}
 }
 
@@ -76,7 +76,7 @@ func TestFinalNewline(t *testing.T) {
 			if string(p.NewBytes) != tt.want {
 				t.Fatalf("got %q want %q", p.NewBytes, tt.want)
 			}
-			if p.NewTag != DigestOf(p.NewBytes).Tag() || p.NewDigest != DigestOf(p.NewBytes) {
+			if p.NewTag() != DigestOf(p.NewBytes).Tag() || p.NewDigest() != DigestOf(p.NewBytes) {
 				t.Fatal("NewTag/NewDigest disagree with NewBytes")
 			}
 		})
@@ -500,7 +500,7 @@ func TestPlanFailures(t *testing.T) {
 	}
 	mustFail(t, s, greetKey, "A093", "[src/greet.go#25B7]\n"+ex2Ops, []byte(greetSrc), "INVALID_ARGUMENT")
 	// A move alone is not "no change".
-	if p := mustPlan(t, s, greetKey, "A093", "MV x.go", []byte(greetSrc)); string(p.NewBytes) != greetSrc || p.NewTag != "A093" {
+	if p := mustPlan(t, s, greetKey, "A093", "MV x.go", []byte(greetSrc)); string(p.NewBytes) != greetSrc || p.NewTag() != "A093" {
 		t.Fatal("MV alone")
 	}
 }

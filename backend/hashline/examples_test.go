@@ -33,8 +33,8 @@ func TestExample2Replace(t *testing.T) {
 	s := newTestStore()
 	read(s, greetKey, []byte(greetSrc), nil)
 	p := mustPlan(t, s, greetKey, "A093", ex2Ops, []byte(greetSrc))
-	if p.NewTag != "25B7" {
-		t.Fatalf("tag %s, want 25B7", p.NewTag)
+	if p.NewTag() != "25B7" {
+		t.Fatalf("tag %s, want 25B7", p.NewTag())
 	}
 	want := "5:func greet(name string) string {\n6:\treturn fmt.Sprintf(\"Hello, %s!\", name)\n7:}"
 	if p.Preview != want || len(p.Changed) != 1 || p.Changed[0] != [2]int{6, 6} {
@@ -56,8 +56,8 @@ func TestExample3OrderIndependence(t *testing.T) {
 		s := newTestStore()
 		read(s, greetKey, []byte(greetSrc), nil)
 		p := mustPlan(t, s, greetKey, "A093", ops, []byte(greetSrc))
-		if p.NewTag != "40C4" {
-			t.Fatalf("order %d: tag %s, want 40C4", i, p.NewTag)
+		if p.NewTag() != "40C4" {
+			t.Fatalf("order %d: tag %s, want 40C4", i, p.NewTag())
 		}
 		l := Decode(p.NewBytes).Lines
 		if l[3].Text != "import \"os\"" || l[12].Text != "" || l[13].Text != "// end" || len(l) != 14 {
@@ -82,8 +82,8 @@ func TestExample4DriftRecovered(t *testing.T) {
 		t.Fatalf("live tag %s, want 8CDD", tag)
 	}
 	p := mustPlan(t, s, greetKey, "A093", ex2Ops, live)
-	if p.NewTag != "A023" {
-		t.Fatalf("tag %s, want A023", p.NewTag)
+	if p.NewTag() != "A023" {
+		t.Fatalf("tag %s, want A023", p.NewTag())
 	}
 	if strings.Join(p.Warnings, ", ") != "recovered: external-change, remapped +1" || p.Branch != "C" {
 		t.Fatalf("warnings %v branch %s", p.Warnings, p.Branch)
@@ -117,8 +117,8 @@ func TestExample5DriftRejected(t *testing.T) {
 	// The rebuilt call on the live tag applies without a Read: the complete
 	// context rows counted as a display.
 	p := mustPlan(t, s, greetKey, "883C", ex2Ops, live)
-	if p.NewTag != "25B7" || p.Branch != "A" {
-		t.Fatalf("rebuilt tag %s branch %s", p.NewTag, p.Branch)
+	if p.NewTag() != "25B7" || p.Branch != "A" {
+		t.Fatalf("rebuilt tag %s branch %s", p.NewTag(), p.Branch)
 	}
 }
 
@@ -139,8 +139,8 @@ func TestExample6UnseenThenRetry(t *testing.T) {
 	}
 	assertGolden(t, "examples/6_unseen", result(greetKey, nil, e, &st))
 	p := mustPlan(t, s, greetKey, "A093", ex6Ops, []byte(greetSrc))
-	if p.NewTag != "A598" {
-		t.Fatalf("retry tag %s, want A598", p.NewTag)
+	if p.NewTag() != "A598" {
+		t.Fatalf("retry tag %s, want A598", p.NewTag())
 	}
 	assertGolden(t, "examples/6_retry", result(greetKey, p, nil, nil))
 }
@@ -228,7 +228,7 @@ func TestExample10RenameAndDelete(t *testing.T) {
 	}
 	assertGolden(t, "examples/10_rename", result(greetKey, p, nil, nil))
 	s.Commit(greetKey, p, "/abs/pkg/util/greet.go")
-	if len(s.Versions(greetKey)) != 0 || s.Versions("/abs/pkg/util/greet.go")[0].Tag != p.NewTag {
+	if len(s.Versions(greetKey)) != 0 || s.Versions("/abs/pkg/util/greet.go")[0].Tag != p.NewTag() {
 		t.Fatal("history did not move with the file")
 	}
 	// REM with a stale tag fails with EDIT_TAG_MISMATCH.

@@ -113,7 +113,7 @@ func FuzzPlan(f *testing.F) {
 		}
 		lv := Decode(live)
 		nt := Decode(p.NewBytes)
-		if nt.Digest() != p.NewDigest || p.NewTag != p.NewDigest.Tag() || p.LiveDigest != lv.Digest() {
+		if nt.Digest() != p.NewDigest() || p.NewTag() != p.NewDigest().Tag() || p.LiveDigest != lv.Digest() {
 			t.Fatal("digests disagree")
 		}
 		contentBOM := len(nt.Lines) > 0 && strings.HasPrefix(nt.Lines[0].Text, "\uFEFF")

@@ -48,7 +48,7 @@ func mustFail(t *testing.T, s *Store, key, tag, ops string, live []byte, code st
 	t.Helper()
 	p, err := edit(s, key, tag, ops, live)
 	if err == nil {
-		t.Fatalf("Plan(%q) succeeded (tag %s), want %s", ops, p.NewTag, code)
+		t.Fatalf("Plan(%q) succeeded (tag %s), want %s", ops, p.NewTag(), code)
 	}
 	if p != nil {
 		t.Fatalf("a rejected call returned a plan")
@@ -72,7 +72,7 @@ func result(display string, p *EditPlan, e *EditError, g *GuardState) map[string
 	if p.MoveTo != "" {
 		moved = p.MoveTo
 	}
-	return map[string]any{"ok": true, "path": display, "tag": p.NewTag, "header": Header(display, p.NewTag),
+	return map[string]any{"ok": true, "path": display, "tag": p.NewTag(), "header": Header(display, p.NewTag()),
 		"changed": p.Changed, "preview": p.Preview, "resolvedBlocks": p.ResolvedBlocks, "movedTo": moved,
 		"warnings": p.Warnings, "removed": p.Remove, "bytes": string(p.NewBytes)}
 }

@@ -102,10 +102,10 @@ func TestPlanBytesDigests(t *testing.T) {
 			if p.LiveIsBytes && p.LiveDigest != Digest(sha256.Sum256([]byte(tc.live))) {
 				t.Error("LiveDigest is not the SHA-256 of the live bytes")
 			}
-			if p.NewIsBytes && p.NewDigest != Digest(sha256.Sum256(p.NewBytes)) {
+			if p.NewIsBytes && p.NewDigest() != Digest(sha256.Sum256(p.NewBytes)) {
 				t.Error("NewDigest is not the SHA-256 of NewBytes")
 			}
-			if p.NewDigest != DigestOf(p.NewBytes) {
+			if p.NewDigest() != DigestOf(p.NewBytes) {
 				t.Error("NewDigest is not the digest of NewBytes")
 			}
 		})
@@ -128,11 +128,11 @@ func TestLargeEditNotRetained(t *testing.T) {
 	}
 	s.Commit("big.txt", p, "")
 	v := s.Versions("big.txt")
-	if len(v) != 2 || v[0].Digest != p.NewDigest || v[0].Retained || v[0].Text != "" || !v[0].Seen.Contains(2) {
+	if len(v) != 2 || v[0].Digest != p.NewDigest() || v[0].Retained || v[0].Text != "" || !v[0].Seen.Contains(2) {
 		t.Fatalf("head version = %+v", v[0])
 	}
 	// The next edit on the new tag applies directly (branch A).
-	next := mustPlan(t, s, "big.txt", p.NewTag, "PUT 2.=2:\n+again", p.NewBytes)
+	next := mustPlan(t, s, "big.txt", p.NewTag(), "PUT 2.=2:\n+again", p.NewBytes)
 	if next.Branch != "A" {
 		t.Errorf("branch = %s", next.Branch)
 	}

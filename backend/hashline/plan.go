@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/names"
@@ -39,13 +40,16 @@ type EditPlan struct {
 	Preview        string
 	ResolvedBlocks []ResolvedBlock
 	Warnings       []string
-	NewTag         string
-	NewDigest      Digest
 	Branch         string // "A" direct, "B" edges only, "C" recovered
 	// LiveIsBytes and NewIsBytes report that LiveDigest (NewDigest) is also
 	// the SHA-256 of the live bytes (of NewBytes): they were canonical, so a
 	// caller that records byte checksums need not hash them again.
 	LiveIsBytes, NewIsBytes bool
+
+	// newDigest is the new text's digest. Plan starts hashing it and
+	// returns: the caller writes the file meanwhile (an Edit of a
+	// 100,000-line file hashed 6.6 MB before its write could start).
+	newDigest func() Digest
 
 	canon    string // canonical new text, recorded by Commit; "" when too large to retain
 	canonLen int    // its length, which decides whether the store retains it
@@ -53,6 +57,17 @@ type EditPlan struct {
 	seen     LineSet             // Seen of the new version
 	regs     map[string][]string // named captures to commit
 }
+
+// NewDigest is the digest of the new text, once Plan's hash of it is done.
+func (p *EditPlan) NewDigest() Digest {
+	if p.newDigest == nil {
+		return Digest{}
+	}
+	return p.newDigest()
+}
+
+// NewTag is the new version's tag (see NewDigest).
+func (p *EditPlan) NewTag() string { return p.NewDigest().Tag() }
 
 // Plan validates an Edit and computes its result, in the contract's order:
 // arguments (limits, tag, grammar), live file, version (tag → candidates →
@@ -267,7 +282,7 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	}
 	if !low.content { // MV alone: the bytes move unchanged
 		plan.NewBytes = append([]byte(nil), in.Live...)
-		plan.NewDigest, plan.NewTag, plan.NewIsBytes = lv.digest, lv.digest.Tag(), lv.raw
+		plan.newDigest, plan.NewIsBytes = func() Digest { return lv.digest }, lv.raw
 		plan.canon, plan.canonLen, plan.lines, plan.seen = lv.canon, len(lv.canon), len(lv.lines), prevSeen.Clip(len(lv.lines))
 		return plan, nil
 	}
@@ -278,19 +293,17 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	// once more without the terminators' \r.
 	newBytes, plain := r.text.encode()
 	var canon string
-	var newDigest Digest
+	var same bool // the canonical text is the live one
 	if plain {
-		newDigest = sha256.Sum256(newBytes)
+		same = string(newBytes) == lv.canon
 		if len(newBytes) <= MaxRetainedText {
 			canon = string(newBytes)
 		}
 	} else {
 		canon = r.text.Canonical()
-		newDigest = digestString(canon)
+		same = canon == lv.canon
 	}
-	// Equal digests mean equal canonical texts: every authorization relies
-	// on the same property.
-	if newDigest == lv.digest && low.mv == "" {
+	if same && low.mv == "" {
 		e := newErr(errs.EditNoChange, RetryFixOps, "the ops leave %s unchanged; send the rows that should differ, or nothing", in.Display)
 		e.LiveTag = lv.digest.Tag()
 		return nil, e
@@ -299,8 +312,16 @@ func (s *Store) finish(in EditInput, lv *liveFile, low *lowered, d int, prevSeen
 	if len(plan.NewBytes) > MaxTextBytes {
 		return nil, limitErr("new file size in bytes", MaxTextBytes, len(plan.NewBytes))
 	}
-	plan.NewDigest, plan.NewIsBytes = newDigest, plain
-	plan.NewTag = plan.NewDigest.Tag()
+	plan.newDigest = sync.OnceValue(func() Digest {
+		if plain {
+			return sha256.Sum256(newBytes)
+		}
+		return digestString(canon) // the whole canonical text when not plain
+	})
+	if !in.DryRun {
+		go plan.newDigest() // beside the caller's write
+	}
+	plan.NewIsBytes = plain
 	plan.Changed = append(plan.Changed, r.inserted...)
 	var shown LineSet
 	plan.Preview, shown = preview(r.text.Lines, r.inserted, r.points)

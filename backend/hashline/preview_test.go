@@ -26,7 +26,7 @@ func TestPreviewBoundedAndOnlyShownRowsSeen(t *testing.T) {
 		t.Fatal("the test needs the trailing context row to be cut")
 	}
 	s.Commit("f", p, "")
-	mustFail(t, s, "f", p.NewTag, "PUT 53.=53:\n+x", p.NewBytes, "EDIT_LINES_UNSEEN")
+	mustFail(t, s, "f", p.NewTag(), "PUT 53.=53:\n+x", p.NewBytes, "EDIT_LINES_UNSEEN")
 }
 
 // A dry run (an approval card's preview) computes the same plan but records

@@ -297,5 +297,5 @@ func (s *Store) Commit(key string, p *EditPlan, moveToKey string) {
 		}
 		target = moveToKey
 	}
-	s.recordLocked(target, p.canon, p.canonLen, p.NewDigest, p.lines, p.seen)
+	s.recordLocked(target, p.canon, p.canonLen, p.NewDigest(), p.lines, p.seen)
 }

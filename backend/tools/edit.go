@@ -235,8 +235,8 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 		changes = append(changes, chs...)
 		moved := DisplayPath(*dest)
 		fields["movedTo"] = moved
-		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(moved, plan.NewTag)
-		res.Content = hashline.Header(moved, plan.NewTag) + "\n" + plan.Preview
+		fields["tag"], fields["header"] = plan.NewTag(), hashline.Header(moved, plan.NewTag())
+		res.Content = hashline.Header(moved, plan.NewTag()) + "\n" + plan.Preview
 	default:
 		capture, err := c.Review.captureBytes(c, t, live, bytesSum(plan.LiveDigest, plan.LiveIsBytes))
 		if err != nil {
@@ -255,7 +255,7 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 			c.Outcome.Landed = landed
 		}
 		if bytes.Equal(landed, plan.NewBytes) {
-			landedSum = bytesSum(plan.NewDigest, plan.NewIsBytes)
+			landedSum = bytesSum(plan.NewDigest(), plan.NewIsBytes)
 		}
 		ch, err := capture.FinishSum(ctx, review.OpEdit, landed, landedSum)
 		lostRecord(err)
@@ -263,11 +263,11 @@ func commitEdit(ctx context.Context, c *Call, t pathguard.Resolved, dest *pathgu
 			changes = append(changes, ch)
 		}
 		// The bytes as written are the plan's: equal bytes need no hash.
-		if !bytes.Equal(landed, plan.NewBytes) && hashline.DigestOf(landed) != plan.NewDigest {
+		if !bytes.Equal(landed, plan.NewBytes) && hashline.DigestOf(landed) != plan.NewDigest() {
 			res.Notice = joinNotice(res.Notice, "post-write drift: the file on disk differs from the edit; Read it before the next Edit")
 		}
-		fields["tag"], fields["header"] = plan.NewTag, hashline.Header(res.Path, plan.NewTag)
-		res.Content = hashline.Header(res.Path, plan.NewTag) + "\n" + plan.Preview
+		fields["tag"], fields["header"] = plan.NewTag(), hashline.Header(res.Path, plan.NewTag())
+		res.Content = hashline.Header(res.Path, plan.NewTag()) + "\n" + plan.Preview
 	}
 	if len(changes) > 0 {
 		fields["review"] = changes
