@@ -84,6 +84,25 @@ func TestSwapAfterApproval(t *testing.T) {
 			_, err := r.StatFresh(res)
 			return "", err
 		}, true},
+		{"link", func(r *pathguard.Resolver, res pathguard.Resolved) (string, error) {
+			dir, err := os.MkdirTemp("", "linkinto-")
+			if err != nil {
+				return "", err
+			}
+			defer os.RemoveAll(dir)
+			dst, err := os.OpenRoot(dir)
+			if err != nil {
+				return "", err
+			}
+			defer dst.Close()
+			want, _ := os.Stat(res.Abs) // what is there now, wherever a link leads
+			err = r.LinkInto(res, want, dst, "snapshot")
+			b, rerr := os.ReadFile(filepath.Join(dir, "snapshot"))
+			if rerr == nil && err != nil {
+				return "left behind: " + string(b), err
+			}
+			return string(b), err
+		}, false},
 	}
 	for _, s := range swaps {
 		for _, op := range ops {

@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
+	"github.com/pi-desktop/pi-desktop/backend/errs"
 	"github.com/pi-desktop/pi-desktop/backend/review"
 )
 
@@ -98,9 +101,7 @@ func TestStartSnapshotIsTheRecordsSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.StartSnapshot()
-	if err := os.WriteFile(f.path("a.go"), after, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replace(t, f.path("a.go"), after)
 	ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +111,119 @@ func TestStartSnapshotIsTheRecordsSnapshot(t *testing.T) {
 	}
 	f.mustRollback(ch.SnapshotID)
 	f.wantContent(f.path("a.go"), string(before))
+}
+
+// replace puts data at p the way the tools write: a new file renamed over
+// the old one, which is left as it was.
+func replace(t *testing.T, p string, data []byte) {
+	t.Helper()
+	tmp := p + ".new"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStartSnapshotKeepsThePreviousFile: on Linux the snapshot is the
+// previous file itself under a second name (no copy), unless that file has
+// another name already or was rewritten in place since it was read; then a
+// copy of the bytes read is kept. Either way the change rolls back.
+func TestStartSnapshotKeepsThePreviousFile(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		prepare  func(f *fixture) // after the capture, before StartSnapshot
+		wantLink bool
+	}{
+		{"linked", func(*fixture) {}, runtime.GOOS == "linux"},
+		{"another name already", func(f *fixture) {
+			if err := os.Link(f.path("a.go"), f.path("twin.go")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"rewritten in place since it was read", func(f *fixture) {
+			// the same bytes and size, a later modification time
+			later := time.Now().Add(time.Hour)
+			if err := os.Chtimes(f.path("a.go"), later, later); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			before, after := []byte("one\ntwo\n"), []byte("one\nTWO\n")
+			f.write("a.go", string(before))
+			// Held open, the previous file's inode is not reused by a copy
+			// made after the replace.
+			held, err := os.Open(f.path("a.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer held.Close()
+			prev, err := held.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.prepare(f)
+			c.StartSnapshot()
+			replace(t, f.path("a.go"), after)
+			ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap, err := os.Stat(filepath.Join(f.reviews(), session, ch.SnapshotID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if linked := os.SameFile(snap, prev); linked != tc.wantLink {
+				t.Errorf("snapshot is the previous file: %v, want %v", linked, tc.wantLink)
+			}
+			f.mustRollback(ch.SnapshotID)
+			f.wantContent(f.path("a.go"), string(before))
+		})
+	}
+}
+
+// TestLinkedSnapshotRewrittenIsNotRestored: a process that still has the
+// previous file open and writes to it changes a linked snapshot (Linux);
+// the rollback checks the snapshot's SHA-256 and refuses, leaving the file.
+// A copied snapshot (elsewhere) is not touched and rolls back.
+func TestLinkedSnapshotRewrittenIsNotRestored(t *testing.T) {
+	f := newFixture(t)
+	before, after := []byte("one\ntwo\n"), []byte("one\nTWO\n")
+	f.write("a.go", string(before))
+	held, err := os.OpenFile(f.path("a.go"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.StartSnapshot()
+	replace(t, f.path("a.go"), after)
+	ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := held.WriteString("appended to the old file\n"); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "linux" {
+		f.mustRollback(ch.SnapshotID)
+		f.wantContent(f.path("a.go"), string(before))
+		return
+	}
+	if _, err := f.rollback(ch.SnapshotID); errs.CodeOf(err) != errs.ReviewNotReversible {
+		t.Fatalf("rollback error %v, want %s", err, errs.ReviewNotReversible)
+	}
+	f.wantContent(f.path("a.go"), string(after))
 }
 
 // A change that did not happen leaves no snapshot behind, and neither does

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/pi-desktop/pi-desktop/backend/errs"
+	"github.com/pi-desktop/pi-desktop/backend/pathguard"
 )
 
 // Snapshot files: the bytes a change replaced, kept under
@@ -15,26 +16,13 @@ import (
 // an os.Root on reviewsDir, so a link planted there cannot lead outside it.
 
 func (s *Store) writeSnapshot(sessionID, snapshotID string, data []byte) error {
-	fail := func(err error) error {
-		return errs.Wrap(err, errs.StorageUnavailable, "cannot keep the review snapshot in %s; check that the data directory is writable", s.reviewsDir)
-	}
-	if err := os.MkdirAll(s.reviewsDir, 0o700); err != nil {
-		return fail(err)
-	}
-	root, err := os.OpenRoot(s.reviewsDir)
+	root, err := s.sessionFolder(sessionID)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer root.Close()
-	if err := root.Mkdir(sessionID, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fail(err)
-	}
-	// The session folder must be a real folder, never a link.
-	if fi, err := root.Lstat(sessionID); err != nil || !fi.IsDir() {
-		if err == nil {
-			err = fmt.Errorf("%s is not a folder", filepath.Join(s.reviewsDir, sessionID))
-		}
-		return fail(err)
+	fail := func(err error) error {
+		return errs.Wrap(err, errs.StorageUnavailable, "cannot keep the review snapshot in %s; check that the data directory is writable", s.reviewsDir)
 	}
 	name := filepath.Join(sessionID, snapshotID)
 	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -56,6 +44,45 @@ func (s *Store) writeSnapshot(sessionID, snapshotID string, data []byte) error {
 		return fail(err)
 	}
 	return nil
+}
+
+// linkSnapshot keeps the workspace file target, which info describes, as
+// the snapshot: a second name for it, made through r (see
+// pathguard.Resolver.LinkInto). An error means nothing was kept.
+func (s *Store) linkSnapshot(sessionID, snapshotID string, r *pathguard.Resolver, target pathguard.Resolved, info fs.FileInfo) error {
+	root, err := s.sessionFolder(sessionID)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return r.LinkInto(target, info, root, filepath.Join(sessionID, snapshotID))
+}
+
+// sessionFolder opens the reviews folder, with sessionID's folder in it
+// made if missing: a real folder, never a link.
+func (s *Store) sessionFolder(sessionID string) (*os.Root, error) {
+	fail := func(err error) error {
+		return errs.Wrap(err, errs.StorageUnavailable, "cannot keep the review snapshot in %s; check that the data directory is writable", s.reviewsDir)
+	}
+	if err := os.MkdirAll(s.reviewsDir, 0o700); err != nil {
+		return nil, fail(err)
+	}
+	root, err := os.OpenRoot(s.reviewsDir)
+	if err != nil {
+		return nil, fail(err)
+	}
+	if err := root.Mkdir(sessionID, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		root.Close()
+		return nil, fail(err)
+	}
+	if fi, err := root.Lstat(sessionID); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = fmt.Errorf("%s is not a folder", filepath.Join(s.reviewsDir, sessionID))
+		}
+		root.Close()
+		return nil, fail(err)
+	}
+	return root, nil
 }
 
 // readSnapshot returns a kept snapshot whose SHA-256 is want.
