@@ -55,7 +55,7 @@ func BenchmarkCaptureVsCopy(b *testing.B) {
 		})
 		b.Run("capture-"+kind.String()+"-chunks", func(b *testing.B) {
 			run(b, func() io.WriteCloser {
-				return NewCapture(kind, CaptureOptions{OnChunk: func(int, string) {}, Spill: (&discardSpill{}).open})
+				return NewCapture(kind, CaptureOptions{OnChunk: func(int, string) bool { return true }, Spill: (&discardSpill{}).open})
 			})
 		})
 	}

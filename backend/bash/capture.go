@@ -73,8 +73,11 @@ type CaptureOptions struct {
 	// with a per-stream sequence number starting at 0. A multi-byte sequence
 	// split across Writes is held back until complete; bytes that can never
 	// be valid become U+FFFD, and an incomplete sequence left at Close does
-	// too. It runs on the writer's goroutine and must not block.
-	OnChunk func(seq int, text string)
+	// too. It runs on the writer's goroutine and must not block. It returns
+	// whether it wants more: once it says no, later bytes are not decoded
+	// for it (a command's live view stops at 1 MB; decoding each later
+	// 32 KB write into a string it dropped halved Bash's throughput).
+	OnChunk func(seq int, text string) (more bool)
 	// Spill creates the spill file on the first overflow of the model-facing
 	// limit and returns it with its path. The caller owns the scratch
 	// directory (SpillPath names the usual layout). An error, or a failed
@@ -137,7 +140,7 @@ var errClosed = errors.New("bash: write to a closed Capture")
 type Capture struct {
 	kind    Stream
 	lim     Limits
-	onChunk func(int, string)
+	onChunk func(int, string) bool
 	spillFn func() (io.WriteCloser, string, error)
 
 	// Owned by the writer (Write, then Close).
@@ -258,8 +261,11 @@ func (c *Capture) emit(p []byte) {
 	}
 	s := b.String()
 	b.Reset() // the string keeps the buffer; the builder starts a new one
-	c.onChunk(c.seq, s)
+	more := c.onChunk(c.seq, s)
 	c.seq++
+	if !more {
+		c.onChunk = nil
+	}
 }
 
 func (c *Capture) startSpill() {
@@ -362,6 +368,7 @@ func (c *Capture) Close() error {
 		c.npend = 0
 		c.onChunk(c.seq, s)
 		c.seq++
+		c.onChunk = nil
 	}
 	if c.spillW == nil {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -175,7 +176,7 @@ func TestUTF8SplitAtEveryBoundary(t *testing.T) {
 			for j := i; j <= len(s); j++ {
 				var got strings.Builder
 				next := 0
-				c := NewCapture(kind, CaptureOptions{OnChunk: func(seq int, text string) {
+				c := NewCapture(kind, CaptureOptions{OnChunk: func(seq int, text string) bool {
 					if seq != next {
 						t.Fatalf("seq %d, want %d", seq, next)
 					}
@@ -184,6 +185,7 @@ func TestUTF8SplitAtEveryBoundary(t *testing.T) {
 						t.Fatalf("split %d,%d: chunk %q is not valid UTF-8", i, j, text)
 					}
 					got.WriteString(text)
+					return true
 				}})
 				c.Write([]byte(s[:i]))
 				if mid := c.Result().Text; !utf8.ValidString(mid) || !strings.HasPrefix(s, mid) {
@@ -218,11 +220,12 @@ func TestUTF8InvalidBytes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got strings.Builder
-			c := NewCapture(Stdout, CaptureOptions{OnChunk: func(_ int, s string) {
+			c := NewCapture(Stdout, CaptureOptions{OnChunk: func(_ int, s string) bool {
 				if !utf8.ValidString(s) {
 					t.Fatalf("chunk %q invalid", s)
 				}
 				got.WriteString(s)
+				return true
 			}})
 			for _, w := range tt.writes {
 				c.Write([]byte(w))
@@ -338,7 +341,7 @@ func TestCaptureConcurrentSnapshots(t *testing.T) {
 	for _, kind := range []Stream{Stdout, Stderr} {
 		sp := &memSpill{}
 		var chunks int
-		c := NewCapture(kind, CaptureOptions{Spill: sp.open, OnChunk: func(int, string) { chunks++ }})
+		c := NewCapture(kind, CaptureOptions{Spill: sp.open, OnChunk: func(int, string) bool { chunks++; return true }})
 		var wg sync.WaitGroup
 		stop := make(chan struct{})
 		for range 2 {
@@ -389,5 +392,26 @@ func TestSpillFileMatchesMarker(t *testing.T) {
 	}
 	if int64(len(b)) != out.SpillBytes || len(b)%len(line) != 0 {
 		t.Errorf("spill file has %d bytes, marker says %d", len(b), out.SpillBytes)
+	}
+}
+
+// TestOnChunkStopsWhenNotWanted: once OnChunk says it wants no more, the
+// later writes are counted and kept as always but not handed to it, and
+// Close sends nothing more.
+func TestOnChunkStopsWhenNotWanted(t *testing.T) {
+	var calls []string
+	c := NewCapture(Stdout, CaptureOptions{OnChunk: func(_ int, s string) bool {
+		calls = append(calls, s)
+		return len(calls) < 2
+	}})
+	for _, w := range []string{"one\n", "two\n", "three\n", "four \xe2\x82"} {
+		c.Write([]byte(w))
+	}
+	c.Close()
+	if want := []string{"one\n", "two\n"}; !slices.Equal(calls, want) {
+		t.Errorf("chunks %q, want %q", calls, want)
+	}
+	if r := c.Result(); r.TotalLines != 4 || !strings.HasPrefix(r.Text, "one\ntwo\nthree\nfour ") {
+		t.Errorf("result %q (%d lines): the writes after the last chunk were not kept", r.Text, r.TotalLines)
 	}
 }

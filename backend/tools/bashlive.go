@@ -21,13 +21,16 @@ type liveOutput struct {
 	sent  int
 }
 
-func (l *liveOutput) chunk(_ int, text string) {
+// chunk takes the next text of the stream; it wants no more once the
+// limit is sent (or with nothing to send to).
+func (l *liveOutput) chunk(_ int, text string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.c.Env.Emit == nil || l.sent >= liveOutputMax {
-		return
+		return false
 	}
 	l.send(l.red.Write(text))
+	return l.sent < liveOutputMax
 }
 
 // flush sends a last partial line once the stream has closed.
