@@ -12,7 +12,7 @@ import (
 // Every job put is run, even after a stop, with a cancelled context, so a
 // job can always release what it holds. When sink returns true the pool
 // stops: the context jobs see is cancelled and later results are dropped.
-// At most about 4×workers results wait out of order.
+// At most about 4×workers jobs' results wait out of order.
 func runInOrder(ctx context.Context, workers int, feed func(put func(job func(context.Context) []hit) bool), sink func(hit) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
