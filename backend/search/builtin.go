@@ -45,8 +45,8 @@ func checkedHit(rel string, data []byte, lines []int, keep, tag bool) hit {
 
 // runBuiltin is the in-process engine: the walker feeds a pool of workers
 // the files of each folder in batches, they search whole files, and their
-// hits reach the collector in walk order, so the result is the one rg --sort path gives however the work
-// was scheduled.
+// hits reach the collector in walk order, so the result is the one
+// rg --sort path gives however the work was scheduled.
 func runBuiltin(ctx context.Context, q *query, c *collector) error {
 	max := 0 // lines per file; 0 = all
 	if q.opts.Mode == ModeFilesWithMatches {
