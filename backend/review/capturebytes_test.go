@@ -96,21 +96,31 @@ func TestStartSnapshotIsTheRecordsSnapshot(t *testing.T) {
 	f := newFixture(t)
 	before, after := []byte("one\ntwo\n"), []byte("one\nTWO\n")
 	f.write("a.go", string(before))
+	ch := snapshotEdit(t, f, before, after, func() {})
+	if got := snapshotFiles(t, f); len(got) != 1 || got[0] != ch.SnapshotID {
+		t.Fatalf("snapshot files %v, record's %s", got, ch.SnapshotID)
+	}
+	f.mustRollback(ch.SnapshotID)
+	f.wantContent(f.path("a.go"), string(before))
+}
+
+// snapshotEdit is what Edit does with a review: capture a.go's bytes
+// (before), run prepare, start the snapshot, replace the file with after
+// by rename, and record the change.
+func snapshotEdit(t *testing.T, f *fixture, before, after []byte, prepare func()) review.Change {
+	t.Helper()
 	c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	prepare()
 	c.StartSnapshot()
 	replace(t, f.path("a.go"), after)
 	ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := snapshotFiles(t, f); len(got) != 1 || got[0] != ch.SnapshotID {
-		t.Fatalf("snapshot files %v, record's %s", got, ch.SnapshotID)
-	}
-	f.mustRollback(ch.SnapshotID)
-	f.wantContent(f.path("a.go"), string(before))
+	return ch
 }
 
 // replace puts data at p the way the tools write: a new file renamed over
@@ -165,17 +175,7 @@ func TestStartSnapshotKeepsThePreviousFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			tc.prepare(f)
-			c.StartSnapshot()
-			replace(t, f.path("a.go"), after)
-			ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
-			if err != nil {
-				t.Fatal(err)
-			}
+			ch := snapshotEdit(t, f, before, after, func() { tc.prepare(f) })
 			snap, err := os.Stat(filepath.Join(f.reviews(), session, ch.SnapshotID))
 			if err != nil {
 				t.Fatal(err)
@@ -202,16 +202,7 @@ func TestLinkedSnapshotRewrittenIsNotRestored(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	c, err := f.rs.CaptureBytes(session, "m1", "call-1", f.resolve("a.go"), f.r, before, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.StartSnapshot()
-	replace(t, f.path("a.go"), after)
-	ch, err := c.FinishSum(t.Context(), review.OpEdit, after, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := snapshotEdit(t, f, before, after, func() {})
 	if _, err := held.WriteString("appended to the old file\n"); err != nil {
 		t.Fatal(err)
 	}
