@@ -36,7 +36,7 @@ func benchGrep(b *testing.B, rg string) {
 	root := benchCorpus(b)
 	for _, p := range benchPatterns {
 		b.Run(p.name, func(b *testing.B) {
-			opts := GrepOptions{Root: root, Pattern: p.pattern, IgnoreCase: p.fold, Mode: ModeCount, HeadLimit: 1 << 30, RgPath: rg}
+			opts := GrepOptions{Root: root, Pattern: p.pattern, IgnoreCase: p.fold, Mode: ModeCount, HeadLimit: 1 << 30, RgPath: rg, rgPlan: rgAuto}
 			for b.Loop() {
 				r, err := Grep(b.Context(), opts)
 				if err != nil {

@@ -103,7 +103,7 @@ func TestGrepNamesFilesOverTheSizeLimit(t *testing.T) {
 		for _, root := range []string{root, filepath.Join(root, "big.txt")} {
 			var err error
 			alloc := allocatedBy(func() {
-				_, err = Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", Mode: ModeContent, RgPath: rg})
+				_, err = Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", Mode: ModeContent, RgPath: rg, rgPlan: rgAuto})
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -149,7 +149,7 @@ func TestGrepHugeLineWithinTheLimit(t *testing.T) {
 	}
 	for name, rg := range engines {
 		alloc := allocatedBy(func() {
-			_, err = Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", Mode: ModeContent, RgPath: rg})
+			_, err = Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", Mode: ModeContent, RgPath: rg, rgPlan: rgAuto})
 		})
 		if err != nil || alloc > 3*size+4<<20 {
 			t.Errorf("%s: Grep of an %d MB line allocated %d MB (%v); want < %d MB", name, size>>20, alloc>>20, err, (3*size+4<<20)>>20)

@@ -68,7 +68,7 @@ func TestSearchRootSwappedForALink(t *testing.T) {
 	defer base.Close()
 	swapToLink(t, filepath.Join(root, "sub"), outside)
 	for _, rg := range []string{"-", ""} {
-		_, err := Grep(t.Context(), GrepOptions{Root: filepath.Join(root, "sub"), Pattern: "needle", RgPath: rg, Within: Within{Base: base, Name: "sub"}})
+		_, err := Grep(t.Context(), GrepOptions{Root: filepath.Join(root, "sub"), Pattern: "needle", RgPath: rg, rgPlan: rgAuto, Within: Within{Base: base, Name: "sub"}})
 		if err == nil || !strings.Contains(err.Error(), "changed") {
 			t.Errorf("rg=%q Grep of a swapped root = %v, want a changed-root error", rg, err)
 		}

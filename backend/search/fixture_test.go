@@ -95,7 +95,8 @@ func rgPath(t testing.TB) string {
 // through rg in each of its plans (walk order stopping at the limit,
 // multi-threaded and cut in Go, the automatic choice, and that choice with
 // its head start cut to nothing so it always restarts), and fails unless
-// rg really ran and every result equals the builtin one.
+// rg really ran and every result equals the builtin one. Then it runs opts
+// as the tool does (rgChoose) and checks the engine builtinFaster picks.
 func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 	t.Helper()
 	opts.RgPath = "-"
@@ -127,6 +128,14 @@ func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 		if !reflect.DeepEqual(b, r) {
 			t.Fatalf("engines differ (rg plan %d) for %+v\nbuiltin: %s\nrg:      %s", plan, opts, dump(b), dump(r))
 		}
+	}
+	opts.rgPlan, opts.rgHeadStart = rgChoose, 0
+	r, err := Grep(t.Context(), opts)
+	if err != nil {
+		t.Fatalf("Grep(%+v) with rg installed: %v", opts, err)
+	}
+	if m, _ := compilePattern(opts.Pattern, opts.IgnoreCase); r.Engine != map[bool]string{true: EngineBuiltin, false: EngineRg}[m.prefiltered()] {
+		t.Fatalf("with rg installed, %+v ran %s", opts, r.Engine)
 	}
 	return b
 }

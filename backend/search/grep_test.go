@@ -291,9 +291,37 @@ func TestGrepFallsBackWhenRgFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rg := range []string{bogus, filepath.Join(t.TempDir(), "missing-rg")} {
-		r, err := Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", RgPath: rg})
+		r, err := Grep(t.Context(), GrepOptions{Root: root, Pattern: "needle", RgPath: rg, rgPlan: rgAuto})
 		if err != nil || r.Engine != EngineBuiltin || len(r.Files) == 0 {
 			t.Errorf("RgPath %s: engine %q, %d files, err %v", rg, r.Engine, len(r.Files), err)
+		}
+	}
+}
+
+// With rg installed, the tool runs it only for patterns with no literal to
+// find candidate lines by; the builtin searcher is the faster engine for
+// the rest (builtinFaster). Both give the same result (grepBoth).
+func TestGrepWithRgInstalledPicksTheFasterEngine(t *testing.T) {
+	rg := rgPath(t)
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "func NewReader() {} // 2024-01-02 - x\n"})
+	cases := []struct {
+		pattern string
+		fold    bool
+		want    string
+	}{
+		{"NewReader", false, EngineBuiltin},        // a literal
+		{"newreader", true, EngineBuiltin},         // a literal, any case
+		{`func \w+Reader\(`, false, EngineBuiltin}, // a regex holding one
+		{"x", false, EngineBuiltin},                // one byte, and nothing else
+		{`[0-9]{4}-[0-9]{2}`, false, EngineRg},     // no literal
+		{`-\s\w`, false, EngineRg},                 // a one-byte literal on most lines
+		{`(Reader|Writer)\(`, false, EngineRg},     // no literal common to the branches
+	}
+	for _, tc := range cases {
+		r, err := Grep(t.Context(), GrepOptions{Root: root, Pattern: tc.pattern, IgnoreCase: tc.fold, Mode: ModeContent, RgPath: rg})
+		if err != nil || r.Engine != tc.want || len(r.Files) != 1 {
+			t.Errorf("Grep %q (ignore case %v): engine %q, %d files, err %v; want %s and a.go", tc.pattern, tc.fold, r.Engine, len(r.Files), err, tc.want)
 		}
 	}
 }
@@ -303,7 +331,7 @@ func TestGrepCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	for _, rg := range []string{"-", ""} {
-		_, err := Grep(ctx, GrepOptions{Root: root, Pattern: "needle", RgPath: rg})
+		_, err := Grep(ctx, GrepOptions{Root: root, Pattern: "needle", RgPath: rg, rgPlan: rgAuto})
 		if !errs.Is(err, errs.ToolAborted) {
 			t.Errorf("RgPath %q: err %v, want TOOL_ABORTED", rg, err)
 		}

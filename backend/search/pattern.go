@@ -50,7 +50,7 @@ func compilePattern(pattern string, ignoreCase bool) (*matcher, error) {
 	}
 	m := &matcher{re: re, rg: rustSyntax(src), lit: requiredLiteral(tree)}
 	m.pure = tree.Op == syntax.OpLiteral && utf8.RuneCount(m.lit.s) == len(tree.Rune)
-	if !m.pure && len(m.lit.s) < 2 {
+	if !m.prefiltered() {
 		// No literal, or one byte that is on most lines ("-"): the
 		// prefilter would skip little, so the DFA searches instead.
 		// The program regexp.Compile(src) runs: src parsed and simplified again.
@@ -59,6 +59,13 @@ func compilePattern(pattern string, ignoreCase bool) (*matcher, error) {
 		}
 	}
 	return m, nil
+}
+
+// prefiltered reports whether the builtin engine finds candidate lines by
+// a literal (the pattern is one, or holds one of 2 bytes or more) rather
+// than by running a DFA over every byte.
+func (m *matcher) prefiltered() bool {
+	return m.pure || len(m.lit.s) >= 2
 }
 
 // matchLine reports whether one line (no '\n') holds a match.

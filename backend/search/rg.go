@@ -71,7 +71,8 @@ const rgUncapped = 100_000
 type rgPlan int
 
 const (
-	rgAuto     rgPlan = iota // walk order with a head start when capped, else multi-threaded
+	rgChoose   rgPlan = iota // the builtin searcher when builtinFaster, else rgAuto
+	rgAuto                   // walk order with a head start when capped, else multi-threaded
 	rgSorted                 // walk order only (--sort path, single-threaded), stopping at the limit
 	rgParallel               // multi-threaded, hits sorted and cut to the limit in Go
 )
