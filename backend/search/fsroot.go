@@ -116,13 +116,21 @@ func rootErr(err error, tool, root string) error {
 // dirRef shares one open folder between the walk and the workers that
 // read its files; the last release closes it.
 type dirRef struct {
-	root  *os.Root     // the walk's handle; nil for a folder of rg hits
-	files *folderFiles // reads the folder's files (readfile_*.go)
+	root *os.Root // the folder's handle; nil for a folder of rg hits or one openChild opened
+	// top is the walk's top folder and rel this folder's '/'-separated
+	// path there ("" for top itself): an ignore file that is a link is
+	// read through top, which follows links that stay inside it, as rg
+	// follows them.
+	top   *os.Root
+	rel   string
+	plain *os.File // a folder openChild opened, until listKeeping hands it to files
+	files *folderFiles
 	refs  atomic.Int32
 }
 
+// newDirRef is the walk's top folder r.
 func newDirRef(r *os.Root) *dirRef {
-	d := &dirRef{root: r, files: newFolderFiles(r, ".")}
+	d := &dirRef{root: r, top: r, files: newFolderFiles(r, ".")}
 	d.refs.Store(1)
 	return d
 }
@@ -140,6 +148,9 @@ func (d *dirRef) acquire() { d.refs.Add(1) }
 func (d *dirRef) release() {
 	if d.refs.Add(-1) == 0 {
 		d.files.close()
+		if d.plain != nil {
+			d.plain.Close() // never listed: the walk stopped first
+		}
 		if d.root != nil {
 			d.root.Close()
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,9 +50,10 @@ func ListDir(ctx context.Context, opts ListDirOptions) (DirListing, error) {
 	if err != nil {
 		return DirListing{}, err
 	}
+	defer top.Close()
 	dir := top
-	defer func() { dir.Close() }() // the folder reached last; each one before is closed on the way
-	stack := append(ancestorRules(filepath.Dir(abs), abs), rulesOf(abs, top))
+	defer func() { dir.Close() }() // the folder reached last; each one between is closed on the way
+	stack := append(ancestorRules(filepath.Dir(abs), abs), rulesOf(abs, top, top, ""))
 	rel := ""
 	if opts.Dir != "" && opts.Dir != "." {
 		for name := range strings.SplitSeq(opts.Dir, "/") {
@@ -69,9 +71,11 @@ func ListDir(ctx context.Context, opts ListDirOptions) (DirListing, error) {
 			if err != nil {
 				return DirListing{}, errs.Wrap(err, errs.NotFound, "%s changed while it was opened; reload the list", opts.Dir).With("field", "path")
 			}
-			dir.Close()
+			if dir != top {
+				dir.Close()
+			}
 			dir = child
-			stack = append(stack, rulesOf(childAbs, child))
+			stack = append(stack, rulesOf(childAbs, child, top, childRel))
 			abs, rel = childAbs, childRel
 		}
 	}
@@ -118,8 +122,11 @@ func joinRel(rel, name string) string {
 }
 
 // rulesOf is the folder's ignore rules, from its own listing (a folder
-// that cannot be listed has none: what it holds is not shown anyway).
-func rulesOf(abs string, dir *os.Root) dirRules {
+// that cannot be listed has none: what it holds is not shown anyway). Its
+// ignore files are read through top (rel is the folder's path there), so
+// one that is a link is followed as the walk follows it.
+func rulesOf(abs string, dir, top *os.Root, rel string) dirRules {
 	entries, _ := readDirIn(dir)
-	return loadDirRulesIn(abs, dir, entries)
+	read := rootIgnoreReader(top)
+	return loadDirRulesIn(abs, func(name string) []byte { return read(path.Join(rel, name)) }, entries)
 }

@@ -36,6 +36,8 @@ func TestListDirFollowsGlobVisibility(t *testing.T) {
 		"src/.gitignore":    "gen.go\n",
 		"src/gen.go":        "x",
 		"src/pkg/a.go":      "x",
+		"src/pkg/hidden.go": "x",
+		"src/rules.txt":     "hidden.go\n",
 		".git/config":       "x",
 		"data/pi.sqlite":    "x",
 		"zz/.hidden/secret": "x",
@@ -51,7 +53,9 @@ func TestListDirFollowsGlobVisibility(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for link, target := range map[string]string{"out": outside, "sec.txt": filepath.Join(outside, "secret.txt")} {
+	// An ignore file that is a link out of its folder, into the tree: it
+	// applies, as rg and the walk follow it.
+	for link, target := range map[string]string{"out": outside, "sec.txt": filepath.Join(outside, "secret.txt"), "src/pkg/.gitignore": "../rules.txt"} {
 		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
 		}
@@ -66,8 +70,8 @@ func TestListDirFollowsGlobVisibility(t *testing.T) {
 		code errs.Code
 	}{
 		{name: "root: folders first, no hidden, ignored, linked or skipped entries", dir: "", want: []string{"src/", "zz/", "README.md", "b.go"}},
-		{name: "a folder's own ignore file applies", dir: "src", want: []string{"pkg/", "main.go"}},
-		{name: "nested", dir: "src/pkg", want: []string{"a.go"}},
+		{name: "a folder's own ignore file applies", dir: "src", want: []string{"pkg/", "main.go", "rules.txt"}},
+		{name: "nested, its ignore file a link", dir: "src/pkg", want: []string{"a.go"}},
 		{name: "hidden folder", dir: "zz/.hidden", code: errs.NotFound},
 		{name: "ignored folder", dir: "build", code: errs.NotFound},
 		{name: "git folder", dir: ".git", code: errs.NotFound},

@@ -32,18 +32,28 @@ func TestOpenRegularRefusesALinkInsideTheFolder(t *testing.T) {
 	}
 	defer r.Close()
 	dir := newDirRef(r)
+	defer dir.release()
 
-	if f, err := (walkFile{dir: dir, name: "notes.txt"}).open(); !errors.Is(err, errRootChanged) {
+	// openRegular (a named file; every walked file off Unix) and the
+	// folder's reads (walked files on Unix) both refuse the link.
+	if f, err := openRegular(r, "notes.txt"); !errors.Is(err, errRootChanged) {
 		if f != nil {
 			data, _ := io.ReadAll(f)
 			f.Close()
-			t.Fatalf("open(notes.txt) read %q through the link; want errRootChanged", data)
+			t.Fatalf("openRegular(notes.txt) read %q through the link; want errRootChanged", data)
 		}
-		t.Fatalf("open(notes.txt) = %v; want errRootChanged", err)
+		t.Fatalf("openRegular(notes.txt) = %v; want errRootChanged", err)
 	}
-	f, err := (walkFile{dir: dir, name: "plain.txt"}).open()
+	var buf []byte
+	if data, err := dir.files.read("notes.txt", &buf); !errors.Is(err, errRootChanged) {
+		t.Fatalf("read(notes.txt) = %q, %v; want errRootChanged", data, err)
+	}
+	f, err := openRegular(r, "plain.txt")
 	if err != nil {
-		t.Fatalf("open(plain.txt) = %v", err)
+		t.Fatalf("openRegular(plain.txt) = %v", err)
 	}
 	f.Close()
+	if data, err := dir.files.read("plain.txt", &buf); err != nil || string(data) != "plain" {
+		t.Fatalf("read(plain.txt) = %q, %v", data, err)
+	}
 }

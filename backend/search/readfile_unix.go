@@ -36,6 +36,10 @@ func newFolderFiles(root *os.Root, dir string) *folderFiles {
 const openFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
 
 func (d *folderFiles) openFolder() {
+	if d.root == nil { // a folder openChild opened: its handle is adopted, or it is gone
+		d.err = os.ErrClosed
+		return
+	}
 	// O_DIRECTORY: a name swapped for a FIFO fails instead of blocking.
 	// os.Root resolves the folders on the way inside root, as openRegular's
 	// Lstat and Open do.
@@ -70,21 +74,9 @@ func (d *folderFiles) adopt(f *os.File) {
 // within MaxFileBytes (*tooLargeError otherwise, unread), into *buf
 // (grown as needed): the bytes returned alias *buf.
 func (d *folderFiles) read(name string, buf *[]byte) ([]byte, error) {
-	d.once.Do(d.openFolder)
-	if d.err != nil {
-		return nil, d.err
-	}
-	fd, oerr := -1, error(nil)
-	if err := d.rc.Control(func(dirfd uintptr) {
-		fd, oerr = retryEINTR(func() (int, error) { return unix.Openat(int(dirfd), name, openFlags, 0) })
-	}); err != nil {
+	fd, err := d.openAt(name, openFlags)
+	if err != nil {
 		return nil, err
-	}
-	if oerr != nil {
-		if errors.Is(oerr, unix.ELOOP) {
-			return nil, errRootChanged // a link, swapped in since the listing
-		}
-		return nil, oerr
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
@@ -114,6 +106,25 @@ func (d *folderFiles) read(name string, buf *[]byte) ([]byte, error) {
 		n += k
 	}
 	return data[:n], nil
+}
+
+// openAt opens name (one path component) in the folder with flags, which
+// must hold O_NOFOLLOW: a link there is errRootChanged.
+func (d *folderFiles) openAt(name string, flags int) (int, error) {
+	d.once.Do(d.openFolder)
+	if d.err != nil {
+		return -1, d.err
+	}
+	fd, oerr := -1, error(nil)
+	if err := d.rc.Control(func(dirfd uintptr) {
+		fd, oerr = retryEINTR(func() (int, error) { return unix.Openat(int(dirfd), name, flags, 0) })
+	}); err != nil {
+		return -1, err
+	}
+	if errors.Is(oerr, unix.ELOOP) {
+		return -1, errRootChanged // a link, swapped in since the listing
+	}
+	return fd, oerr
 }
 
 // close closes the folder, if it was opened.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,21 +38,46 @@ func loadDirRules(dir string) dirRules {
 	return d
 }
 
-// loadDirRulesIn reads the ignore files of a walked folder through its
-// handle, so a link in it cannot lead the read out of the folder. entries
-// is the folder's sorted listing: only the names it holds are opened.
-func loadDirRulesIn(abs string, dir *os.Root, entries []fs.DirEntry) dirRules {
+// loadDirRulesIn reads the ignore files of a walked folder through read
+// (its handle, so a link in it cannot lead the read out of the tree).
+// entries is the folder's sorted listing: only the names it holds are
+// opened.
+func loadDirRulesIn(abs string, read ignoreReader, entries []fs.DirEntry) dirRules {
 	d := dirRules{abs: filepath.ToSlash(abs)}
 	for i, name := range ignoreFileNames {
 		if !listed(entries, name) {
 			continue
 		}
-		if data, err := dir.ReadFile(name); err == nil {
+		if data := read(name); data != nil {
 			d.files[i] = parseIgnoreFile(data)
 		}
 	}
 	d.hasGit = listed(entries, ".git")
 	return d
+}
+
+// ignoreReader reads one ignore file of a folder: nil if it cannot be read
+// (as if it were absent, as rg does).
+type ignoreReader func(name string) []byte
+
+// readIgnoreFile is the walk's ignoreReader for dir: a regular file is
+// read through the folder's descriptor, anything else (a link, which rg
+// follows wherever it points) through the walk's top folder, so a link
+// is followed only while it stays inside it.
+func (dir *dirRef) readIgnoreFile(name string) []byte {
+	var buf []byte
+	if data, err := dir.files.read(name, &buf); err == nil {
+		return data
+	}
+	return rootIgnoreReader(dir.top)(path.Join(dir.rel, name))
+}
+
+// rootIgnoreReader reads ignore files through root.
+func rootIgnoreReader(root *os.Root) ignoreReader {
+	return func(name string) []byte {
+		data, _ := root.ReadFile(name)
+		return data
+	}
 }
 
 // listed reports whether the sorted listing holds name.
@@ -124,9 +150,6 @@ type walkFile struct {
 	dir       *dirRef
 	name, rel string
 }
-
-// open opens the file through its folder's handle.
-func (f walkFile) open() (*os.File, error) { return openRegular(f.dir.root, f.name) }
 
 // walkFiles calls fn for every visible regular file below root, in
 // deterministic order, with its '/'-separated path relative to root. fn may
@@ -207,7 +230,7 @@ func walkDir(ctx context.Context, dir *dirRef, abs, rel string, stack ruleStack,
 	if err != nil {
 		return nil
 	}
-	stack = append(stack, loadDirRulesIn(abs, dir.root, entries))
+	stack = append(stack, loadDirRulesIn(abs, dir.readIgnoreFile, entries))
 	base := filepath.ToSlash(abs)
 	for _, e := range entries {
 		name := e.Name()
@@ -243,20 +266,35 @@ func walkDir(ctx context.Context, dir *dirRef, abs, rel string, stack ruleStack,
 	return nil
 }
 
-// walkChild walks the folder name of dir, if it is still the real folder
-// the listing showed; a folder swapped for a link, or gone, is skipped.
+// walkChild walks the folder name of dir, if it is still a real folder
+// (openChild); a folder swapped for a link, or gone, is skipped.
 func walkChild(ctx context.Context, dir *dirRef, name, abs, rel string, stack ruleStack, opts walkOptions, fn func(walkFile) error) error {
-	fi, err := dir.root.Lstat(name)
-	if err != nil || !fi.IsDir() || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
-		return nil
-	}
-	child, err := openSame(dir.root, name, fi)
+	ref, err := openChild(dir, name)
 	if err != nil {
 		return nil
 	}
-	ref := newDirRef(child)
 	defer ref.release()
 	return walkDir(ctx, ref, abs, rel, stack, opts, fn)
+}
+
+// openChildByRoot opens the folder name of dir through dir's os.Root, if
+// it is still the real folder the listing showed: a link swapped in since
+// is refused.
+func openChildByRoot(dir *dirRef, name string) (*dirRef, error) {
+	fi, err := dir.root.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+		return nil, errRootChanged
+	}
+	child, err := openSame(dir.root, name, fi)
+	if err != nil {
+		return nil, err
+	}
+	ref := newDirRef(child)
+	ref.top, ref.rel = dir.top, path.Join(dir.rel, name)
+	return ref, nil
 }
 
 // readDirIn lists an open folder sorted by name, as os.ReadDir does.
@@ -277,12 +315,22 @@ func readDirIn(dir *os.Root) ([]fs.DirEntry, error) {
 // listKeeping lists dir as readDirIn does, through a handle its file
 // reads then use too.
 func listKeeping(dir *dirRef) ([]fs.DirEntry, error) {
-	f, err := dir.root.Open(".")
-	if err != nil {
-		return nil, err
+	var (
+		entries []fs.DirEntry
+		err     error
+	)
+	if f := dir.plain; f != nil { // opened by openChild: a plain handle lists as it is
+		dir.plain = nil
+		entries, err = f.ReadDir(-1)
+		dir.files.adopt(f)
+	} else {
+		f, oerr := dir.root.Open(".")
+		if oerr != nil {
+			return nil, oerr
+		}
+		entries, err = listDir(f)
+		dir.files.adopt(f)
 	}
-	entries, err := listDir(f)
-	dir.files.adopt(f)
 	if err != nil {
 		return nil, err
 	}

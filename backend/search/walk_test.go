@@ -1,7 +1,9 @@
 package search
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -34,7 +36,15 @@ func ignoreTree(t *testing.T) string {
 		"rules/nested/a.gen":          "",
 		"rules/nested/sub/.gitignore": "!a.gen\n",
 		"rules/nested/sub/a.gen":      "",
+		"rules/linked/shared.rules":   "*.lnk\n",
+		"rules/linked/sub/x.lnk":      "",
+		"rules/linked/sub/y.txt":      "",
 	})
+	// An ignore file that is a link (into the tree), in a folder below the
+	// root: both rg and the walker follow it.
+	if err := os.Symlink("../shared.rules", filepath.Join(root, "rules", "linked", "sub", ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
 	return root
 }
 
