@@ -18,16 +18,29 @@ import (
 // the input reaches are built, at most maxDFAStates of them; past that the
 // search goes back to regexp, which answers the same.
 
+//
+// Most bytes of most lines leave the search where it was: no match under
+// way, only the program's start waiting (an idle state, with no threads
+// of its own). Such a state is "accelerated": all its ASCII transitions
+// are built at once, and the bytes that lead back to it are skipped by a
+// table scan instead of a transition each (for a date pattern, everything
+// but digits, newlines and non-ASCII bytes). The rune before a position is
+// tracked only as far as the program asks (^ and \b), so that one idle
+// state serves the whole line.
+
 // maxDFAStates bounds the states (about 1 KB each) one lineDFA builds.
 const maxDFAStates = 2048
 
 type dfaState struct {
 	pcs   []uint32 // threads waiting on a rune: the Out of the rune instructions that matched
-	begin bool     // no rune before on this line
-	word  bool     // the rune before is a word character (\b)
+	begin bool     // no rune before on this line (only when the program has ^ or \A)
+	word  bool     // the rune before is a word character (only when it has \b or \B)
 	next  [utf8.RuneSelf]*dfaState
 	other map[rune]*dfaState // after non-ASCII runes, up to maxOtherRunes of them
 	end   int8               // a match ends at the end of the line: 0 not known yet, 1 yes, -1 no
+	// stay, for an accelerated state, marks the bytes after which the
+	// search is still in this state (not '\n', nor a non-ASCII byte).
+	stay *[256]bool
 }
 
 // maxOtherRunes bounds the non-ASCII transitions kept per state.
@@ -39,6 +52,12 @@ type lineDFA struct {
 	start   *dfaState
 	matched *dfaState // sentinel: a match ends before the rune
 	full    bool      // maxDFAStates reached: regexp takes over
+	// needBegin and needWord: the program tests line starts (^, \A) or
+	// word boundaries (\b, \B), so states must know the rune before.
+	needBegin, needWord bool
+	// asciiOnly: no rune instruction can match a non-ASCII rune, so any
+	// such rune (or invalid byte) leaves an idle state idle.
+	asciiOnly bool
 
 	// scratch for step
 	seen  []bool
@@ -48,13 +67,25 @@ type lineDFA struct {
 }
 
 func newLineDFA(prog *syntax.Prog) *lineDFA {
-	d := &lineDFA{prog: prog, states: map[string]*dfaState{}, matched: &dfaState{}, seen: make([]bool, len(prog.Inst))}
+	d := &lineDFA{prog: prog, states: map[string]*dfaState{}, matched: &dfaState{}, seen: make([]bool, len(prog.Inst)), asciiOnly: true}
+	for i := range prog.Inst {
+		in := &prog.Inst[i]
+		switch in.Op {
+		case syntax.InstEmptyWidth:
+			op := syntax.EmptyOp(in.Arg)
+			d.needBegin = d.needBegin || op&(syntax.EmptyBeginLine|syntax.EmptyBeginText) != 0
+			d.needWord = d.needWord || op&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			d.asciiOnly = d.asciiOnly && matchesOnlyASCII(in)
+		}
+	}
 	d.start = d.state(nil, true, false)
 	return d
 }
 
 // state returns the state for pcs (sorted) after a rune of the given kind.
 func (d *lineDFA) state(pcs []uint32, begin, word bool) *dfaState {
+	begin, word = begin && d.needBegin, word && d.needWord
 	k := d.key[:0]
 	k = append(k, boolByte(begin), boolByte(word))
 	for _, pc := range pcs {
@@ -70,7 +101,63 @@ func (d *lineDFA) state(pcs []uint32, begin, word bool) *dfaState {
 	}
 	s := &dfaState{pcs: slices.Clone(pcs), begin: begin, word: word}
 	d.states[string(k)] = s
+	if len(pcs) == 0 {
+		d.accelerate(s)
+	}
 	return s
+}
+
+// accelerate builds all of the idle state s's ASCII transitions and, if
+// at least half of them lead back to s, the table the scan skips by. It
+// leaves s as it is when the state budget runs out on the way.
+func (d *lineDFA) accelerate(s *dfaState) {
+	stay := new([256]bool)
+	n := 0
+	for c := range utf8.RuneSelf {
+		if c == '\n' {
+			continue
+		}
+		ns := s.next[c]
+		if ns == nil {
+			if ns = d.step(s, rune(c)); ns == nil {
+				return
+			}
+			s.next[c] = ns
+		}
+		if ns == s {
+			stay[c] = true
+			n++
+		}
+	}
+	if n >= utf8.RuneSelf/2 {
+		if d.asciiOnly && !s.begin && !s.word { // a non-ASCII rune leads to the idle state with neither
+			for c := utf8.RuneSelf; c < len(stay); c++ {
+				stay[c] = true
+			}
+		}
+		s.stay = stay
+	}
+}
+
+// matchesOnlyASCII reports whether the rune instruction in can match no
+// rune above 0x7F (under case folding, 'k' and 's' match the Kelvin sign
+// and the long s).
+func matchesOnlyASCII(in *syntax.Inst) bool {
+	switch in.Op {
+	case syntax.InstRune1:
+		return in.Rune[0] < utf8.RuneSelf
+	case syntax.InstRune:
+		if len(in.Rune) == 1 && syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+			return false // one folded rune: be safe rather than list its folds
+		}
+		for _, r := range in.Rune {
+			if r >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func boolByte(b bool) byte {
@@ -172,6 +259,14 @@ func (d *lineDFA) endMatches(s *dfaState) bool {
 func (d *lineDFA) lines(text []byte, max int) (out []int, ok bool) {
 	n, s := 1, d.start
 	for i := 0; i < len(text); {
+		if stay := s.stay; stay != nil {
+			for i < len(text) && stay[text[i]] {
+				i++
+			}
+			if i == len(text) {
+				break
+			}
+		}
 		c := text[i]
 		if c == '\n' {
 			if d.endMatches(s) {

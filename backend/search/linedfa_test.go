@@ -35,6 +35,10 @@ func TestLineDFAMatchesRegexp(t *testing.T) {
 		"abc\r\n\r\nabc\r",
 		"\uFEFFstart\nlast line without newline",
 		"KELVIN \u212Aelvin kelvin\nstraße STRASSE\n",
+		// Non-ASCII runes and invalid bytes right against a match, which an
+		// idle state skips as it skips the bytes that keep it idle.
+		"ü2024-01-02ü\n\xff2024/01/02\xfe\né123 x\u00e9y 世1999.12.31界\n",
+		"aé\nbé1\n\u212A 42\n",
 	}
 	patterns := []struct {
 		p    string
