@@ -41,8 +41,9 @@ var grepCases = []grepCase{
 }
 
 // grepRgCases are the rows of the Grep tool with rg installed (the tool
-// then runs rg for a pattern with no literal and its builtin searcher for
-// the rest: the row names the engine), against rg run as a user runs it:
+// then runs rg for a pattern its builtin searcher would match byte by
+// byte, and the builtin searcher for the rest: the row names the engine),
+// against rg run as a user runs it:
 // ≤ 1.1× content and files, ≤ 1.3× count (decisions.md).
 var grepRgCases = []grepCase{
 	{"literal `func NewReader`", "func NewReader", false, search.ModeContent, 0, 1.1, "≤ 1.1×"},

@@ -1,8 +1,9 @@
 // Package search holds the engines behind the Grep and Glob tools: an
 // ignore-aware directory walker, a Glob over it, and a Grep with two
 // engines that give the same result: a user-installed ripgrep for patterns
-// with no literal to find candidate lines by, and an in-process searcher
-// for the rest and whenever rg is missing or fails (see builtinFaster),
+// the in-process searcher would have to match byte by byte, and the
+// in-process searcher for the rest and whenever rg is missing or fails
+// (see builtinFaster),
 // plus the model-facing text for both.
 //
 // # Which files are visible

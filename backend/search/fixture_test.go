@@ -134,7 +134,7 @@ func grepBoth(t *testing.T, opts GrepOptions) GrepResult {
 	if err != nil {
 		t.Fatalf("Grep(%+v) with rg installed: %v", opts, err)
 	}
-	if m, _ := compilePattern(opts.Pattern, opts.IgnoreCase); r.Engine != map[bool]string{true: EngineBuiltin, false: EngineRg}[m.prefiltered()] {
+	if m, _ := compilePattern(opts.Pattern, opts.IgnoreCase); r.Engine != map[bool]string{true: EngineBuiltin, false: EngineRg}[m.skipsMostBytes()] {
 		t.Fatalf("with rg installed, %+v ran %s", opts, r.Engine)
 	}
 	return b

@@ -298,25 +298,28 @@ func TestGrepFallsBackWhenRgFails(t *testing.T) {
 	}
 }
 
-// With rg installed, the tool runs it only for patterns with no literal to
-// find candidate lines by; the builtin searcher is the faster engine for
-// the rest (builtinFaster). Both give the same result (grepBoth).
+// With rg installed, the tool runs it only for patterns its builtin
+// searcher would match byte by byte; the builtin searcher is the faster
+// engine for the rest (builtinFaster). Both give the same result
+// (grepBoth).
 func TestGrepWithRgInstalledPicksTheFasterEngine(t *testing.T) {
 	rg := rgPath(t)
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "func NewReader() {} // 2024-01-02 - x\n"})
+	writeTree(t, root, map[string]string{"a.go": "func NewReader() {} // 2024-01-02 - x ü9\n"})
 	cases := []struct {
 		pattern string
 		fold    bool
 		want    string
 	}{
-		{"NewReader", false, EngineBuiltin},        // a literal
-		{"newreader", true, EngineBuiltin},         // a literal, any case
-		{`func \w+Reader\(`, false, EngineBuiltin}, // a regex holding one
-		{"x", false, EngineBuiltin},                // one byte, and nothing else
-		{`[0-9]{4}-[0-9]{2}`, false, EngineRg},     // no literal
-		{`-\s\w`, false, EngineRg},                 // a one-byte literal on most lines
-		{`(Reader|Writer)\(`, false, EngineRg},     // no literal common to the branches
+		{"NewReader", false, EngineBuiltin},         // a literal
+		{"newreader", true, EngineBuiltin},          // a literal, any case
+		{`func \w+Reader\(`, false, EngineBuiltin},  // a regex holding one
+		{"x", false, EngineBuiltin},                 // one byte, and nothing else
+		{`[0-9]{4}-[0-9]{2}`, false, EngineBuiltin}, // no literal, but ASCII digits to skip to
+		{`(Reader|Writer)\(`, false, EngineBuiltin}, // no literal common to the branches: the same
+		{`[äöü]\d`, false, EngineRg},                // non-ASCII runes start a match: no skipping them
+		{`\pL+\s\pL`, false, EngineRg},              // nor letters of any script
+		{`[^a]\(`, false, EngineRg},                 // nearly any byte starts a match
 	}
 	for _, tc := range cases {
 		r, err := Grep(t.Context(), GrepOptions{Root: root, Pattern: tc.pattern, IgnoreCase: tc.fold, Mode: ModeContent, RgPath: rg})

@@ -139,6 +139,15 @@ func (d *lineDFA) accelerate(s *dfaState) {
 	}
 }
 
+// skipsIdle reports whether the DFA's idle state (no match under way, the
+// rune before neither a line start nor a word character) skips both the
+// ASCII bytes that keep it idle and every non-ASCII one: most of a file
+// is then scanned by table, not by transitions.
+func (d *lineDFA) skipsIdle() bool {
+	s := d.state(nil, false, false)
+	return s != nil && s.stay != nil && s.stay[utf8.RuneSelf]
+}
+
 // matchesOnlyASCII reports whether the rune instruction in can match no
 // rune above 0x7F (under case folding, 'k' and 's' match the Kelvin sign
 // and the long s).

@@ -22,9 +22,11 @@ type matcher struct {
 	pure bool
 	// prog is re's program, for the lazy DFA (linedfa.go) that searches
 	// when there is no literal worth a prefilter (nil otherwise); dfas
-	// holds one DFA per concurrent search.
-	prog *syntax.Prog
-	dfas sync.Pool
+	// holds one DFA per concurrent search. skipsIdle: that DFA scans most
+	// bytes by table (lineDFA.skipsIdle).
+	prog      *syntax.Prog
+	dfas      sync.Pool
+	skipsIdle bool
 }
 
 // compilePattern parses pattern as RE2 syntax and rewrites it so that it
@@ -57,6 +59,11 @@ func compilePattern(pattern string, ignoreCase bool) (*matcher, error) {
 		if t, err := syntax.Parse(src, syntax.Perl); err == nil {
 			m.prog, _ = syntax.Compile(t.Simplify())
 		}
+		if m.prog != nil {
+			d := newLineDFA(m.prog)
+			m.skipsIdle = d.skipsIdle()
+			m.dfas.Put(d) // the first search's
+		}
 	}
 	return m, nil
 }
@@ -66,6 +73,13 @@ func compilePattern(pattern string, ignoreCase bool) (*matcher, error) {
 // than by running a DFA over every byte.
 func (m *matcher) prefiltered() bool {
 	return m.pure || len(m.lit.s) >= 2
+}
+
+// skipsMostBytes reports whether the builtin engine finds candidate lines
+// without looking at most bytes one by one: by a literal, or by a DFA
+// whose idle state skips by table.
+func (m *matcher) skipsMostBytes() bool {
+	return m.prefiltered() || m.skipsIdle
 }
 
 // matchLine reports whether one line (no '\n') holds a match.

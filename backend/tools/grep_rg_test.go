@@ -47,8 +47,8 @@ func TestGrepFindsRgOnTheLoginPATH(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.registry = reg
-			// No literal to find lines by: the pattern rg runs for once found.
-			const pattern = "[n-o][d-e][d-e][c-d][k-l][d-e]"
+			// No literal, and a non-ASCII rune may start a match: the pattern rg runs for once found.
+			const pattern = "[n-oñ][d-e][d-e][c-d][k-l][d-e]"
 			if slow {
 				res := w.run("Grep", map[string]any{"pattern": pattern})
 				if !res.OK || res.Fields["engine"] != "builtin" || res.Content != "[a.txt#"+hashline.DigestOf([]byte("needle\n")).Tag()+"]\n1:needle" {
