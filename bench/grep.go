@@ -49,6 +49,7 @@ var grepRgCases = []grepCase{
 	{"literal `func NewReader`", "func NewReader", false, search.ModeContent, 0, 1.1, "≤ 1.1×"},
 	{"literal-bearing regex `func \\w+Reader\\(`", `func \w+Reader\(`, false, search.ModeContent, 0, 1.1, "≤ 1.1×"},
 	{"regex without a literal (dates)", `[0-9]{4}[-/.][0-9]{2}[-/.][0-9]{2}`, false, search.ModeContent, 0, 1.1, "≤ 1.1×"},
+	{"regex of a Unicode class `\\p{Greek}{3}` (no ASCII byte to skip to)", `\p{Greek}{3}`, false, search.ModeContent, 0, 1.1, "≤ 1.1×"},
 	{"case-insensitive literal `newreader`", "newreader", true, search.ModeContent, 0, 1.1, "≤ 1.1×"},
 	{"count of a common word `err` vs `rg -c`", "err", false, search.ModeCount, 0, 1.3, "≤ 1.3×"},
 	{"files with `func NewReader` vs `rg -l`", "func NewReader", false, search.ModeFilesWithMatches, 0, 1.1, "≤ 1.1×"},
