@@ -18,7 +18,6 @@ import (
 // the input reaches are built, at most maxDFAStates of them; past that the
 // search goes back to regexp, which answers the same.
 
-//
 // Most bytes of most lines leave the search where it was: no match under
 // way, only the program's start waiting (an idle state, with no threads
 // of its own). Such a state is "accelerated": all its ASCII transitions
@@ -129,14 +128,18 @@ func (d *lineDFA) accelerate(s *dfaState) {
 			n++
 		}
 	}
-	if n >= utf8.RuneSelf/2 {
-		if d.asciiOnly && !s.begin && !s.word { // a non-ASCII rune leads to the idle state with neither
-			for c := utf8.RuneSelf; c < len(stay); c++ {
-				stay[c] = true
-			}
-		}
-		s.stay = stay
+	if n < utf8.RuneSelf/2 {
+		return
 	}
+	// When no instruction matches a non-ASCII rune, every such rune (and
+	// invalid byte, decoded as U+FFFD) leads where U+FFFD does: the
+	// position's context is the same for all of them.
+	if d.asciiOnly && d.step(s, utf8.RuneError) == s {
+		for c := utf8.RuneSelf; c < len(stay); c++ {
+			stay[c] = true
+		}
+	}
+	s.stay = stay
 }
 
 // skipsIdle reports whether the DFA's idle state (no match under way, the

@@ -39,6 +39,7 @@ func TestLineDFAMatchesRegexp(t *testing.T) {
 		// idle state skips as it skips the bytes that keep it idle.
 		"ü2024-01-02ü\n\xff2024/01/02\xfe\né123 x\u00e9y 世1999.12.31界\n",
 		"aé\nbé1\n\u212A 42\n",
+		"a é\nab\n1é\n  é\n",
 	}
 	patterns := []struct {
 		p    string
@@ -60,6 +61,8 @@ func TestLineDFAMatchesRegexp(t *testing.T) {
 		{`a|b|c`, true},
 		{`(a|b)*[cd]`, false},
 		{`\d{4}-\d{2}`, false}, // a one-byte literal: the DFA, not the prefilter
+		{`\B`, false},          // holds between two non-word runes: a non-ASCII rune after a space matches
+		{`1\B|  \B`, false},
 	}
 	for _, p := range patterns {
 		m, err := compilePattern(p.p, p.fold)
