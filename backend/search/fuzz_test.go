@@ -71,6 +71,7 @@ func FuzzMatchLines(f *testing.F) {
 		{`New\w+er`, true, "newreader\nNEWWRITER\nnew er\n"},               // a folded literal prefilter, then regexp
 		{`[0-9]{2}[-.][0-9]`, false, "ü12-3\n\xff45.6\xfe\n世78-x"},         // an idle DFA state skipping non-ASCII bytes
 		{`[ks]\d`, true, "\u212A1 \u017F2\nk3\n"},                          // folded ASCII classes that match non-ASCII runes
+		{`\B|[0-9]`, false, "a é\nab\n1é"},                                 // \B holds between a space and a non-ASCII rune
 	}
 	for _, s := range seeds {
 		f.Add(s.pattern, s.fold, s.text)
