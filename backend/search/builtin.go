@@ -23,6 +23,9 @@ type hit struct {
 	// hold maxTaggedFiles files, so this one can never be shown (collect.go).
 	checked, untagged bool
 	digest            hashline.Digest
+	// cut: the check was stopped by cancellation before it looked, so
+	// whether the file matches is unknown (not "no match").
+	cut bool
 }
 
 // checkedHit returns the hit for rel with its binary test done and its

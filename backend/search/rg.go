@@ -154,6 +154,12 @@ func runRgOnce(ctx context.Context, rgPath string, q *query, c *collector, sorte
 	)
 	sink := func(h hit) bool {
 		defer func() { found.Store(int64(max(c.matches, len(c.files)))) }()
+		if h.cut {
+			// Stopped (the head start ran out) before this file was
+			// looked at: the hits after it must not be taken in its
+			// place. The run ends unfinished, and is restarted.
+			return true
+		}
 		if len(h.lines) > 0 && c.addHit(h) {
 			stopAt = h.rel
 			cancel() // rg may stop: nothing after this file is needed
@@ -239,7 +245,10 @@ func (q *query) checkJob(c *collector, dirs *hitDirs, bufs *sync.Pool, r rgHitRe
 	dir, name := dirs.get(rel)
 	return func(ctx context.Context) hit {
 		defer dir.release()
-		if ctx.Err() != nil || q.opts.skipped(q.dir, rel) {
+		if ctx.Err() != nil {
+			return hit{rel: rel, cut: true}
+		}
+		if q.opts.skipped(q.dir, rel) {
 			return hit{rel: rel}
 		}
 		buf, _ := bufs.Get().(*[]byte)
